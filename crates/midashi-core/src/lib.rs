@@ -1,0 +1,19 @@
+//! Midashi's engine, shared by the native indexer/CLI and the WebAssembly search module.
+//!
+//! Everything that build time and query time must agree on lives here exactly once:
+//! - [`section`]: the section model (what a search result *is*);
+//! - [`analyzer`]: how text becomes terms (one analyzer for documents and queries);
+//! - [`index`]: the keyword index (term dictionary, postings, field lengths) and its builder;
+//! - [`query`]: how a query string becomes weighted terms (prefix, fuzzy, synonyms);
+//! - [`scoring`]: BM25F;
+//! - [`search`]: running a query: filters, collection, grouping, previews, highlights;
+//! - [`format`]: the bytes on disk (magic, version, checksum, postcard) and the entry file.
+//!
+//! The crate does no I/O: callers hand it bytes and get bytes back, so the same code runs
+//! in `build-index` and in the browser.
+
+pub mod analyzer;
+pub mod error;
+pub mod section;
+
+pub use error::{Error, Result};

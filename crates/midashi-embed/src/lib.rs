@@ -1,0 +1,1 @@
+//! midashi-embed (placeholder until its work lands).

@@ -1,0 +1,1 @@
+//! midashi-markdown (placeholder until its work lands).

@@ -1,0 +1,1 @@
+//! midashi-wasm-embed (placeholder until its work lands).

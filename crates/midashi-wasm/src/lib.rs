@@ -1,0 +1,1 @@
+//! midashi-wasm (placeholder until its work lands).
