@@ -1,1 +1,78 @@
-fn main() {}
+//! `build-index`: Midashi's command line. Markdown (or JSONL records) in, a folder of static
+//! index files out; then `search`, `get` and `eval` over such a folder.
+
+mod commands;
+mod error;
+mod output;
+mod quote;
+mod sources;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Section-level search for documentation: build an index, then search it.
+#[derive(Debug, Parser)]
+#[command(
+    name = "build-index",
+    version,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = "Examples:\n  build-index docs/ --out public/search --slug vitepress\n  build-index search public/search \"computed property\" --preview-lines 5\n  build-index get public/search guide/intro.md#getting-started\n  build-index eval ../shared/eval/scifact"
+)]
+struct Cli {
+    /// A folder of Markdown, or a .jsonl file of records (`_id`, `title`, `text`, `url`).
+    #[arg(required = true)]
+    input: Option<PathBuf>,
+    #[command(flatten)]
+    build: Option<commands::build::BuildArgs>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Search an index folder.
+    Search(commands::search::SearchArgs),
+    /// Print a section (by id or path#anchor) or a whole document (by path).
+    Get {
+        /// The index folder.
+        dir: PathBuf,
+        /// A section id, `path#anchor`, or a document path.
+        target: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv).
+    Eval {
+        /// The BEIR folder.
+        dir: PathBuf,
+        /// keyword | semantic | hybrid.
+        #[arg(long, default_value = "keyword")]
+        mode: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match (&cli.command, &cli.input, &cli.build) {
+        (Some(Command::Search(args)), _, _) => commands::search::run(args),
+        (Some(Command::Get { dir, target, json }), _, _) => commands::get::run(dir, target, *json),
+        (Some(Command::Eval { dir, mode, json }), _, _) => commands::eval::run(dir, mode, *json),
+        (None, Some(input), Some(build)) => commands::build::run(input, build),
+        _ => Err(error::CliError::Usage(
+            "give a docs folder and --out <dir>, or a subcommand (see --help)".into(),
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

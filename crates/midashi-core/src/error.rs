@@ -1,11 +1,113 @@
 //! Errors a user can act on.
 
+use crate::format::FileKind;
+
 /// Every failure of the engine. Messages say what went wrong and what to do about it.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
 pub enum Error {
-    /// The placeholder until the index format lands.
-    #[error("{0}")]
-    Other(String),
+    /// The bytes do not start with Midashi's magic: not an index file at all.
+    #[error("{file}: not a Midashi index file (bad magic); check the URL or path points at a folder written by build-index")]
+    NotAnIndex {
+        /// Which file (name or kind).
+        file: String,
+    },
+    /// An index file of another kind than expected (e.g. a sections file where the entry was expected).
+    #[error("{file}: expected a {expected} file but found a {found} file; the entry file and the folder do not match, rebuild the index")]
+    WrongKind {
+        /// Which file.
+        file: String,
+        /// The kind the caller asked for.
+        expected: FileKind,
+        /// The kind in the header.
+        found: FileKind,
+    },
+    /// The index was written by a format this engine cannot read.
+    #[error("{file}: index format {found_major}.{found_minor} is not supported by midashi {engine} (reads format {supported_major}.x); rebuild the index with build-index {engine}, or use the midashi version that wrote it")]
+    UnsupportedVersion {
+        /// Which file.
+        file: String,
+        /// Format major found in the file.
+        found_major: u16,
+        /// Format minor found in the file.
+        found_minor: u16,
+        /// Format major this engine reads.
+        supported_major: u16,
+        /// This engine's version.
+        engine: String,
+    },
+    /// Fewer bytes than the header announces: an interrupted download or copy.
+    #[error("{file}: truncated ({actual} of {expected} bytes); the download or copy was cut short, fetch it again or rebuild the index")]
+    Truncated {
+        /// Which file.
+        file: String,
+        /// Bytes the header announces (header included).
+        expected: u64,
+        /// Bytes present.
+        actual: u64,
+    },
+    /// The payload does not match its checksum: corrupted in transit or on disk.
+    #[error("{file}: checksum mismatch, the file is corrupted; fetch it again or rebuild the index")]
+    Corrupted {
+        /// Which file.
+        file: String,
+    },
+    /// The checksum matched but the payload does not decode: a bug or a hand-made file.
+    #[error("{file}: malformed index data ({detail}); rebuild the index")]
+    Malformed {
+        /// Which file.
+        file: String,
+        /// What the decoder said.
+        detail: String,
+    },
+    /// The query is empty after trimming.
+    #[error("empty query: type at least one word")]
+    EmptyQuery,
+    /// The query is longer than the engine accepts.
+    #[error("query too long ({len} bytes; at most {max}): shorten it")]
+    QueryTooLong {
+        /// Its length in bytes.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// An option has a value the engine cannot use.
+    #[error("invalid search option {name}: {detail}")]
+    InvalidOption {
+        /// The option.
+        name: &'static str,
+        /// What is wrong with it.
+        detail: String,
+    },
+    /// The synonyms file has a line that cannot be used.
+    #[error("synonyms line {line}: {detail}")]
+    Synonyms {
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        detail: String,
+    },
+    /// A semantic query on an index built without vectors, or without a model loaded.
+    #[error("semantic search unavailable: {0}")]
+    SemanticUnavailable(String),
+}
+
+impl Error {
+    /// A short stable code for programs (the JS API's `error.code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::NotAnIndex { .. } => "NOT_AN_INDEX",
+            Error::WrongKind { .. } => "WRONG_FILE_KIND",
+            Error::UnsupportedVersion { .. } => "FORMAT_VERSION",
+            Error::Truncated { .. } => "TRUNCATED",
+            Error::Corrupted { .. } => "CORRUPTED",
+            Error::Malformed { .. } => "MALFORMED",
+            Error::EmptyQuery => "EMPTY_QUERY",
+            Error::QueryTooLong { .. } => "QUERY_TOO_LONG",
+            Error::InvalidOption { .. } => "INVALID_OPTION",
+            Error::Synonyms { .. } => "SYNONYMS",
+            Error::SemanticUnavailable(_) => "SEMANTIC_UNAVAILABLE",
+        }
+    }
 }
 
 /// Result with [`Error`].

@@ -4,9 +4,11 @@
 //! - [`section`]: the section model (what a search result *is*);
 //! - [`analyzer`]: how text becomes terms (one analyzer for documents and queries);
 //! - [`index`]: the keyword index (term dictionary, postings, field lengths) and its builder;
-//! - [`query`]: how a query string becomes weighted terms (prefix, fuzzy, synonyms);
+//! - [`query`]: how a query string becomes weighted clauses (prefix, fuzzy, synonyms);
 //! - [`scoring`]: BM25F;
-//! - [`search`]: running a query: filters, collection, grouping, previews, highlights;
+//! - [`vectors`]: int8 section vectors and their scan;
+//! - [`fusion`]: reciprocal rank fusion and linear blending of the two legs;
+//! - [`search`]: running a query: filters, grouping, previews, highlights;
 //! - [`format`]: the bytes on disk (magic, version, checksum, postcard) and the entry file.
 //!
 //! The crate does no I/O: callers hand it bytes and get bytes back, so the same code runs
@@ -14,6 +16,14 @@
 
 pub mod analyzer;
 pub mod error;
+pub mod format;
+pub mod fusion;
+pub mod index;
+pub mod query;
+pub mod scoring;
+pub mod search;
 pub mod section;
+pub mod vectors;
 
 pub use error::{Error, Result};
+pub use search::{Mode, SearchHit, SearchIndex, SearchOptions, SearchResponse};

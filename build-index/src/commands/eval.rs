@@ -1,0 +1,182 @@
+//! `build-index eval <beir-dir>`: retrieval quality on a BEIR-layout folder
+//! (`corpus.jsonl`, `queries.jsonl`, `qrels/test.tsv`), with the standard formulas:
+//! nDCG@10 with linear gain and log2 discount (as pytrec_eval), Recall@10, MRR@10.
+//! Also prints per-query latency percentiles of the search itself.
+
+use crate::commands::build::build;
+use crate::error::{CliError, Result};
+use crate::sources::load_records;
+use midashi_core::format::FileKind;
+use midashi_core::{SearchIndex, SearchOptions};
+use std::collections::HashMap;
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::time::Instant;
+
+/// Relevance judgments: query id → (doc id → grade).
+pub type Qrels = HashMap<String, HashMap<String, f64>>;
+
+/// Reads `qrels/test.tsv` (header line, then `query-id  corpus-id  score`).
+pub fn read_qrels(path: &Path) -> Result<Qrels> {
+    let text = fs::read_to_string(path).map_err(CliError::io(path))?;
+    let mut qrels: Qrels = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if cols.len() < 3 {
+            continue;
+        }
+        let Ok(score) = cols[2].trim().parse::<f64>() else {
+            if i == 0 {
+                continue; // header
+            }
+            return Err(CliError::Usage(format!("{}:{}: bad score {:?}", path.display(), i + 1, cols[2])));
+        };
+        qrels.entry(cols[0].to_string()).or_default().insert(cols[1].to_string(), score);
+    }
+    Ok(qrels)
+}
+
+/// Reads `queries.jsonl` as (id, text).
+pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>> {
+    let file = fs::File::open(path).map_err(CliError::io(path))?;
+    let mut out = Vec::new();
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(CliError::io(path))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: serde_json::Value = serde_json::from_str(&line).map_err(|e| CliError::BadRecord {
+            path: path.to_path_buf(),
+            line: i + 1,
+            detail: e.to_string(),
+        })?;
+        let id = match &v["_id"] {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        out.push((id, v["text"].as_str().unwrap_or_default().to_string()));
+    }
+    Ok(out)
+}
+
+/// nDCG@k, Recall@k and reciprocal rank@k of one ranking.
+pub fn metrics(ranked: &[String], judged: &HashMap<String, f64>, k: usize) -> (f64, f64, f64) {
+    let top = &ranked[..ranked.len().min(k)];
+    let dcg: f64 = top
+        .iter()
+        .enumerate()
+        .map(|(i, d)| judged.get(d).copied().unwrap_or(0.0) / ((i + 2) as f64).log2())
+        .sum();
+    let mut ideal: Vec<f64> = judged.values().copied().filter(|&g| g > 0.0).collect();
+    ideal.sort_by(|a, b| b.total_cmp(a));
+    let idcg: f64 = ideal.iter().take(k).enumerate().map(|(i, g)| g / ((i + 2) as f64).log2()).sum();
+    let relevant = judged.values().filter(|&&g| g > 0.0).count();
+    let found = top.iter().filter(|d| judged.get(*d).is_some_and(|&g| g > 0.0)).count();
+    let rr = top
+        .iter()
+        .position(|d| judged.get(d).is_some_and(|&g| g > 0.0))
+        .map_or(0.0, |p| 1.0 / (p + 1) as f64);
+    (
+        if idcg > 0.0 { dcg / idcg } else { 0.0 },
+        if relevant > 0 { found as f64 / relevant as f64 } else { 0.0 },
+        rr,
+    )
+}
+
+/// Builds an in-memory index from a BEIR corpus.
+pub fn index_corpus(dir: &Path) -> Result<SearchIndex> {
+    let loaded = load_records(&dir.join("corpus.jsonl"))?;
+    let args = crate::commands::build::BuildArgs {
+        out: dir.to_path_buf(),
+        base_url: "/".into(),
+        slug: midashi_markdown::SlugStyle::Github,
+        synonyms: None,
+        include: Vec::new(),
+        exclude: Vec::new(),
+        quiet: true,
+    };
+    let output = build(loaded, true, &args)?;
+    let file = |kind: FileKind| {
+        let name = &output.manifest.file(kind).map(|f| f.name.clone()).unwrap_or_default();
+        output
+            .files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.as_slice())
+            .unwrap_or_default()
+    };
+    Ok(SearchIndex::from_manifest(
+        output.manifest.clone(),
+        file(FileKind::Terms),
+        file(FileKind::Sections),
+    )?)
+}
+
+/// Runs the evaluation and prints the figures.
+pub fn run(dir: &Path, mode: &str, json: bool) -> Result<()> {
+    let mode = crate::commands::search::parse_mode(mode)?;
+    let index = index_corpus(dir)?;
+    let queries = read_queries(&dir.join("queries.jsonl"))?;
+    let qrels = read_qrels(&dir.join("qrels").join("test.tsv"))?;
+    let opts = SearchOptions {
+        limit: 10,
+        mode,
+        prefix: false,
+        group: false,
+        ..SearchOptions::default()
+    };
+    let (mut ndcg, mut recall, mut mrr, mut n) = (0.0, 0.0, 0.0, 0usize);
+    let mut latencies = Vec::new();
+    for (qid, text) in &queries {
+        let Some(judged) = qrels.get(qid) else { continue };
+        let started = Instant::now();
+        let ranked: Vec<String> = match index.search(text, &opts, None) {
+            Ok(r) => r.results.into_iter().map(|h| h.path).collect(),
+            Err(midashi_core::Error::EmptyQuery) => Vec::new(),
+            Err(e) => return Err(e.into()),
+        };
+        latencies.push(started.elapsed().as_secs_f64() * 1000.0);
+        let (a, b, c) = metrics(&ranked, judged, 10);
+        ndcg += a;
+        recall += b;
+        mrr += c;
+        n += 1;
+    }
+    let n_f = n.max(1) as f64;
+    latencies.sort_by(|a, b| a.total_cmp(b));
+    let pct = |p: f64| latencies.get(((latencies.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(0.0);
+    if json {
+        let v = serde_json::json!({
+            "queries": n, "mode": mode,
+            "ndcg@10": ndcg / n_f, "recall@10": recall / n_f, "mrr@10": mrr / n_f,
+            "latency_ms": { "p50": pct(0.5), "p95": pct(0.95), "p99": pct(0.99) },
+        });
+        println!("{v}");
+    } else {
+        println!("nDCG@10={:.4} Recall@10={:.4} MRR@10={:.4}", ndcg / n_f, recall / n_f, mrr / n_f);
+        println!(
+            "queries={n} mode={mode:?} latency p50={:.3} ms p95={:.3} ms p99={:.3} ms",
+            pct(0.5),
+            pct(0.95),
+            pct(0.99)
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metrics_follow_the_standard_formulas() {
+        let judged: HashMap<String, f64> = [("a".to_string(), 1.0), ("b".to_string(), 1.0)].into();
+        let ranked = vec!["x".to_string(), "a".to_string(), "y".to_string()];
+        let (ndcg, recall, rr) = metrics(&ranked, &judged, 10);
+        let expected = (1.0 / 3f64.log2()) / (1.0 + 1.0 / 3f64.log2());
+        assert!((ndcg - expected).abs() < 1e-12);
+        assert_eq!(recall, 0.5);
+        assert_eq!(rr, 0.5);
+    }
+}

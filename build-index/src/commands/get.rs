@@ -1,0 +1,57 @@
+//! `build-index get <dir> <section-id | path[#anchor]>`: the full source of a section or
+//! document, with its metadata.
+
+use crate::commands::open_index;
+use crate::error::{CliError, Result};
+use crate::quote::{breadcrumb, fence_for, level};
+use midashi_core::section::SectionId;
+use std::path::Path;
+
+/// Runs the command.
+pub fn run(dir: &Path, target: &str, json: bool) -> Result<()> {
+    let index = open_index(dir, false)?;
+    let id = match SectionId::parse(target) {
+        Some(id) => Some(id),
+        None => match target.split_once('#') {
+            Some((path, anchor)) => Some(
+                index
+                    .find_anchor(path, anchor)
+                    .ok_or_else(|| CliError::NotFound(target.to_string()))?,
+            ),
+            None => None,
+        },
+    };
+    if let Some(id) = id {
+        let view = index.get_section(id).ok_or_else(|| CliError::NotFound(target.to_string()))?;
+        if json {
+            println!("{}", serde_json::to_string_pretty(&view).unwrap_or_default());
+            return Ok(());
+        }
+        let h = &view.hit;
+        println!("{}", breadcrumb(h));
+        println!(
+            "Level: {} | Section: {} | Line: {}-{} | URL: {}",
+            level(h.depth),
+            h.section_number,
+            h.start_line,
+            h.end_line,
+            h.url
+        );
+        let fence = fence_for(&view.text);
+        println!("{fence}markdown\n{}\n{fence}", view.text.trim_end());
+        println!("id: {}", h.id);
+        return Ok(());
+    }
+    let doc = index
+        .get_document(target)
+        .ok_or_else(|| CliError::NotFound(target.to_string()))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return Ok(());
+    }
+    println!("{} — {}", doc.path, doc.title);
+    println!("URL: {} | Sections: {}", doc.url, doc.sections.len());
+    let fence = fence_for(&doc.source);
+    println!("{fence}markdown\n{}\n{fence}", doc.source.trim_end());
+    Ok(())
+}

@@ -1,0 +1,42 @@
+//! One module per subcommand.
+
+pub mod build;
+pub mod eval;
+pub mod get;
+pub mod search;
+
+use crate::error::{CliError, Result};
+use midashi_core::format::entry::ENTRY_FILE_NAME;
+use midashi_core::format::{FileKind, Manifest};
+use midashi_core::SearchIndex;
+use std::fs;
+use std::path::Path;
+
+/// Opens the index in `dir` with the files keyword search needs (and vectors if present
+/// and `with_vectors`).
+pub fn open_index(dir: &Path, with_vectors: bool) -> Result<SearchIndex> {
+    let entry_path = dir.join(ENTRY_FILE_NAME);
+    if !entry_path.exists() {
+        return Err(CliError::NoIndex(dir.to_path_buf()));
+    }
+    let entry = fs::read(&entry_path).map_err(CliError::io(&entry_path))?;
+    let manifest = Manifest::decode(&entry)?;
+    let read = |kind: FileKind| -> Result<Vec<u8>> {
+        let f = manifest.file(kind).ok_or_else(|| {
+            CliError::Engine(midashi_core::Error::Malformed {
+                file: ENTRY_FILE_NAME.into(),
+                detail: format!("names no {kind} file"),
+            })
+        })?;
+        let p = dir.join(&f.name);
+        fs::read(&p).map_err(CliError::io(p))
+    };
+    let terms = read(FileKind::Terms)?;
+    let sections = read(FileKind::Sections)?;
+    let has_vectors = manifest.file(FileKind::Vectors).is_some();
+    let mut index = SearchIndex::from_manifest(manifest, &terms, &sections)?;
+    if with_vectors && has_vectors {
+        index.attach_vectors(&read(FileKind::Vectors)?)?;
+    }
+    Ok(index)
+}

@@ -1,0 +1,55 @@
+//! What can go wrong on the command line, with messages that say what to do.
+
+use std::path::PathBuf;
+
+/// A failure of a build-index command.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The engine refused (corrupted index, bad query, …).
+    #[error(transparent)]
+    Engine(#[from] midashi_core::Error),
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The input is neither a folder of Markdown nor a JSONL file.
+    #[error("{0}: not a folder of Markdown or a .jsonl file of records")]
+    BadInput(PathBuf),
+    /// A JSONL line is not a record.
+    #[error("{path}:{line}: {detail} (each line must be a JSON object with \"_id\", \"title\" and \"text\")")]
+    BadRecord {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Nothing to index.
+    #[error("{0}: no Markdown files found (check --include/--exclude)")]
+    NothingToIndex(PathBuf),
+    /// The folder has no index in it.
+    #[error("{0}: no Midashi index here (expected midashi-entry.bin); build one with `build-index <docs> --out {0}`", .0.display())]
+    NoIndex(PathBuf),
+    /// An id or path that the index does not have.
+    #[error("{0}: no such section id or document path in this index (ids are the 16-hex-digit `id:` lines of `build-index search`)")]
+    NotFound(String),
+    /// Invalid command-line usage not caught by the parser.
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl CliError {
+    /// Wraps an I/O error with its path.
+    pub fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> CliError {
+        let path = path.into();
+        move |source| CliError::Io { path, source }
+    }
+}
+
+/// Result with [`CliError`].
+pub type Result<T, E = CliError> = std::result::Result<T, E>;

@@ -1,0 +1,68 @@
+//! Writing an index folder so that readers never see a half-written index.
+//!
+//! Content-hashed files are written first (each to a temporary name, then renamed), the
+//! entry file last: until the entry is renamed into place, the previous index — its entry
+//! and the files it names — stays intact and loadable. Files no longer named by the new
+//! entry are removed afterwards.
+
+use crate::error::{CliError, Result};
+use midashi_core::format::entry::ENTRY_FILE_NAME;
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `bytes` to `path` atomically (temporary file in the same folder, fsync, rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.map_err(CliError::io(path))
+}
+
+/// Writes an index's files into `dir` (entry last) and removes stale index files.
+pub fn write_index(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
+    fs::create_dir_all(dir).map_err(CliError::io(dir))?;
+    let mut entry = None;
+    for (name, bytes) in files {
+        if name == ENTRY_FILE_NAME {
+            entry = Some(bytes);
+            continue;
+        }
+        let path = dir.join(name);
+        // Content-hashed: an existing file of that name already has these bytes.
+        if fs::metadata(&path).map(|m| m.len() == bytes.len() as u64).unwrap_or(false) {
+            continue;
+        }
+        write_atomic(&path, bytes)?;
+    }
+    if let Some(bytes) = entry {
+        write_atomic(&dir.join(ENTRY_FILE_NAME), bytes)?;
+    }
+    // Remove files of earlier builds (only ours: `<kind>.<16 hex>.bin`).
+    let keep: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if is_hashed_index_file(&name) && !keep.contains(&name.as_str()) {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_hashed_index_file(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('.').collect();
+    parts.len() == 3
+        && ["terms", "sections", "vectors"].contains(&parts[0])
+        && parts[1].len() == 16
+        && parts[1].bytes().all(|b| b.is_ascii_hexdigit())
+        && parts[2] == "bin"
+}

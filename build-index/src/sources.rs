@@ -1,0 +1,224 @@
+//! Where documents come from: a folder of Markdown (walked, filtered, parsed in parallel) or
+//! a JSONL file of records. File-system work lives here; Markdown itself is parsed by
+//! `midashi-markdown`.
+
+use crate::error::{CliError, Result};
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use indicatif::{ProgressBar, ProgressStyle};
+use midashi_core::section::{Document, Hints, Section, SectionId, Warning};
+use midashi_markdown::{parse_document, Options};
+use rayon::prelude::*;
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+/// Files larger than this are skipped with a warning: no documentation page is this big,
+/// and one pathological file must not exhaust memory.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Documents and the warnings collected while reading them.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// Parsed documents, in path order.
+    pub docs: Vec<Document>,
+    /// Problems worth telling, with file:line.
+    pub warnings: Vec<Warning>,
+}
+
+fn glob_set(patterns: &[String]) -> Result<Option<GlobSet>> {
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        b.add(Glob::new(p).map_err(|e| CliError::Usage(format!("bad glob {p:?}: {e}")))?);
+    }
+    b.build()
+        .map(Some)
+        .map_err(|e| CliError::Usage(e.to_string()))
+}
+
+/// The Markdown files under `root` (relative paths with `/`), sorted.
+pub fn markdown_files(root: &Path, include: &[String], exclude: &[String]) -> Result<Vec<String>> {
+    let include = glob_set(include)?;
+    let exclude = glob_set(exclude)?;
+    let mut out = Vec::new();
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            let name = e.file_name().to_string_lossy();
+            e.depth() == 0 || !(name.starts_with('.') || name == "node_modules")
+        });
+    for entry in walker {
+        let entry = entry.map_err(|e| CliError::Io {
+            path: e.path().map(Path::to_path_buf).unwrap_or_else(|| root.to_path_buf()),
+            source: e.into_io_error().unwrap_or_else(|| std::io::Error::other("walk failed")),
+        })?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(root)
+            .unwrap_or(entry.path())
+            .to_string_lossy()
+            .replace('\\', "/");
+        let is_md = rel.ends_with(".md") || rel.ends_with(".markdown");
+        let included = match &include {
+            Some(set) => set.is_match(&rel),
+            None => is_md,
+        };
+        let excluded = exclude.as_ref().is_some_and(|set| set.is_match(&rel));
+        if included && !excluded {
+            out.push(rel);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Reads one file as text: invalid UTF-8 is replaced (with a warning), binary files and
+/// oversized files are skipped (with a warning).
+fn read_text(root: &Path, rel: &str) -> Result<Result<(String, Option<Warning>), Warning>> {
+    let path = root.join(rel);
+    let meta = fs::metadata(&path).map_err(CliError::io(&path))?;
+    let warn = |message: String| Warning {
+        path: rel.to_string(),
+        line: None,
+        message,
+    };
+    if meta.len() > MAX_FILE_BYTES {
+        return Ok(Err(warn(format!(
+            "skipped: {} MB is over the {} MB limit for one file",
+            meta.len() / (1024 * 1024),
+            MAX_FILE_BYTES / (1024 * 1024)
+        ))));
+    }
+    let bytes = fs::read(&path).map_err(CliError::io(&path))?;
+    if bytes.contains(&0) {
+        return Ok(Err(warn("skipped: binary file (contains NUL bytes)".into())));
+    }
+    Ok(Ok(match String::from_utf8(bytes) {
+        Ok(s) => (s, None),
+        Err(e) => (
+            String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            Some(warn("invalid UTF-8 replaced with U+FFFD".into())),
+        ),
+    }))
+}
+
+/// Reads and parses every Markdown file under `root`, in parallel, with a progress bar.
+pub fn load_markdown(root: &Path, files: &[String], opts: &Options, progress: bool) -> Result<Loaded> {
+    let bar = if progress {
+        let bar = ProgressBar::new(files.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} parsing {bar:30} {pos}/{len} files {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let parsed: Vec<Result<(Option<Document>, Vec<Warning>)>> = files
+        .par_iter()
+        .map(|rel| {
+            let out = match read_text(root, rel)? {
+                Err(w) => (None, vec![w]),
+                Ok((text, w)) => {
+                    let (doc, mut warnings) = parse_document(rel, &text, opts);
+                    warnings.extend(w);
+                    (Some(doc), warnings)
+                }
+            };
+            bar.inc(1);
+            Ok(out)
+        })
+        .collect();
+    bar.finish_and_clear();
+    let mut loaded = Loaded::default();
+    for r in parsed {
+        let (doc, warnings) = r?;
+        loaded.docs.extend(doc);
+        loaded.warnings.extend(warnings);
+    }
+    Ok(loaded)
+}
+
+#[derive(serde::Deserialize)]
+struct Record {
+    #[serde(rename = "_id")]
+    id: serde_json::Value,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    text: String,
+    #[serde(default)]
+    url: Option<String>,
+}
+
+/// One record as a one-section document. Its source is the title line, a blank line and the
+/// text, so previews and line numbers work as for Markdown.
+pub fn record_document(id: &str, title: &str, text: &str, url: Option<&str>) -> Document {
+    let source = if title.is_empty() {
+        text.to_string()
+    } else {
+        format!("{title}\n\n{text}")
+    };
+    let lines = source.lines().count().max(1) as u32;
+    let heading = if title.is_empty() { id.to_string() } else { title.to_string() };
+    let section = Section {
+        id: SectionId::new(id, &[], 0),
+        doc_path: id.to_string(),
+        url: url.unwrap_or_default().to_string(),
+        anchor: None,
+        heading: heading.clone(),
+        depth: 0,
+        heading_path: vec![heading.clone()],
+        parent: None,
+        order: 0,
+        section_number: 1,
+        start_line: 1,
+        end_line: lines,
+        own_end_line: lines,
+        text: text.to_string(),
+        code: String::new(),
+        hints: Hints::default(),
+        token_estimate: (source.chars().count() / 4) as u32,
+    };
+    Document {
+        path: id.to_string(),
+        url: url.unwrap_or_default().to_string(),
+        title: heading,
+        source,
+        sections: vec![section],
+    }
+}
+
+/// Reads a JSONL file of records (`_id`, `title`, `text`, optional `url`).
+pub fn load_records(path: &Path) -> Result<Loaded> {
+    let file = fs::File::open(path).map_err(CliError::io(path))?;
+    let mut loaded = Loaded::default();
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(CliError::io(path))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |detail: String| CliError::BadRecord {
+            path: PathBuf::from(path),
+            line: i + 1,
+            detail,
+        };
+        let r: Record = serde_json::from_str(&line).map_err(|e| bad(e.to_string()))?;
+        let id = match r.id {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Number(n) => n.to_string(),
+            other => return Err(bad(format!("_id must be a string or number, not {other}"))),
+        };
+        loaded
+            .docs
+            .push(record_document(&id, &r.title, &r.text, r.url.as_deref()));
+    }
+    Ok(loaded)
+}

@@ -1,0 +1,81 @@
+//! The entry file: the one small, non-hashed file a client fetches first. It carries the
+//! format version and names every other file (content-hashed, immutable), with sizes and
+//! checksums so a client can tell what to fetch for keyword search and what can wait.
+
+use super::{decode, encode, FileKind};
+use crate::error::Result;
+use serde::{Deserialize, Serialize};
+
+/// The entry file's fixed name inside an index folder.
+pub const ENTRY_FILE_NAME: &str = "midashi-entry.bin";
+
+/// One file of the index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRef {
+    /// What it holds.
+    pub kind: FileKind,
+    /// File name inside the index folder (`terms.0123456789abcdef.bin`).
+    pub name: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// Whether keyword search needs it (fetched at load); the rest load lazily.
+    pub needed_for_keyword: bool,
+}
+
+/// Summary figures of the index, for reports and UIs.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Source documents.
+    pub documents: u64,
+    /// Sections, all depths.
+    pub sections: u64,
+    /// Distinct terms.
+    pub terms: u64,
+    /// Sections that have vectors.
+    pub vectors: u64,
+}
+
+/// The embedding model an index's vectors were made with; queries must use the same one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelInfo {
+    /// Model name (e.g. `all-MiniLM-L6-v2`).
+    pub name: String,
+    /// Vector dimensions.
+    pub dims: u32,
+    /// sha256 of the model file, to refuse a different model at query time.
+    pub sha256: String,
+}
+
+/// The contents of the entry file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The midashi version that wrote the index.
+    pub generator: String,
+    /// Every other file.
+    pub files: Vec<FileRef>,
+    /// Summary figures.
+    pub stats: Stats,
+    /// Slug style the anchors were made with (`github`, `vitepress`, `mdbook`, or `records`).
+    pub slug: String,
+    /// Base URL prefixed to page URLs.
+    pub base_url: String,
+    /// The model of the vectors, when the index has any.
+    pub model: Option<ModelInfo>,
+}
+
+impl Manifest {
+    /// Reads an entry file.
+    pub fn decode(bytes: &[u8]) -> Result<Self> {
+        decode(FileKind::Entry, ENTRY_FILE_NAME, bytes)
+    }
+
+    /// Writes an entry file.
+    pub fn encode(&self) -> Result<Vec<u8>> {
+        encode(FileKind::Entry, self)
+    }
+
+    /// The file of a kind, if the index has one.
+    pub fn file(&self, kind: FileKind) -> Option<&FileRef> {
+        self.files.iter().find(|f| f.kind == kind)
+    }
+}

@@ -1,0 +1,240 @@
+//! The bytes on disk: every index file is a fixed header followed by a postcard payload.
+//!
+//! ```text
+//! offset size
+//!   0     4   magic  b"MDSH"
+//!   4     1   file kind (entry, terms, sections, vectors)
+//!   5     2   format major (LE)   — a reader refuses another major
+//!   7     2   format minor (LE)   — a reader accepts any minor of its major
+//!   9     8   payload length (LE)
+//!  17     4   CRC-32 of the payload (LE)
+//!  21     …   postcard payload
+//! ```
+//!
+//! postcard is not self-describing, so the header is what turns a truncated, corrupted or
+//! mismatched file into a clear [`Error`] instead of a wrong answer. CRC-32 detects every
+//! single-byte change of the payload (and every burst up to 32 bits); a change in the header
+//! itself is caught by the magic, kind, version and length checks or by the checksum no longer
+//! matching.
+
+pub mod entry;
+
+pub use entry::{FileRef, Manifest};
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The four magic bytes at the start of every Midashi file.
+pub const MAGIC: [u8; 4] = *b"MDSH";
+/// Format major version written and read by this engine.
+pub const FORMAT_MAJOR: u16 = 1;
+/// Format minor version written by this engine.
+pub const FORMAT_MINOR: u16 = 0;
+/// Bytes before the payload.
+pub const HEADER_LEN: usize = 21;
+/// This engine's version, named in version errors.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// What a file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum FileKind {
+    /// The small entry file naming the others.
+    Entry,
+    /// Term dictionary, postings, field lengths, synonyms.
+    Terms,
+    /// Section metadata and document sources (previews, `get`).
+    Sections,
+    /// Section vectors for semantic search.
+    Vectors,
+}
+
+impl FileKind {
+    fn tag(self) -> u8 {
+        match self {
+            FileKind::Entry => 1,
+            FileKind::Terms => 2,
+            FileKind::Sections => 3,
+            FileKind::Vectors => 4,
+        }
+    }
+
+    fn from_tag(tag: u8) -> Option<Self> {
+        Some(match tag {
+            1 => FileKind::Entry,
+            2 => FileKind::Terms,
+            3 => FileKind::Sections,
+            4 => FileKind::Vectors,
+            _ => return None,
+        })
+    }
+
+    /// The stem used in file names (`terms.<hash>.bin`).
+    pub fn stem(self) -> &'static str {
+        match self {
+            FileKind::Entry => "entry",
+            FileKind::Terms => "terms",
+            FileKind::Sections => "sections",
+            FileKind::Vectors => "vectors",
+        }
+    }
+}
+
+impl fmt::Display for FileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.stem())
+    }
+}
+
+/// Serialises `value` as a file of `kind`: header + postcard payload.
+pub fn encode<T: Serialize>(kind: FileKind, value: &T) -> Result<Vec<u8>> {
+    let payload = postcard::to_allocvec(value).map_err(|e| Error::Malformed {
+        file: kind.to_string(),
+        detail: format!("cannot encode: {e}"),
+    })?;
+    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    out.extend_from_slice(&MAGIC);
+    out.push(kind.tag());
+    out.extend_from_slice(&FORMAT_MAJOR.to_le_bytes());
+    out.extend_from_slice(&FORMAT_MINOR.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    Ok(out)
+}
+
+/// Checks the header of `bytes` (named `file` in errors) and returns the verified payload.
+pub fn verify<'a>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<&'a [u8]> {
+    let file = file.to_string();
+    if bytes.len() < 4 || bytes[..4] != MAGIC {
+        // A prefix of the magic is a truncated file, anything else is not ours.
+        if bytes.len() < 4 && MAGIC.starts_with(bytes) {
+            return Err(Error::Truncated {
+                file,
+                expected: HEADER_LEN as u64,
+                actual: bytes.len() as u64,
+            });
+        }
+        return Err(Error::NotAnIndex { file });
+    }
+    if bytes.len() < HEADER_LEN {
+        return Err(Error::Truncated {
+            file,
+            expected: HEADER_LEN as u64,
+            actual: bytes.len() as u64,
+        });
+    }
+    let found = FileKind::from_tag(bytes[4]).ok_or_else(|| Error::Malformed {
+        file: file.clone(),
+        detail: format!("unknown file kind {}", bytes[4]),
+    })?;
+    let major = u16::from_le_bytes([bytes[5], bytes[6]]);
+    let minor = u16::from_le_bytes([bytes[7], bytes[8]]);
+    if major != FORMAT_MAJOR {
+        return Err(Error::UnsupportedVersion {
+            file,
+            found_major: major,
+            found_minor: minor,
+            supported_major: FORMAT_MAJOR,
+            engine: ENGINE_VERSION.to_string(),
+        });
+    }
+    if found != kind {
+        return Err(Error::WrongKind {
+            file,
+            expected: kind,
+            found,
+        });
+    }
+    let mut len8 = [0u8; 8];
+    len8.copy_from_slice(&bytes[9..17]);
+    let len = u64::from_le_bytes(len8);
+    let expected = (HEADER_LEN as u64).saturating_add(len);
+    let actual = bytes.len() as u64;
+    if actual < expected {
+        return Err(Error::Truncated {
+            file,
+            expected,
+            actual,
+        });
+    }
+    if actual > expected {
+        return Err(Error::Malformed {
+            file,
+            detail: format!("{} bytes after the payload", actual - expected),
+        });
+    }
+    let crc = u32::from_le_bytes([bytes[17], bytes[18], bytes[19], bytes[20]]);
+    let payload = &bytes[HEADER_LEN..];
+    if crc32fast::hash(payload) != crc {
+        return Err(Error::Corrupted { file });
+    }
+    Ok(payload)
+}
+
+/// Verifies and deserialises a file of `kind` (named `file` in errors).
+pub fn decode<'a, T: Deserialize<'a>>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<T> {
+    let payload = verify(kind, file, bytes)?;
+    let (value, rest) = postcard::take_from_bytes(payload).map_err(|e| Error::Malformed {
+        file: file.to_string(),
+        detail: e.to_string(),
+    })?;
+    if !rest.is_empty() {
+        return Err(Error::Malformed {
+            file: file.to_string(),
+            detail: format!("{} unread bytes in the payload", rest.len()),
+        });
+    }
+    Ok(value)
+}
+
+/// A short content hash (16 hex digits) used to name immutable files, so CDNs may cache
+/// them forever and a rebuilt index never mixes old and new files.
+pub fn content_hash(bytes: &[u8]) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_every_corruption_is_detected() {
+        let value: (String, Vec<u32>) = ("hello".into(), vec![1, 2, 3, 400_000]);
+        let bytes = encode(FileKind::Terms, &value).unwrap();
+        let back: (String, Vec<u32>) = decode(FileKind::Terms, "t", &bytes).unwrap();
+        assert_eq!(back, value);
+
+        for cut in 0..bytes.len() {
+            let err = decode::<(String, Vec<u32>)>(FileKind::Terms, "t", &bytes[..cut]).unwrap_err();
+            assert!(
+                matches!(err, Error::Truncated { .. }),
+                "cut at {cut}: {err:?}"
+            );
+        }
+        for i in 0..bytes.len() {
+            for flip in [0x01u8, 0x80, 0xff] {
+                let mut b = bytes.clone();
+                b[i] ^= flip;
+                assert!(
+                    decode::<(String, Vec<u32>)>(FileKind::Terms, "t", &b).is_err(),
+                    "flip {flip:#x} at {i} went unnoticed"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn version_and_kind_errors_say_what_to_do() {
+        let mut bytes = encode(FileKind::Entry, &1u8).unwrap();
+        let err = decode::<u8>(FileKind::Terms, "x", &bytes).unwrap_err();
+        assert_eq!(err.code(), "WRONG_FILE_KIND");
+        bytes[5] = 9;
+        let err = decode::<u8>(FileKind::Entry, "x", &bytes).unwrap_err();
+        assert_eq!(err.code(), "FORMAT_VERSION");
+        assert!(err.to_string().contains("format 9.0"), "{err}");
+        assert!(err.to_string().contains("rebuild"), "{err}");
+        let err = decode::<u8>(FileKind::Entry, "x", b"<html>404</html>").unwrap_err();
+        assert_eq!(err.code(), "NOT_AN_INDEX");
+    }
+}

@@ -1,0 +1,271 @@
+//! Sections in, index files out (as bytes: the caller writes them).
+//!
+//! Output is deterministic: documents are ordered by path, terms by bytes, and no hash-map
+//! iteration order reaches the output.
+
+use super::fields::{Field, FieldWeights, NUM_FIELDS};
+use super::postings::{write_list, Posting};
+use super::synonyms::Synonyms;
+use super::{DocRecord, SectionRecord, SectionsData, TermsData};
+use crate::analyzer::Analyzer;
+use crate::error::{Error, Result};
+use crate::format::entry::{FileRef, Manifest, ModelInfo, Stats, ENTRY_FILE_NAME};
+use crate::format::{content_hash, encode, FileKind, ENGINE_VERSION};
+use crate::section::{Document, Section};
+use crate::vectors::VectorsData;
+use std::collections::HashMap;
+
+/// How to build.
+#[derive(Debug, Clone)]
+pub struct IndexSettings {
+    /// BM25F parameters.
+    pub weights: FieldWeights,
+    /// Slug style of the anchors (recorded for clients).
+    pub slug: String,
+    /// Base URL of the pages (recorded for clients).
+    pub base_url: String,
+    /// Query-time synonyms.
+    pub synonyms: Synonyms,
+}
+
+impl Default for IndexSettings {
+    fn default() -> Self {
+        IndexSettings {
+            weights: FieldWeights::DOCS,
+            slug: "github".into(),
+            base_url: "/".into(),
+            synonyms: Synonyms::default(),
+        }
+    }
+}
+
+/// The files of a built index.
+#[derive(Debug, Clone)]
+pub struct BuildOutput {
+    /// The manifest written to the entry file.
+    pub manifest: Manifest,
+    /// `(file name, bytes)`: the entry file first, then the content-hashed files.
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+/// Collects documents and writes the index.
+#[derive(Debug, Default)]
+pub struct IndexBuilder {
+    settings: IndexSettings,
+    analyzer: Analyzer,
+    docs: Vec<Document>,
+    vectors: Option<(ModelInfo, VectorsData)>,
+}
+
+/// Text of one section per field, as indexed.
+pub fn field_texts(section: &Section) -> [String; NUM_FIELDS] {
+    let path = if section.heading_path.len() > 1 {
+        section.heading_path[..section.heading_path.len() - 1].join("\n")
+    } else {
+        String::new()
+    };
+    let h = &section.hints;
+    let mut hints: Vec<&str> = h.keywords.iter().chain(&h.tags).map(String::as_str).collect();
+    // The description and category describe the whole document: only its node carries them,
+    // or every section of a page would share the same boost.
+    if section.depth == 0 {
+        hints.extend(h.description.as_deref());
+        hints.extend(h.category.as_deref());
+    }
+    [
+        section.heading.clone(),
+        path,
+        hints.join("\n"),
+        section.text.clone(),
+        section.code.clone(),
+    ]
+}
+
+impl IndexBuilder {
+    /// A builder with these settings.
+    pub fn new(settings: IndexSettings) -> Self {
+        IndexBuilder {
+            settings,
+            analyzer: Analyzer::new(),
+            docs: Vec::new(),
+            vectors: None,
+        }
+    }
+
+    /// Adds a parsed document.
+    pub fn add(&mut self, doc: Document) {
+        self.docs.push(doc);
+    }
+
+    /// The documents added so far, in the order the index will hold them once built.
+    pub fn documents_sorted(&mut self) -> &[Document] {
+        self.docs.sort_by(|a, b| a.path.cmp(&b.path));
+        &self.docs
+    }
+
+    /// Attaches section vectors (in the order of [`Self::documents_sorted`]'s sections).
+    pub fn set_vectors(&mut self, model: ModelInfo, vectors: VectorsData) {
+        self.vectors = Some((model, vectors));
+    }
+
+    /// Builds every file.
+    pub fn build(mut self) -> Result<BuildOutput> {
+        self.docs.sort_by(|a, b| a.path.cmp(&b.path));
+        let analyzer = &self.analyzer;
+
+        let mut term_ids: HashMap<String, u32> = HashMap::new();
+        let mut lists: Vec<Vec<Posting>> = Vec::new();
+        let mut surface_counts: HashMap<(u32, String), u32> = HashMap::new();
+        let mut field_lengths: Vec<u8> = Vec::new();
+        let mut len_sums = [0f64; NUM_FIELDS];
+        let mut docs = Vec::with_capacity(self.docs.len());
+        let mut sections = Vec::new();
+
+        for (doc_ord, doc) in self.docs.iter().enumerate() {
+            let first = sections.len() as u32;
+            let mut ord_of: HashMap<u64, u32> = HashMap::new();
+            for section in &doc.sections {
+                let ord = sections.len() as u32;
+                ord_of.insert(section.id.0, ord);
+                let mut tfs: HashMap<u32, [u32; NUM_FIELDS]> = HashMap::new();
+                for (f, text) in field_texts(section).iter().enumerate() {
+                    let tokens = analyzer.analyze(text);
+                    let len = tokens.len();
+                    len_sums[f] += len as f64;
+                    field_lengths.extend_from_slice(&(len.min(u16::MAX as usize) as u16).to_le_bytes());
+                    for t in tokens {
+                        let next = term_ids.len() as u32;
+                        let id = *term_ids.entry(t.term.clone()).or_insert(next);
+                        if id == next {
+                            lists.push(Vec::new());
+                        }
+                        tfs.entry(id).or_insert([0; NUM_FIELDS])[f] += 1;
+                        let word = &text[t.start..t.end];
+                        if f != Field::Code as usize
+                            && word.len() != t.term.len()
+                            && word.chars().all(|c| c.is_alphanumeric())
+                        {
+                            *surface_counts.entry((id, word.to_lowercase())).or_insert(0) += 1;
+                        }
+                    }
+                }
+                for (id, tf) in tfs {
+                    lists[id as usize].push(Posting { section: ord, tf });
+                }
+                sections.push(SectionRecord {
+                    id: section.id.0,
+                    doc: doc_ord as u32,
+                    anchor: section.anchor.clone(),
+                    heading: section.heading.clone(),
+                    depth: section.depth,
+                    heading_path: section.heading_path.clone(),
+                    parent: section.parent.and_then(|p| ord_of.get(&p.0).copied()),
+                    section_number: section.section_number,
+                    start_line: section.start_line,
+                    end_line: section.end_line,
+                    own_end_line: section.own_end_line,
+                    token_estimate: section.token_estimate,
+                });
+            }
+            docs.push(DocRecord {
+                path: doc.path.clone(),
+                url: doc.url.clone(),
+                title: doc.title.clone(),
+                source: doc.source.clone(),
+                hints: doc.sections.first().map(|s| s.hints.clone()).unwrap_or_default(),
+                first_section: first,
+                section_count: sections.len() as u32 - first,
+            });
+        }
+
+        let n = sections.len() as u32;
+        let mut terms: Vec<(String, u32)> = term_ids.into_iter().collect();
+        terms.sort();
+        // Most frequent surface per term; ties broken by the word itself for determinism.
+        let mut best_surface: HashMap<u32, (u32, String)> = HashMap::new();
+        for ((id, word), count) in surface_counts {
+            let e = best_surface.entry(id).or_insert((0, String::new()));
+            if count > e.0 || (count == e.0 && word < e.1) {
+                *e = (count, word);
+            }
+        }
+
+        let mut postings = Vec::new();
+        let mut fst_builder = fst::MapBuilder::memory();
+        let mut surfaces = Vec::new();
+        for (term, id) in &terms {
+            let list = &mut lists[*id as usize];
+            list.sort_by_key(|p| p.section);
+            let df = list.len() as f64;
+            let idf = (1.0 + (f64::from(n) - df + 0.5) / (df + 0.5)).ln() as f32;
+            let offset = postings.len() as u64;
+            write_list(&mut postings, idf, list);
+            fst_builder
+                .insert(term.as_bytes(), offset)
+                .map_err(|e| Error::Malformed {
+                    file: "terms".into(),
+                    detail: e.to_string(),
+                })?;
+            if let Some((_, word)) = best_surface.remove(id) {
+                surfaces.push((offset, word));
+            }
+        }
+        let fst = fst_builder.into_inner().map_err(|e| Error::Malformed {
+            file: "terms".into(),
+            detail: e.to_string(),
+        })?;
+        let mut avg_len = [0f32; NUM_FIELDS];
+        for f in 0..NUM_FIELDS {
+            avg_len[f] = if n == 0 { 0.0 } else { (len_sums[f] / f64::from(n)) as f32 };
+        }
+
+        let terms_data = TermsData {
+            n_sections: n,
+            weights: self.settings.weights,
+            avg_len,
+            fst,
+            postings,
+            field_lengths,
+            surfaces,
+            synonyms: self.settings.synonyms.analyzed(analyzer),
+        };
+        let sections_data = SectionsData { docs, sections };
+
+        let mut files = Vec::new();
+        let mut refs = Vec::new();
+        let mut push = |kind: FileKind, bytes: Vec<u8>, needed: bool| {
+            let name = format!("{}.{}.bin", kind.stem(), content_hash(&bytes));
+            refs.push(FileRef {
+                kind,
+                name: name.clone(),
+                bytes: bytes.len() as u64,
+                needed_for_keyword: needed,
+            });
+            files.push((name, bytes));
+        };
+        push(FileKind::Terms, encode(FileKind::Terms, &terms_data)?, true);
+        push(FileKind::Sections, encode(FileKind::Sections, &sections_data)?, true);
+        let mut model = None;
+        let mut vector_count = 0;
+        if let Some((info, vectors)) = self.vectors.take() {
+            vector_count = vectors.count() as u64;
+            push(FileKind::Vectors, encode(FileKind::Vectors, &vectors)?, false);
+            model = Some(info);
+        }
+        let manifest = Manifest {
+            generator: format!("midashi {ENGINE_VERSION}"),
+            files: refs,
+            stats: Stats {
+                documents: sections_data.docs.len() as u64,
+                sections: u64::from(n),
+                terms: terms.len() as u64,
+                vectors: vector_count,
+            },
+            slug: self.settings.slug.clone(),
+            base_url: self.settings.base_url.clone(),
+            model,
+        };
+        files.insert(0, (ENTRY_FILE_NAME.to_string(), manifest.encode()?));
+        Ok(BuildOutput { manifest, files })
+    }
+}

@@ -1,0 +1,280 @@
+//! From a query string to weighted clauses over dictionary terms.
+//!
+//! Each query word becomes a [`Clause`]: a set of alternatives (the exact term, completions
+//! of the word being typed, typo corrections, synonyms). A section scores the *best*
+//! alternative of each clause, and the clause scores add up — so a word matched three ways
+//! is not counted three times, and a typo correction (weighted below 1, and only tried for
+//! words absent from the dictionary) never outranks an exact hit.
+
+use crate::analyzer::{Analyzer, QueryToken};
+use crate::index::postings::ListReader;
+use crate::index::TermsData;
+use fst::automaton::{Levenshtein, Str};
+use fst::{Automaton, IntoStreamer, Map, Streamer};
+
+/// Longest query accepted, in bytes.
+pub const MAX_QUERY_BYTES: usize = 4096;
+/// Query words beyond this many are ignored.
+pub const MAX_QUERY_TERMS: usize = 64;
+/// Completions tried for the word being typed.
+const MAX_PREFIX_EXPANSIONS: usize = 24;
+/// Dictionary entries walked to find them (bounds the time of a one-letter prefix).
+const MAX_PREFIX_SCAN: usize = 20_000;
+/// Typo corrections tried per word.
+const MAX_FUZZY_EXPANSIONS: usize = 4;
+/// Weight of a completion relative to an exact term.
+const PREFIX_WEIGHT: f32 = 0.9;
+/// Weight of a correction at edit distance 1 and 2.
+const FUZZY_WEIGHT: [f32; 2] = [0.6, 0.35];
+
+/// A dictionary term to score, with its weight.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WeightedTerm {
+    /// The term.
+    pub term: String,
+    /// Offset of its posting list.
+    pub offset: u64,
+    /// Multiplier of its BM25F score.
+    pub weight: f32,
+}
+
+/// One way to match a clause: all its terms (a phrase of synonyms has several) add up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alternative {
+    /// Terms of this alternative.
+    pub terms: Vec<WeightedTerm>,
+}
+
+/// One query word (or synonym phrase): sections score its best alternative.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Clause {
+    /// The ways it can match.
+    pub alternatives: Vec<Alternative>,
+}
+
+/// A planned query.
+#[derive(Debug, Clone, Default)]
+pub struct QueryPlan {
+    /// Clauses in query order.
+    pub clauses: Vec<Clause>,
+    /// The analyzed query words that carry meaning (for exact-heading matching).
+    pub terms: Vec<String>,
+    /// Query words found nowhere, with their byte range in the query and the best correction
+    /// (a display word) if any: material for "did you mean".
+    pub unknown: Vec<(usize, usize, Option<String>)>,
+}
+
+impl QueryPlan {
+    /// Every dictionary term the plan may match (for highlighting).
+    pub fn all_terms(&self) -> impl Iterator<Item = &str> {
+        self.clauses
+            .iter()
+            .flat_map(|c| c.alternatives.iter())
+            .flat_map(|a| a.terms.iter())
+            .map(|t| t.term.as_str())
+    }
+}
+
+/// How to expand.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanOptions {
+    /// Expand the last word as a prefix (search as you type).
+    pub prefix: bool,
+    /// Try typo corrections for unknown words.
+    pub fuzzy: bool,
+}
+
+/// The term dictionary and what planning needs of it.
+pub struct Dictionary<'a> {
+    /// term → posting offset.
+    pub map: &'a Map<Vec<u8>>,
+    /// The terms payload (postings, surfaces, synonyms).
+    pub data: &'a TermsData,
+}
+
+impl Dictionary<'_> {
+    fn df(&self, offset: u64) -> u64 {
+        ListReader::open(&self.data.postings, offset as usize).map_or(0, |r| r.df)
+    }
+
+    /// The display word for a term (the most frequent word that produced it).
+    pub fn surface(&self, term: &str, offset: u64) -> String {
+        match self.data.surfaces.binary_search_by_key(&offset, |(o, _)| *o) {
+            Ok(i) => self.data.surfaces[i].1.clone(),
+            Err(_) => term.to_string(),
+        }
+    }
+
+    fn exact(&self, term: &str, weight: f32) -> Option<WeightedTerm> {
+        self.map.get(term).map(|offset| WeightedTerm {
+            term: term.to_string(),
+            offset,
+            weight,
+        })
+    }
+
+    /// Completions of `prefix`, most frequent first.
+    pub fn completions(&self, prefix: &str, max: usize) -> Vec<(String, u64, u64)> {
+        let mut found = Vec::new();
+        let automaton = Str::new(prefix).starts_with();
+        let mut stream = self.map.search(automaton).into_stream();
+        let mut scanned = 0;
+        while let Some((k, offset)) = stream.next() {
+            scanned += 1;
+            if scanned > MAX_PREFIX_SCAN {
+                break;
+            }
+            if let Ok(k) = std::str::from_utf8(k) {
+                found.push((k.to_string(), offset, self.df(offset)));
+            }
+        }
+        found.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+        found.truncate(max);
+        found
+    }
+
+    /// Dictionary terms within the typo budget of `term`, closest and most frequent first.
+    fn corrections(&self, term: &str) -> Vec<(WeightedTerm, u64)> {
+        let chars = term.chars().count();
+        let max_dist = match chars {
+            0..=3 => return Vec::new(),
+            4..=7 => 1,
+            8..=40 => 2,
+            _ => return Vec::new(),
+        };
+        let mut out: Vec<(WeightedTerm, u64)> = Vec::new();
+        for dist in 1..=max_dist {
+            let Ok(lev) = Levenshtein::new(term, dist) else {
+                break;
+            };
+            let mut stream = self.map.search(lev).into_stream();
+            let mut seen = 0;
+            while let Some((k, offset)) = stream.next() {
+                seen += 1;
+                if seen > 1000 {
+                    break;
+                }
+                let Ok(k) = std::str::from_utf8(k) else {
+                    continue;
+                };
+                if out.iter().any(|(t, _)| t.term == k) {
+                    continue;
+                }
+                out.push((
+                    WeightedTerm {
+                        term: k.to_string(),
+                        offset,
+                        weight: FUZZY_WEIGHT[(dist - 1) as usize],
+                    },
+                    self.df(offset),
+                ));
+            }
+            if !out.is_empty() {
+                break; // closest distance only
+            }
+        }
+        out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.term.cmp(&b.0.term)));
+        out.truncate(MAX_FUZZY_EXPANSIONS);
+        out
+    }
+}
+
+/// Plans `query` (already checked for length) against the dictionary.
+pub fn plan(analyzer: &Analyzer, dict: &Dictionary<'_>, query: &str, opts: PlanOptions) -> QueryPlan {
+    let mut tokens: Vec<QueryToken> = analyzer.analyze_query(query);
+    tokens.truncate(MAX_QUERY_TERMS);
+    // The last word is still being typed unless the query ends with a separator.
+    let typing = opts.prefix && query.chars().last().is_some_and(|c| c.is_alphanumeric());
+    let last_word_start = tokens.iter().filter(|t| !t.part).map(|t| t.start).max();
+
+    let mut plan = QueryPlan::default();
+    let mut consumed = vec![false; tokens.len()];
+    apply_synonyms(dict, &tokens, &mut consumed, &mut plan);
+
+    for (i, tok) in tokens.iter().enumerate() {
+        if consumed[i] {
+            continue;
+        }
+        if !tok.part {
+            plan.terms.push(tok.term.clone());
+        }
+        let mut clause = Clause::default();
+        let exact = dict.exact(&tok.term, 1.0);
+        if let Some(t) = exact.clone() {
+            clause.alternatives.push(Alternative { terms: vec![t] });
+        }
+        let is_last = typing && Some(tok.start) == last_word_start && !tok.part;
+        if is_last || (tok.cjk && tok.term.chars().count() == 1) {
+            // Completions of the raw (unstemmed) word: "configura" → "configuration"'s stem
+            // is "configur", which the word itself extends, so also accept dictionary terms
+            // that are a long-enough prefix of the typed word.
+            let raw = if tok.raw.is_empty() { &tok.term } else { &tok.raw };
+            if raw.chars().count() >= 2 || tok.cjk {
+                for (term, offset, _) in dict.completions(raw, MAX_PREFIX_EXPANSIONS) {
+                    if term != tok.term {
+                        clause.alternatives.push(Alternative {
+                            terms: vec![WeightedTerm { term, offset, weight: PREFIX_WEIGHT }],
+                        });
+                    }
+                }
+                let chars: Vec<(usize, char)> = raw.char_indices().collect();
+                let min_len = chars.len().saturating_sub(3).max(3);
+                for cut in min_len..chars.len() {
+                    let p = &raw[..chars[cut].0];
+                    if p != tok.term {
+                        if let Some(t) = dict.exact(p, PREFIX_WEIGHT) {
+                            clause.alternatives.push(Alternative { terms: vec![t] });
+                        }
+                    }
+                }
+            }
+        }
+        if exact.is_none() && !tok.cjk && !tok.part {
+            let corrections = if opts.fuzzy { dict.corrections(&tok.term) } else { Vec::new() };
+            let suggestion = corrections.first().map(|(t, _)| dict.surface(&t.term, t.offset));
+            if clause.alternatives.is_empty() {
+                plan.unknown.push((tok.start, tok.end, suggestion));
+            }
+            for (t, _) in corrections {
+                clause.alternatives.push(Alternative { terms: vec![t] });
+            }
+        }
+        if !clause.alternatives.is_empty() {
+            plan.clauses.push(clause);
+        }
+    }
+    plan
+}
+
+/// Replaces runs of query terms that spell a synonym-group member by one clause whose
+/// alternatives are all members of the group.
+fn apply_synonyms(dict: &Dictionary<'_>, tokens: &[QueryToken], consumed: &mut [bool], plan: &mut QueryPlan) {
+    for group in &dict.data.synonyms {
+        for member in group {
+            let n = member.len();
+            if n == 0 || n > tokens.len() {
+                continue;
+            }
+            for start in 0..=tokens.len() - n {
+                let window = &tokens[start..start + n];
+                if consumed[start..start + n].iter().any(|&c| c)
+                    || !window.iter().zip(member).all(|(t, m)| &t.term == m)
+                {
+                    continue;
+                }
+                let mut clause = Clause::default();
+                for m in group {
+                    let terms: Vec<WeightedTerm> = m.iter().filter_map(|t| dict.exact(t, 1.0)).collect();
+                    if terms.len() == m.len() {
+                        clause.alternatives.push(Alternative { terms });
+                    }
+                }
+                consumed[start..start + n].iter_mut().for_each(|c| *c = true);
+                plan.terms.extend(window.iter().filter(|t| !t.part).map(|t| t.term.clone()));
+                if !clause.alternatives.is_empty() {
+                    plan.clauses.push(clause);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! BM25F: one score per (term, section), summed over a query's clauses.
+//!
+//! For a term t and section s, with per-field weight w_f, length normalisation b_f,
+//! field length len_f and average length avg_f:
+//!
+//! ```text
+//! tf~   = Σ_f  w_f · tf_f / (1 − b_f + b_f · len_f / avg_f)
+//! score = idf(t) · tf~ · (k1 + 1) / (k1 + tf~)
+//! ```
+//!
+//! idf is stored in the posting list (computed once at build time), so scoring uses only
+//! IEEE add/multiply/divide and gives bit-identical results natively and in wasm.
+
+use crate::index::fields::{FieldWeights, NUM_FIELDS};
+
+/// Per-index scoring state: the BM25F parameters and the field-length table.
+pub struct Bm25f<'a> {
+    weights: FieldWeights,
+    avg_len: [f32; NUM_FIELDS],
+    field_lengths: &'a [u8],
+}
+
+impl<'a> Bm25f<'a> {
+    /// A scorer over an index's parameters and field lengths.
+    pub fn new(weights: FieldWeights, avg_len: [f32; NUM_FIELDS], field_lengths: &'a [u8]) -> Self {
+        Bm25f {
+            weights,
+            avg_len,
+            field_lengths,
+        }
+    }
+
+    fn field_len(&self, section: u32, field: usize) -> f32 {
+        let i = (section as usize * NUM_FIELDS + field) * 2;
+        match self.field_lengths.get(i..i + 2) {
+            Some(b) => f32::from(u16::from_le_bytes([b[0], b[1]])),
+            None => 0.0,
+        }
+    }
+
+    /// The score of a term with inverse document frequency `idf` occurring `tf[f]` times in
+    /// each field of `section`.
+    pub fn score(&self, idf: f32, section: u32, tf: &[u32; NUM_FIELDS]) -> f32 {
+        let w = &self.weights;
+        let mut tf_norm = 0f32;
+        for f in 0..NUM_FIELDS {
+            if tf[f] == 0 {
+                continue;
+            }
+            let avg = self.avg_len[f];
+            let norm = if avg > 0.0 {
+                1.0 - w.b[f] + w.b[f] * self.field_len(section, f) / avg
+            } else {
+                1.0
+            };
+            tf_norm += w.weight[f] * tf[f] as f32 / norm.max(1e-3);
+        }
+        idf * tf_norm * (w.k1 + 1.0) / (w.k1 + tf_norm)
+    }
+}
