@@ -9,7 +9,7 @@ pub enum CliError {
     #[error(transparent)]
     Engine(#[from] midashi_core::Error),
     /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -17,10 +17,10 @@ pub enum CliError {
         source: std::io::Error,
     },
     /// The input is neither a folder of Markdown nor a JSONL file.
-    #[error("{0}: not a folder of Markdown or a .jsonl file of records")]
+    #[error("{}: not a folder of Markdown or a .jsonl file of records", .0.display())]
     BadInput(PathBuf),
     /// A JSONL line is not a record.
-    #[error("{path}:{line}: {detail} (each line must be a JSON object with \"_id\", \"title\" and \"text\")")]
+    #[error("{}:{line}: {detail} (each line must be a JSON object with \"_id\", \"title\" and \"text\")", path.display())]
     BadRecord {
         /// The file.
         path: PathBuf,
@@ -30,10 +30,10 @@ pub enum CliError {
         detail: String,
     },
     /// Nothing to index.
-    #[error("{0}: no Markdown files found (check --include/--exclude)")]
+    #[error("{}: no Markdown files found (check --include/--exclude)", .0.display())]
     NothingToIndex(PathBuf),
     /// The folder has no index in it.
-    #[error("{0}: no Midashi index here (expected midashi-entry.bin); build one with `build-index <docs> --out {0}`", .0.display())]
+    #[error("{}: no Midashi index here (expected midashi-entry.bin); build one with `build-index <docs> --out {}`", .0.display(), .0.display())]
     NoIndex(PathBuf),
     /// An id or path that the index does not have.
     #[error("{0}: no such section id or document path in this index (ids are the 16-hex-digit `id:` lines of `build-index search`)")]

@@ -29,17 +29,12 @@ pub fn fence_for(text: &str) -> String {
     "`".repeat((longest + 1).max(3))
 }
 
-/// The breadcrumb line: `path > H1 > H2`.
+/// The breadcrumb line: `path > title/H1 > H2 > …`.
 pub fn breadcrumb(hit: &SearchHit) -> String {
-    let mut parts = vec![hit.path.clone()];
-    // The document title is the path's own name; the headings below it are what locate.
-    let skip = usize::from(hit.heading_path.len() > 1);
-    parts.extend(hit.heading_path.iter().skip(skip).cloned());
-    if hit.depth == 0 && !hit.heading.is_empty() && hit.heading != hit.path {
-        parts.truncate(1);
-        parts.push(hit.heading.clone());
-    }
-    parts.join(" > ")
+    std::iter::once(hit.path.as_str())
+        .chain(hit.heading_path.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" > ")
 }
 
 /// One result in the quoted format (`rank` is 1-based).

@@ -33,10 +33,13 @@ pub fn open_index(dir: &Path, with_vectors: bool) -> Result<SearchIndex> {
     };
     let terms = read(FileKind::Terms)?;
     let sections = read(FileKind::Sections)?;
-    let has_vectors = manifest.file(FileKind::Vectors).is_some();
+    let vectors = match manifest.file(FileKind::Vectors) {
+        Some(_) if with_vectors => Some(read(FileKind::Vectors)?),
+        _ => None,
+    };
     let mut index = SearchIndex::from_manifest(manifest, &terms, &sections)?;
-    if with_vectors && has_vectors {
-        index.attach_vectors(&read(FileKind::Vectors)?)?;
+    if let Some(v) = vectors {
+        index.attach_vectors(&v)?;
     }
     Ok(index)
 }

@@ -1,0 +1,180 @@
+//! The CLI end to end: build a fixture site, search it, fetch sections, and refuse damaged
+//! indexes with a clear error and a non-zero exit (never a panic).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_build-index"))
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/docs")
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("build-index runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "panic: {stderr}");
+    out
+}
+
+fn build(out: &Path) {
+    let o = run(bin().arg(fixture()).arg("--out").arg(out).arg("--quiet").args(["--slug", "vitepress"]));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+fn search_json(dir: &Path, q: &str, extra: &[&str]) -> serde_json::Value {
+    let o = run(bin().arg("search").arg(dir).arg(q).arg("--json").args(extra));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("valid JSON")
+}
+
+#[test]
+fn build_reports_and_search_quotes_sections() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("idx");
+    let o = run(bin().arg(fixture()).arg("--out").arg(&out).arg("--quiet"));
+    assert!(o.status.success());
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(report.contains("Indexed 4 documents"), "{report}");
+    assert!(report.contains("terms"), "{report}");
+
+    let o = run(bin().arg("search").arg(&out).arg("cursor paging").args(["--preview-lines", "2"]));
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.lines().next().unwrap().ends_with(" ms)"), "{text}");
+    assert!(
+        text.contains("1. guide/pagination.md > Pagination > Limit and offset > Cursor-based paging"),
+        "{text}"
+    );
+    assert!(text.contains("Level: H3 | Section: 1 | Line: 15-17 | Score: "), "{text}");
+    assert!(text.contains("```markdown\n### Cursor-based paging\n… (1 more lines)\n```"), "{text}");
+    assert!(text.contains("\nid: "), "{text}");
+}
+
+#[test]
+fn json_results_carry_the_section_model() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("idx");
+    build(&out);
+    let v = search_json(&out, "基本的な例", &[]);
+    let r = &v["results"][0];
+    assert_eq!(r["path"], "ja/computed.md");
+    assert_eq!(r["anchor"], "basic-example");
+    assert_eq!(r["url"], "/ja/computed.html#basic-example");
+    assert_eq!(r["depth"], 2);
+    assert_eq!(r["heading_path"], serde_json::json!(["算出プロパティ", "基本的な例"]));
+    assert_eq!(r["start_line"], 9);
+    for key in ["id", "heading", "section_number", "end_line", "score", "preview", "total"] {
+        assert!(r.get(key).is_some() || v.get(key).is_some(), "missing {key}");
+    }
+    assert!(v["took_ms"].as_f64().is_some());
+
+    // Filters: depth and path prefix.
+    let v = search_json(&out, "configuration", &["--path", "guide/"]);
+    assert!(v["results"].as_array().unwrap().iter().all(|r| r["path"].as_str().unwrap().starts_with("guide/")));
+    let v = search_json(&out, "configuration", &["--depth", "2"]);
+    assert!(v["results"].as_array().unwrap().iter().all(|r| r["depth"] == 2));
+    assert!(v["total"].as_u64().unwrap() >= 2);
+}
+
+#[test]
+fn get_prints_whole_sections_and_documents() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("idx");
+    build(&out);
+    let v = search_json(&out, "limit offset", &[]);
+    let id = v["results"][0]["id"].as_str().unwrap().to_string();
+    let o = run(bin().arg("get").arg(&out).arg(&id));
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("## Limit and offset"), "{text}");
+    assert!(text.contains("Cursors survive inserts"), "subsections included: {text}");
+
+    let o = run(bin().arg("get").arg(&out).arg("guide/pagination.md#cursor-based-paging"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(bin().arg("get").arg(&out).arg("guide/computed.md"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Computed properties cache"));
+    let o = run(bin().arg("get").arg(&out).arg("0000000000000000"));
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no such section"));
+}
+
+#[test]
+fn two_builds_are_byte_identical() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    build(&a);
+    build(&b);
+    let list = |d: &Path| {
+        let mut v: Vec<(String, Vec<u8>)> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (e.file_name().to_string_lossy().into_owned(), fs::read(e.path()).unwrap())
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(list(&a), list(&b));
+}
+
+#[test]
+fn damaged_indexes_fail_clearly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("idx");
+    build(&out);
+    let terms = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("terms."))
+        .unwrap();
+    let good = fs::read(&terms).unwrap();
+
+    fs::write(&terms, &good[..good.len() / 2]).unwrap();
+    let o = run(bin().arg("search").arg(&out).arg("pagination"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("truncated"));
+
+    let mut flipped = good.clone();
+    flipped[good.len() - 10] ^= 0x04;
+    fs::write(&terms, &flipped).unwrap();
+    let o = run(bin().arg("search").arg(&out).arg("pagination"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("corrupted"));
+
+    let o = run(bin().arg("search").arg(tmp.path()).arg("x"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no Midashi index here"));
+
+    fs::write(&terms, &good).unwrap();
+    let o = run(bin().arg("search").arg(&out).arg("   "));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("empty query"));
+    let huge = "a".repeat(1 << 20);
+    let o = run(bin().arg("search").arg(&out).arg(&huge));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("query too long"));
+}
+
+#[test]
+fn jsonl_records_are_indexed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("records.jsonl");
+    fs::write(
+        &input,
+        "{\"_id\": \"a\", \"title\": \"Tides\", \"text\": \"The moon pulls the oceans.\"}\n{\"_id\": 7, \"title\": \"Rust\", \"text\": \"Ownership and borrowing.\", \"url\": \"https://example.org/rust\"}\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("idx");
+    let o = run(bin().arg(&input).arg("--out").arg(&out).arg("--quiet"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = search_json(&out, "borrowing", &[]);
+    assert_eq!(v["results"][0]["path"], "7");
+    assert_eq!(v["results"][0]["url"], "https://example.org/rust");
+
+    fs::write(&input, "{\"_id\": \"a\"}\nnot json\n").unwrap();
+    let o = run(bin().arg(&input).arg("--out").arg(&out));
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("records.jsonl:2"));
+}

@@ -1,0 +1,130 @@
+//! Retrieval quality on real data: the BEIR sets with human judgments, and real questions
+//! over the shared documentation corpora (English and Japanese, with typos, prefixes and
+//! full-width input). Skipped with a notice when ../shared is not beside the repo.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn shared() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
+    if p.join("eval").is_dir() {
+        Some(p)
+    } else {
+        eprintln!("skipping: ../shared not found beside the repository");
+        None
+    }
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_build-index"))
+}
+
+fn eval(set: &Path) -> serde_json::Value {
+    let o = bin().arg("eval").arg(set).arg("--json").output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn scifact_keyword_ndcg_matches_bm25() {
+    let Some(shared) = shared() else { return };
+    let v = eval(&shared.join("eval/scifact"));
+    let ndcg = v["ndcg@10"].as_f64().unwrap();
+    eprintln!("scifact keyword: {v}");
+    assert!(ndcg >= 0.68, "nDCG@10 {ndcg} < 0.68 (reference BM25 0.686)");
+}
+
+#[test]
+fn jsquad_keyword_recall_is_near_the_ceiling() {
+    let Some(shared) = shared() else { return };
+    let v = eval(&shared.join("eval/jsquad-valid"));
+    let recall = v["recall@10"].as_f64().unwrap();
+    eprintln!("jsquad keyword: {v}");
+    assert!(recall >= 0.97, "Recall@10 {recall} < 0.97");
+}
+
+fn build(corpus: &Path, out: &Path, slug: &str) {
+    let o = bin()
+        .arg(corpus)
+        .arg("--out")
+        .arg(out)
+        .args(["--slug", slug, "--quiet"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+fn top_paths(dir: &Path, q: &str, n: usize) -> Vec<String> {
+    let o = bin()
+        .arg("search")
+        .arg(dir)
+        .arg(q)
+        .args(["--json", "--limit", &n.to_string()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{q}: {}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn assert_found(dir: &Path, cases: &[(&str, &str)]) {
+    let mut misses = Vec::new();
+    for (q, want) in cases {
+        let got = top_paths(dir, q, 3);
+        if !got.iter().any(|p| p.contains(want)) {
+            misses.push(format!("{q:?}: wanted {want}, got {got:?}"));
+        }
+    }
+    assert!(misses.is_empty(), "not in the top 3:\n{}", misses.join("\n"));
+}
+
+#[test]
+fn japanese_docs_questions_find_their_page() {
+    let Some(shared) = shared() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("ja");
+    build(&shared.join("corpora/vue-docs-ja"), &out, "vitepress");
+    assert_found(
+        &out,
+        &[
+            ("算出プロパティ", "guide/essentials/computed.md"),
+            ("ｖ－ｍｏｄｅｌ", "forms.md"),
+            ("ぷろぱてぃ 算出", "computed.md"),
+            ("ウォッチャー", "guide/essentials/watchers.md"),
+            ("イベントハンドリング", "guide/essentials/event-handling.md"),
+            ("テンプレート構文", "guide/essentials/template-syntax.md"),
+            ("リアクティビティーの基礎", "guide/essentials/reactivity-fundamentals.md"),
+            ("コンポーネントの登録", "guide/components/registration.md"),
+            ("provide inject", "guide/components/provide-inject.md"),
+            ("サーバーサイドレンダリング", "guide/scaling-up/ssr.md"),
+        ],
+    );
+}
+
+#[test]
+fn english_docs_questions_find_their_page_despite_typos() {
+    let Some(shared) = shared() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("rust");
+    build(&shared.join("corpora/rust-book"), &out, "mdbook");
+    assert_found(
+        &out,
+        &[
+            ("ownership", "ch04-01-what-is-ownership.md"),
+            ("borrowing references", "ch04-02-references-and-borrowing.md"),
+            ("lifetimes", "ch10-03-lifetime-syntax.md"),
+            ("ownershp rules", "ch04-01-what-is-ownership.md"),
+            ("refrences and borowing", "ch04-02-references-and-borrowing.md"),
+            ("Ｈａｓｈ Ｍａｐ", "ch08-03-hash-maps.md"),
+            ("smart pointers Box", "ch15-01-box.md"),
+            ("fearless concurrency threads", "ch16"),
+            ("unrecoverable errors panic", "ch09-01-unrecoverable-errors-with-panic.md"),
+            ("trait objects", "ch18-02-trait-objects.md"),
+        ],
+    );
+}
