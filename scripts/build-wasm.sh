@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Builds the keyword wasm module (crates/midashi-wasm) into web/dist/wasm/ for the `midashi`
+# npm package.
+#
+#   scripts/build-wasm.sh [dev|release]     (default: release)
+#
+# release: cargo profile `wasm-release` (size-optimised, fat LTO; ~minutes on 2 cores), then
+#          wasm-opt -Oz from the npm `binaryen` package: this is what ships.
+# dev:     cargo profile `wasm-dev` (no LTO, incremental), no wasm-opt: for the edit-test loop.
+#
+# Idempotent: every tool is checked before it is installed, and cargo/wasm-bindgen rewrite
+# their outputs in place. Uses $CARGO_TARGET_DIR if set, else target-wasm/ (kept apart from
+# the native target dir so wasm and native builds do not evict each other's artifacts).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-release}"
+case "$mode" in
+  release) profile=wasm-release ;;
+  dev) profile=wasm-dev ;;
+  *) echo "build-wasm.sh: unknown mode '$mode' (use dev or release)" >&2; exit 2 ;;
+esac
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target-wasm}"
+out_dir=web/dist/wasm
+
+# The target is a rustup component; `target add` is a no-op when it is there already.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  rustup target add wasm32-unknown-unknown
+fi
+
+# wasm-bindgen's CLI and crate must be the same version, or the glue it writes does not
+# match the module (a load-time error). The pin lives in the root Cargo.toml only.
+wb_version=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+if [ -z "$wb_version" ]; then
+  echo "build-wasm.sh: no exact wasm-bindgen pin (wasm-bindgen = \"=X.Y.Z\") in Cargo.toml" >&2
+  exit 1
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version" ]; then
+  # Not --locked: the CLI's own lock file pins crates that no longer build on current Rust.
+  cargo install wasm-bindgen-cli --version "$wb_version"
+fi
+
+echo "== cargo build -p midashi-wasm --profile $profile (wasm32-unknown-unknown)"
+cargo build -p midashi-wasm --target wasm32-unknown-unknown --profile "$profile"
+
+raw="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/midashi_wasm.wasm"
+mkdir -p "$out_dir"
+# --target web: an ES module whose init() takes bytes, a URL or a compiled module, so the
+# same glue runs in a page, a Web Worker and Node (which hands it bytes read from disk).
+echo "== wasm-bindgen $wb_version --target web"
+wasm-bindgen "$raw" --out-dir "$out_dir" --out-name midashi_wasm --target web \
+  $([ "$mode" = dev ] && echo --debug || true)
+
+if [ "$mode" = release ]; then
+  wasm_opt=node_modules/.bin/wasm-opt
+  if [ ! -x "$wasm_opt" ]; then
+    # binaryen is a pinned devDependency of the root package: install what the lockfile says.
+    npm ci --no-audit --no-fund
+  fi
+  # The features rustc enables by default for wasm32-unknown-unknown; wasm-opt refuses a
+  # module that uses a feature it was not told about.
+  echo "== wasm-opt -Oz"
+  "$wasm_opt" -Oz \
+    --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
+    --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
+    "$out_dir/midashi_wasm_bg.wasm" -o "$out_dir/midashi_wasm_bg.wasm.opt"
+  mv "$out_dir/midashi_wasm_bg.wasm.opt" "$out_dir/midashi_wasm_bg.wasm"
+fi
+
+bytes=$(wc -c <"$out_dir/midashi_wasm_bg.wasm")
+gz=$(gzip -9c "$out_dir/midashi_wasm_bg.wasm" | wc -c)
+echo "== $out_dir/midashi_wasm_bg.wasm: $bytes bytes ($gz gzip -9) [$mode]"

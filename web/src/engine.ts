@@ -1,0 +1,139 @@
+// The wasm module behind a small typed wrapper. One Engine = one instance of the module.
+//
+// After a trap (a Rust panic, an out-of-memory) an instance is not safe to reuse: its memory
+// may hold half-updated state. The wrapper therefore marks itself dead on any throw that is
+// not an engine error, and the host (host.ts) builds a fresh instance. wasm-bindgen's `web`
+// glue keeps its instance in module scope and refuses to initialise twice, so a fresh
+// instance needs a fresh copy of the glue module: it is imported with an `?instance=N` query,
+// which browsers and Node both treat as a distinct module.
+
+import { MidashiError, toMidashiError } from "./errors.js";
+import type { Manifest } from "./types.js";
+import { VERSION } from "./version.js";
+
+/** Index format major this package's engine reads (midashi-core FORMAT_MAJOR). */
+export const FORMAT_MAJOR = 1;
+
+/** A `WasmIndex` of the glue (crates/midashi-wasm). */
+export interface WasmIndex {
+  manifest(): Manifest;
+  search(query: string, options: unknown, queryVector?: Float32Array): unknown;
+  attachVectors(bytes: Uint8Array): void;
+  hasVectors(): boolean;
+  getSection(target: string): unknown;
+  getDocument(path: string): unknown;
+  suggest(prefix: string, limit: number): string[];
+  sectionCount(): number;
+  free(): void;
+}
+
+/** The glue module's exports that we use. */
+interface Glue {
+  default(init: { module_or_path: WebAssembly.Module }): Promise<unknown>;
+  version(): { version: string; formatMajor: number; formatMinor: number };
+  readManifest(entry: Uint8Array): Manifest;
+  __panicForTests(): void;
+  WasmIndex: { open(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex };
+}
+
+let instances = 0;
+
+/** One instance of the wasm module. */
+export class Engine {
+  /** False once the instance trapped: build a new Engine. */
+  alive = true;
+
+  private constructor(private readonly glue: Glue) {}
+
+  /**
+   * Instantiates the module. `module` is compiled once and reused by every instance;
+   * `glueUrl` is the wasm-bindgen glue next to it.
+   */
+  static async create(glueUrl: string, module: WebAssembly.Module): Promise<Engine> {
+    instances += 1;
+    const url = `${glueUrl}${glueUrl.includes("?") ? "&" : "?"}instance=${instances}`;
+    let glue: Glue;
+    try {
+      glue = (await import(/* @vite-ignore */ /* webpackIgnore: true */ url)) as Glue;
+    } catch (e) {
+      throw new MidashiError(
+        "NOT_FOUND",
+        `cannot load midashi's wasm glue ${glueUrl} (${e instanceof Error ? e.message : String(e)}); serve the package's dist/wasm/ folder next to index.js or pass glueUrl`,
+        { cause: e },
+      );
+    }
+    try {
+      await glue.default({ module_or_path: module });
+    } catch (e) {
+      // A LinkError means the module's imports do not match this glue: they come from
+      // different builds (a stale cached .wasm, or files of two versions mixed).
+      if (e instanceof WebAssembly.LinkError || e instanceof TypeError) {
+        throw new MidashiError(
+          "VERSION_MISMATCH",
+          `midashi_wasm_bg.wasm does not match midashi_wasm.js (${e.message}); they come from different builds: deploy both files of one build and clear caches`,
+          { cause: e },
+        );
+      }
+      throw toMidashiError(e);
+    }
+    const engine = new Engine(glue);
+    engine.checkVersion();
+    return engine;
+  }
+
+  /** Refuses a module of another version than this JavaScript. */
+  private checkVersion(): void {
+    const v = this.call(() => this.glue.version());
+    if (v.version !== VERSION || v.formatMajor !== FORMAT_MAJOR) {
+      throw new MidashiError(
+        "VERSION_MISMATCH",
+        `the midashi wasm module is version ${v.version} (index format ${v.formatMajor}) but midashi.js is ${VERSION} (format ${FORMAT_MAJOR}); deploy the wasm module of the same release (a cache may hold an old one)`,
+      );
+    }
+  }
+
+  /** The module's version information. */
+  version(): { version: string; formatMajor: number; formatMinor: number } {
+    return this.call(() => this.glue.version());
+  }
+
+  /** Runs `f` against the instance; marks the instance dead when it trapped. */
+  call<T>(f: () => T): T {
+    if (!this.alive) throw new MidashiError("INTERNAL", "the wasm instance trapped earlier and was discarded; this is a bug, please report it");
+    try {
+      return f();
+    } catch (e) {
+      const err = toMidashiError(e);
+      // Engine errors are ordinary answers ("empty query"); anything else came from a trap
+      // or from the glue, and the instance is not trusted any more.
+      if (err.code === "INTERNAL") this.alive = false;
+      throw err;
+    }
+  }
+
+  readManifest(entry: Uint8Array): Manifest {
+    return this.call(() => this.glue.readManifest(entry));
+  }
+
+  open(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex {
+    return this.call(() => this.glue.WasmIndex.open(entry, terms, sections));
+  }
+
+  /** Makes the instance trap (tests prove recovery with it). */
+  panicForTests(): void {
+    this.call(() => this.glue.__panicForTests());
+  }
+}
+
+/** Compiles the module's bytes; invalid bytes (an HTML error page, a cut download) say so. */
+export async function compileModule(bytes: Uint8Array, where: string): Promise<WebAssembly.Module> {
+  try {
+    return await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
+  } catch (e) {
+    throw new MidashiError(
+      "CORRUPTED",
+      `${where} is not a valid WebAssembly module (${e instanceof Error ? e.message : String(e)}); the file is damaged or the server sent something else: serve dist/wasm/midashi_wasm_bg.wasm unchanged`,
+      { cause: e },
+    );
+  }
+}

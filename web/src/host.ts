@@ -1,0 +1,236 @@
+// The side that owns the wasm instance and the index bytes: it runs inside the Web Worker
+// (worker.ts), or on the calling thread when there is no worker (Node, `{ worker: false }`).
+// Requests are plain data in and plain data out, so the same code serves both.
+
+import { Engine, compileModule, type WasmIndex } from "./engine.js";
+import { MidashiError, toMidashiError } from "./errors.js";
+import { ENTRY_FILE_NAME, join, readBytes } from "./loader.js";
+import { mergeResponses, perIndexOptions, type RawResponse } from "./multi.js";
+import type { DocumentView, EngineSearchOptions, IndexInfo, Manifest, SectionView } from "./types.js";
+
+/** Requests, by operation. */
+export interface Requests {
+  init: { args: { glueUrl: string; wasmUrl: string }; result: { version: string } };
+  open: { args: { name: string; source: string }; result: IndexInfo & { id: number } };
+  search: {
+    args: { ids: number[]; query: string; options: EngineSearchOptions; queryVector?: Float32Array };
+    result: RawResponse;
+  };
+  getSection: { args: { ids: number[]; target: string }; result: SectionView | null };
+  getDocument: { args: { ids: number[]; path: string }; result: DocumentView | null };
+  suggest: { args: { ids: number[]; prefix: string; limit: number }; result: string[] };
+  loadVectors: { args: { ids: number[] }; result: string[] };
+  close: { args: { ids: number[] }; result: null };
+  panicForTests: { args: Record<string, never>; result: null };
+}
+export type Op = keyof Requests;
+
+/** A loaded index: what it was loaded from and the bytes to reopen it with. */
+interface Loaded {
+  info: IndexInfo;
+  entry: Uint8Array;
+  terms: Uint8Array;
+  sections: Uint8Array;
+  vectors?: Uint8Array;
+  index: WasmIndex;
+}
+
+const HOW_TO_BUILD = "check the location points at a folder written by `build-index <docs> --out <folder>`";
+
+/** Owns the engine and the loaded indexes. */
+export class Host {
+  private engine?: Engine;
+  private module?: WebAssembly.Module;
+  private glueUrl = "";
+  /** A rebuild after a trap, while it runs. */
+  private rebuilding?: Promise<Engine>;
+  private readonly indexes = new Map<number, Loaded>();
+  private nextId = 1;
+
+  /** Runs one request. Always settles with a value or a MidashiError. */
+  async handle<K extends Op>(op: K, args: Requests[K]["args"]): Promise<Requests[K]["result"]> {
+    try {
+      return (await this.dispatch(op, args)) as Requests[K]["result"];
+    } catch (e) {
+      const err = toMidashiError(e);
+      if (this.engine && !this.engine.alive && !this.rebuilding) {
+        // Rebuild right away so the next query does not wait for it; a failure of the
+        // rebuild is reported to that next query, not left as an unhandled rejection.
+        const rebuilding = this.rebuild();
+        rebuilding.catch(() => undefined);
+        this.rebuilding = rebuilding;
+      }
+      throw err;
+    }
+  }
+
+  private async dispatch(op: Op, a: unknown): Promise<unknown> {
+    switch (op) {
+      case "init":
+        return this.init(a as Requests["init"]["args"]);
+      case "open":
+        return this.open(a as Requests["open"]["args"]);
+      case "search":
+        return this.search(a as Requests["search"]["args"]);
+      case "getSection": {
+        const { ids, target } = a as Requests["getSection"]["args"];
+        return this.first(ids, (l) => l.index.getSection(target) as SectionView | null);
+      }
+      case "getDocument": {
+        const { ids, path } = a as Requests["getDocument"]["args"];
+        return this.first(ids, (l) => l.index.getDocument(path) as DocumentView | null);
+      }
+      case "suggest":
+        return this.suggest(a as Requests["suggest"]["args"]);
+      case "loadVectors":
+        return this.loadVectors(a as Requests["loadVectors"]["args"]);
+      case "close": {
+        for (const id of (a as Requests["close"]["args"]).ids) {
+          const l = this.indexes.get(id);
+          this.indexes.delete(id);
+          try {
+            l?.index.free();
+          } catch {
+            // Freeing into a discarded instance: nothing left to free.
+          }
+        }
+        return null;
+      }
+      case "panicForTests":
+        (await this.ready()).panicForTests();
+        return null;
+    }
+    throw new MidashiError("INTERNAL", `unknown request ${String(op)}`);
+  }
+
+  private async init({ glueUrl, wasmUrl }: Requests["init"]["args"]): Promise<{ version: string }> {
+    const bytes = await readBytes(wasmUrl, {
+      what: "midashi's wasm module",
+      missing: "serve the package's dist/wasm/ folder next to index.js, or pass wasmUrl",
+    });
+    this.module = await compileModule(bytes, wasmUrl);
+    this.glueUrl = glueUrl;
+    this.engine = await Engine.create(glueUrl, this.module);
+    return { version: this.engine.version().version };
+  }
+
+  /** The live engine, rebuilt first if the last one trapped. */
+  private async ready(): Promise<Engine> {
+    if (this.rebuilding) {
+      try {
+        return await this.rebuilding;
+      } finally {
+        this.rebuilding = undefined;
+      }
+    }
+    if (!this.engine) throw new MidashiError("INTERNAL", "midashi's engine is not initialised");
+    if (!this.engine.alive) return this.rebuild();
+    return this.engine;
+  }
+
+  /** A fresh instance with every index reopened from the bytes kept for this purpose. */
+  private async rebuild(): Promise<Engine> {
+    if (!this.module) throw new MidashiError("INTERNAL", "midashi's engine is not initialised");
+    const engine = await Engine.create(this.glueUrl, this.module);
+    for (const l of this.indexes.values()) {
+      l.index = engine.open(l.entry, l.terms, l.sections);
+      if (l.vectors) {
+        const index = l.index;
+        const vectors = l.vectors;
+        engine.call(() => index.attachVectors(vectors));
+      }
+    }
+    this.engine = engine;
+    return engine;
+  }
+
+  private async open({ name, source }: Requests["open"]["args"]): Promise<IndexInfo & { id: number }> {
+    const engine = await this.ready();
+    const ctx = { what: `index ${JSON.stringify(name)} (${source})`, missing: HOW_TO_BUILD };
+    const entry = await readBytes(join(source, ENTRY_FILE_NAME), ctx);
+    // The entry is decoded (magic, version, checksum) before anything else is fetched: a
+    // wrong folder or an index of another format fails after one small request.
+    const manifest: Manifest = engine.readManifest(entry);
+    const needed = manifest.files.filter((f) => f.needed_for_keyword);
+    const read = await Promise.all(needed.map((f) => readBytes(join(source, f.name), ctx)));
+    const bytesOf = (kind: string): Uint8Array => {
+      const i = needed.findIndex((f) => f.kind === kind);
+      const bytes = i >= 0 ? read[i] : undefined;
+      if (!bytes) {
+        throw new MidashiError("MALFORMED", `${ENTRY_FILE_NAME} of ${source} names no ${kind.toLowerCase()} file for keyword search; rebuild the index`);
+      }
+      return bytes;
+    };
+    const terms = bytesOf("Terms");
+    const sections = bytesOf("Sections");
+    const live = await this.ready();
+    const index = live.open(entry, terms, sections);
+    const id = this.nextId++;
+    const info: IndexInfo = { name, source, manifest, fetched: [ENTRY_FILE_NAME, ...needed.map((f) => f.name)] };
+    this.indexes.set(id, { info, entry, terms, sections, index });
+    return { ...info, id };
+  }
+
+  private loaded(ids: number[]): Loaded[] {
+    return ids.map((id) => {
+      const l = this.indexes.get(id);
+      if (!l) throw new MidashiError("CLOSED", "this index was closed; load it again");
+      return l;
+    });
+  }
+
+  private async search({ ids, query, options, queryVector }: Requests["search"]["args"]): Promise<RawResponse> {
+    const engine = await this.ready();
+    const loaded = this.loaded(ids);
+    const only = loaded.length === 1 ? loaded[0] : undefined;
+    if (only) return engine.call(() => only.index.search(query, options, queryVector) as RawResponse);
+    const each = perIndexOptions(options);
+    const parts = loaded.map((l) => ({
+      name: l.info.name,
+      response: engine.call(() => l.index.search(query, each, queryVector) as RawResponse),
+    }));
+    return mergeResponses(parts, options);
+  }
+
+  /** The first index (in order) that has the thing, tagged with its name when there are several. */
+  private async first<T extends object>(ids: number[], get: (l: Loaded) => T | null): Promise<(T & { index?: string }) | null> {
+    const engine = await this.ready();
+    const loaded = this.loaded(ids);
+    for (const l of loaded) {
+      const found = engine.call(() => get(l));
+      if (found) return loaded.length > 1 ? { ...found, index: l.info.name } : found;
+    }
+    return null;
+  }
+
+  private async suggest({ ids, prefix, limit }: Requests["suggest"]["args"]): Promise<string[]> {
+    const engine = await this.ready();
+    const out: string[] = [];
+    for (const l of this.loaded(ids)) {
+      for (const w of engine.call(() => l.index.suggest(prefix, limit))) {
+        if (!out.includes(w)) out.push(w);
+      }
+    }
+    return out.slice(0, limit);
+  }
+
+  /** Fetches and attaches the vectors files (for semantic search); returns what was fetched. */
+  private async loadVectors({ ids }: Requests["loadVectors"]["args"]): Promise<string[]> {
+    const fetched: string[] = [];
+    for (const l of this.loaded(ids)) {
+      if (l.vectors) continue;
+      const file = l.info.manifest.files.find((f) => f.kind === "Vectors");
+      if (!file) {
+        throw new MidashiError("SEMANTIC_UNAVAILABLE", `index ${JSON.stringify(l.info.name)} has no vectors: rebuild it with a model`);
+      }
+      const bytes = await readBytes(join(l.info.source, file.name), { what: `index ${JSON.stringify(l.info.name)}`, missing: HOW_TO_BUILD });
+      const engine = await this.ready();
+      const index = l.index;
+      engine.call(() => index.attachVectors(bytes));
+      l.vectors = bytes;
+      l.info.fetched.push(file.name);
+      fetched.push(file.name);
+    }
+    return fetched;
+  }
+}

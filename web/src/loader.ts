@@ -1,0 +1,124 @@
+// Reading an index's files: over HTTP(S) with fetch (browsers, workers, Node), or from disk
+// in Node (a path or a file: URL). The entry file is read first and names the rest; only the
+// files keyword search needs are read at load (see host.ts). Every failure becomes a
+// MidashiError whose message names the file and says what to do.
+
+import { MidashiError } from "./errors.js";
+
+/** The name of the one non-hashed file of an index folder (midashi-core ENTRY_FILE_NAME). */
+export const ENTRY_FILE_NAME = "midashi-entry.bin";
+
+interface NodeProcess {
+  versions?: { node?: string };
+  cwd?: () => string;
+}
+
+/** Whether we run in Node (where the disk can be read and `Worker` is not the web's). */
+export function isNode(): boolean {
+  const p = (globalThis as { process?: NodeProcess }).process;
+  return typeof p?.versions?.node === "string";
+}
+
+/** A URL scheme of two letters or more (so a Windows drive `C:` is not taken for one). */
+const SCHEME = /^[a-zA-Z][a-zA-Z\d+.-]+:/;
+
+/** Whether `location` names something fetch reads (as opposed to a Node path). */
+function isFetchable(location: string): boolean {
+  return SCHEME.test(location) && !location.startsWith("file:");
+}
+
+/** Joins a folder location and a file name (URLs and POSIX/Windows paths alike). */
+export function join(folder: string, name: string): string {
+  if (folder.endsWith("/") || folder.endsWith("\\")) return folder + name;
+  return `${folder}/${name}`;
+}
+
+/**
+ * Makes a location absolute where it is read from another context: a relative URL is resolved
+ * against the page (a worker would resolve it against its own script). Node paths stay as
+ * they are (resolved against the working directory when read).
+ */
+export function absolute(location: string | URL, base?: string): string {
+  const s = String(location);
+  if (SCHEME.test(s)) return s;
+  if (isNode()) return s;
+  const page = base ?? (globalThis as { location?: { href: string } }).location?.href;
+  return page ? new URL(s, page).href : s;
+}
+
+type ReadFile = (path: string) => Promise<Uint8Array>;
+let readFileImpl: ReadFile | undefined;
+let fileUrlToPath: ((u: string) => string) | undefined;
+
+/** node:fs, loaded only in Node (a variable specifier keeps bundlers from resolving it). */
+async function nodeFs(): Promise<{ readFile: ReadFile; toPath: (u: string) => string }> {
+  if (!readFileImpl || !fileUrlToPath) {
+    const fsName = "node:fs/promises";
+    const urlName = "node:url";
+    const fs = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fsName)) as { readFile: ReadFile };
+    const url = (await import(/* @vite-ignore */ /* webpackIgnore: true */ urlName)) as { fileURLToPath: (u: string) => string };
+    readFileImpl = fs.readFile;
+    fileUrlToPath = url.fileURLToPath;
+  }
+  return { readFile: readFileImpl, toPath: fileUrlToPath };
+}
+
+/** What a file is for, in messages ("the index entry file", "the wasm module"). */
+export interface ReadContext {
+  /** The index folder or asset, for messages. */
+  what: string;
+  /** Advice when the file does not exist. */
+  missing: string;
+}
+
+/** Reads a file's bytes from a URL or (in Node) a path. */
+export async function readBytes(location: string, ctx: ReadContext): Promise<Uint8Array> {
+  if (isFetchable(location)) return fetchBytes(location, ctx);
+  if (!isNode()) {
+    throw new MidashiError("NETWORK", `cannot read ${location}: not an http(s) URL; ${ctx.missing}`);
+  }
+  const { readFile, toPath } = await nodeFs();
+  const path = location.startsWith("file:") ? toPath(location) : location;
+  try {
+    const buf = await readFile(path);
+    // A Node Buffer is a Uint8Array view into a shared pool: copy it to own its memory.
+    return new Uint8Array(buf);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new MidashiError("NOT_FOUND", `${ctx.what}: ${path} does not exist; ${ctx.missing}`, { cause: e });
+    }
+    throw new MidashiError("IO", `${ctx.what}: cannot read ${path} (${code ?? String(e)}); check its permissions`, { cause: e });
+  }
+}
+
+async function fetchBytes(url: string, ctx: ReadContext): Promise<Uint8Array> {
+  let res: Response;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw new MidashiError(
+      "NETWORK",
+      `${ctx.what}: could not fetch ${url} (${e instanceof Error ? e.message : String(e)}); check the network connection and that the server is up`,
+      { cause: e },
+    );
+  }
+  if (res.status === 404 || res.status === 410) {
+    // Not reading the body: release the connection.
+    void res.body?.cancel().catch(() => undefined);
+    throw new MidashiError("NOT_FOUND", `${ctx.what}: ${url} was not found (HTTP ${res.status}); ${ctx.missing}`);
+  }
+  if (!res.ok) {
+    void res.body?.cancel().catch(() => undefined);
+    throw new MidashiError("NETWORK", `${ctx.what}: ${url} answered HTTP ${res.status} ${res.statusText}; try again later or check the server`);
+  }
+  try {
+    return new Uint8Array(await res.arrayBuffer());
+  } catch (e) {
+    throw new MidashiError(
+      "NETWORK",
+      `${ctx.what}: the download of ${url} broke off (${e instanceof Error ? e.message : String(e)}); try again`,
+      { cause: e },
+    );
+  }
+}

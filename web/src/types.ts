@@ -1,0 +1,215 @@
+// The shapes the package hands out. Results are midashi-core's own types as the wasm module
+// serialises them (snake_case, exactly what `build-index search --json` prints), so these
+// declarations describe Rust structs; keep them in step with crates/midashi-core/src/search.rs
+// and format/entry.rs.
+
+/** Which legs a query runs. `auto`: hybrid when a query vector is given, keyword otherwise. */
+export type Mode = "auto" | "keyword" | "semantic" | "hybrid";
+
+/** How hybrid search fuses the keyword and semantic legs (midashi-core `Fusion`). */
+export type Fusion =
+  | { method: "rrf"; k: number; keyword_weight: number; semantic_weight: number }
+  | { method: "linear"; keyword_weight: number; semantic_weight: number };
+
+/**
+ * Options of the engine's search (midashi-core `SearchOptions`, camelCase). Every field is
+ * optional; missing ones take the engine's defaults. An unknown field is refused with
+ * `INVALID_OPTION`, as the engine refuses it.
+ */
+export interface EngineSearchOptions {
+  /** Results per page, 1–1000 (default 10). */
+  limit?: number;
+  /** Results to skip (default 0). */
+  offset?: number;
+  /** Which legs (default `auto`). */
+  mode?: Mode;
+  /** How hybrid fuses (default RRF, k = 60). */
+  fusion?: Fusion;
+  /** Only documents whose path starts with this. */
+  path?: string | null;
+  /** Only documents of this category. */
+  category?: string | null;
+  /** Only documents carrying all these tags. */
+  tags?: string[];
+  /** Only sections of these depths (0 = document, 1–6 = heading level). */
+  depth?: number[];
+  /** Only documents in this language. */
+  lang?: string | null;
+  /** Only documents of this version. */
+  version?: string | null;
+  /** Drop results scoring below this. */
+  minScore?: number | null;
+  /** Lines of source in each preview (default 5). */
+  previewLines?: number;
+  /** Treat the last word as a prefix, for search as you type (default true; the CLI uses false). */
+  prefix?: boolean;
+  /** Try typo corrections for unknown words (default true). */
+  fuzzy?: boolean;
+  /** Show a passage once: collapse a section with its ancestors/descendants (default true). */
+  group?: boolean;
+}
+
+/** Options of {@link Midashi.search}: the engine's options plus what the JS side handles. */
+export interface SearchOptions extends EngineSearchOptions {
+  /** The query's embedding (from the semantic module) for the semantic leg. */
+  queryVector?: Float32Array;
+  /**
+   * Whether a newer `search()` call may supersede this one (default true). Set false for
+   * batch use, e.g. several queries awaited together with `Promise.all`.
+   */
+  supersede?: boolean;
+  /** Whether the LRU cache may answer this query (default true). */
+  cache?: boolean;
+  /** With several indexes loaded: search only these (by name). Default: all. */
+  indexes?: string[];
+}
+
+/** One result: a section with its place and a preview (midashi-core `SearchHit`). */
+export interface SearchHit {
+  /** Section id (16 hex digits), stable across rebuilds while the heading path stays. */
+  id: string;
+  /** Document path, relative to the docs folder. */
+  path: string;
+  /** Deep link: page URL + `#anchor`. */
+  url: string;
+  /** Anchor, `null` for a whole document. */
+  anchor: string | null;
+  heading: string;
+  /** Breadcrumbs: document title > … > heading. */
+  heading_path: string[];
+  /** 0 = document, 1–6 = heading level. */
+  depth: number;
+  /** Ordinal among same-depth siblings. */
+  section_number: number;
+  /** First line in the source file (1-based). */
+  start_line: number;
+  /** Last line (inclusive). */
+  end_line: number;
+  /** BM25F, cosine or fused score, by mode. */
+  score: number;
+  /** The first lines of the section's Markdown source. */
+  preview: string;
+  /** Lines of the section not in the preview. */
+  more_lines: number;
+  /** `[start, end)` ranges of `preview` to wrap in `<mark>`, in UTF-16 code units. */
+  highlights: [number, number][];
+  /** Document title. */
+  title: string;
+  /** Frontmatter description of the document, if any. */
+  description: string | null;
+  /** Estimated tokens of the section's own text. */
+  token_estimate: number;
+  /** With several indexes loaded: the name of the index this hit came from. */
+  index?: string;
+}
+
+/** A page of results. */
+export interface SearchResponse {
+  /** Results in all (after grouping), not just this page. */
+  total: number;
+  /** Milliseconds from the call to the answer, as the caller waited for it. */
+  tookMs: number;
+  /** This page, best first. */
+  results: SearchHit[];
+  /** "Did you mean" queries, when there are few or no results. */
+  suggestions: string[];
+  /** The mode that ran. */
+  mode: Exclude<Mode, "auto">;
+  /**
+   * True when a newer `search()` call was made before this one's answer was ready: the
+   * query was dropped (or its stale answer discarded) and `results` is empty. A search box
+   * simply ignores such a response.
+   */
+  superseded?: boolean;
+  /** True when the LRU cache answered. */
+  cached?: boolean;
+}
+
+/** A section with its whole source text (midashi-core `SectionView`). */
+export interface SectionView extends SearchHit {
+  /** The whole section's source, subsections included. */
+  text: string;
+}
+
+/** A document with its outline (midashi-core `DocumentView`). */
+export interface DocumentView {
+  path: string;
+  url: string;
+  title: string;
+  /** The whole Markdown source. */
+  source: string;
+  /** Every section, in document order (no text, empty previews). */
+  sections: SearchHit[];
+  /** With several indexes loaded: the index the document came from. */
+  index?: string;
+}
+
+/** What a file of the index holds. */
+export type FileKind = "Entry" | "Terms" | "Sections" | "Vectors";
+
+/** One file of an index, as the entry file names it. */
+export interface FileRef {
+  kind: FileKind;
+  /** File name inside the index folder (content-hashed). */
+  name: string;
+  /** Size in bytes. */
+  bytes: number;
+  /** Whether keyword search needs it (fetched at load); the rest load lazily. */
+  needed_for_keyword: boolean;
+}
+
+/** The entry file's contents (midashi-core `Manifest`). */
+export interface Manifest {
+  /** The midashi version that wrote the index. */
+  generator: string;
+  files: FileRef[];
+  stats: { documents: number; sections: number; terms: number; vectors: number };
+  /** Slug style of the anchors. */
+  slug: string;
+  /** Base URL prefixed to page URLs. */
+  base_url: string;
+  /** The embedding model of the vectors, when the index has any. */
+  model: { name: string; dims: number; sha256: string } | null;
+}
+
+/** A loaded index. */
+export interface IndexInfo {
+  /** The name given to `loadMany` (for `load`: `"default"`). */
+  name: string;
+  /** Where it was loaded from (absolute URL or path). */
+  source: string;
+  manifest: Manifest;
+  /** The files fetched so far, in order (the entry file first). */
+  fetched: string[];
+}
+
+/** Where the package's own files are, when they are not next to `index.js`. */
+export interface AssetOptions {
+  /** URL (or, in Node, path) of `midashi_wasm_bg.wasm`. */
+  wasmUrl?: string | URL;
+  /** URL of the wasm-bindgen glue `midashi_wasm.js`. */
+  glueUrl?: string | URL;
+  /** URL of `worker.js`. */
+  workerUrl?: string | URL;
+}
+
+/** Options of {@link Midashi.load}. */
+export interface LoadOptions extends AssetOptions {
+  /** The index folder: a URL (relative to the page), or in Node a path or `file:` URL. */
+  url?: string | URL;
+  /**
+   * Run the engine in a Web Worker (default: true where `Worker` exists, i.e. browsers).
+   * In Node the engine always runs on the calling thread.
+   */
+  worker?: boolean;
+  /** Entries of the LRU cache of answers (default 64; 0 disables it). */
+  cacheSize?: number;
+}
+
+/** One index of {@link Midashi.loadMany}. */
+export interface IndexSource {
+  /** A name for it (e.g. `en`, `ja`, `v3`), given back as `index` on each hit. */
+  name: string;
+  /** Its folder (as for {@link LoadOptions.url}). */
+  url: string | URL;
+}
