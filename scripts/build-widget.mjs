@@ -1,0 +1,53 @@
+// Bundles the <midashi-search> widget for `build-index --site` (and anyone who wants one file):
+//
+//   node scripts/build-widget.mjs        (after `npm run build:web` and scripts/build-wasm.sh)
+//
+// writes web/dist/bundle/:
+//   midashi.js       ES module: the widget + the midashi package; expects worker.js and
+//                    wasm/ next to itself (import.meta.url)
+//   worker.js        the engine's Web Worker, self-contained
+//   midashi-file.js  classic script for pages opened from file:// (no modules, no workers,
+//                    no fetch there): the widget + the wasm-bindgen glue, reading the index
+//                    and the wasm from search/midashi-inline.js
+import { build } from "esbuild";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const web = join(root, "web");
+const out = join(web, "dist", "bundle");
+const glue = join(web, "dist", "wasm", "midashi_wasm.js");
+mkdirSync(out, { recursive: true });
+
+const common = {
+  bundle: true,
+  minify: true,
+  sourcemap: true,
+  target: "es2022",
+  legalComments: "none",
+  logLevel: "warning",
+};
+
+await build({ ...common, entryPoints: [join(web, "src/widget/index.ts")], format: "esm", outfile: join(out, "midashi.js") });
+await build({ ...common, entryPoints: [join(web, "src/worker.ts")], format: "esm", outfile: join(out, "worker.js") });
+
+if (!existsSync(glue)) {
+  console.error(`build-widget: ${glue} is missing; build the wasm first (scripts/build-wasm.sh dev|release)`);
+  process.exit(1);
+}
+await build({
+  ...common,
+  stdin: {
+    contents: `import * as glue from ${JSON.stringify(glue)};\nimport { defineInline } from ${JSON.stringify(join(web, "src/widget/file.ts"))};\ndefineInline(glue);\n`,
+    resolveDir: web,
+    sourcefile: "midashi-file-entry.js",
+    loader: "js",
+  },
+  format: "iife",
+  outfile: join(out, "midashi-file.js"),
+  // The glue's default wasm URL uses import.meta.url, which a classic script lacks; the
+  // module is always passed in explicitly here, so that default is never evaluated.
+  logOverride: { "empty-import-meta": "silent" },
+});
+console.log(`build-widget: wrote ${out}/{midashi.js,worker.js,midashi-file.js}`);

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The demo: builds everything, turns a docs folder into a searchable static site and serves it.
+#
+#   scripts/demo.sh [docs-dir] [--port N] [--no-serve]
+#
+# docs-dir defaults to docs/ (Midashi's own documentation). The site goes to out/demo/ and is
+# served on http://127.0.0.1:8080 (or --port). --no-serve stops after the build (tests, CI).
+# Every step is idempotent: a second run rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+docs=docs
+port=8080
+serve=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --port) port="${2:?--port needs a number}"; shift 2 ;;
+    --port=*) port="${1#--port=}"; shift ;;
+    --no-serve) serve=0; shift ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -*) echo "demo.sh: unknown option $1" >&2; exit 2 ;;
+    *) docs="$1"; shift ;;
+  esac
+done
+if [ ! -d "$docs" ]; then
+  echo "demo.sh: $docs is not a folder of Markdown" >&2
+  exit 2
+fi
+
+step() { printf '\n== %s\n' "$*"; }
+
+setup_args=()
+# The embedding model, once its fetch script exists (semantic search in the demo).
+[ -f scripts/fetch-model.sh ] && setup_args+=(--model)
+step "setup"
+bash scripts/setup.sh "${setup_args[@]}"
+
+step "build-index (release)"
+cargo build --release -p build-index
+bin="${CARGO_TARGET_DIR:-target}/release/build-index"
+
+step "wasm module (release)"
+bash scripts/build-wasm.sh release
+
+step "JavaScript package and widget"
+npm run --silent build:widget
+
+step "index and site: $docs -> out/demo"
+"$bin" "$docs" --out out/demo --site --slug github
+
+if [ "$serve" = 0 ]; then
+  echo "Built out/demo (open out/demo/index.html, or serve it: node scripts/serve.mjs out/demo)"
+  exit 0
+fi
+step "serving"
+echo "Open http://127.0.0.1:$port/ and press / or Ctrl+K (⌘K) to search."
+exec node scripts/serve.mjs out/demo --port "$port"

@@ -1,0 +1,750 @@
+// <midashi-search>: a search box for a docs site, over a Midashi index.
+//
+//   <midashi-search index="/search/" lang="ja" placeholder="…" theme="dark"></midashi-search>
+//
+// A button in the page opens a modal dialog (⌘K / Ctrl+K, or "/" when not typing in a field)
+// with an ARIA 1.2 combobox: the input owns a listbox of results grouped by document, moved
+// through with the arrow keys (aria-activedescendant), Enter follows the result's deep link,
+// Esc closes. Everything from the index (headings, breadcrumbs, previews, suggestions) is
+// inserted with textContent / createTextNode, never as HTML.
+//
+// The element does not know how an index is loaded: a SourceFactory does (index.ts plugs in
+// Midashi.load, file.ts an in-memory engine for pages opened from file://).
+
+import type { SearchHit, SearchResponse } from "../types.js";
+import { appendHighlighted } from "./highlight.js";
+import { RecentSearches } from "./recent.js";
+import type { SearchSource, SemanticDetail, SemanticState, SourceFactory } from "./source.js";
+import { stringsFor, type Strings } from "./strings.js";
+import { css } from "./styles.js";
+
+/** Delay between the last keystroke and the query: enough to skip most intermediate words. */
+const DEBOUNCE_MS = 60;
+const DEFAULT_LIMIT = 10;
+const DEFAULT_PREVIEW_LINES = 3;
+
+/** Detail of the cancelable `midashi-navigate` event, fired before following a result. */
+export interface NavigateDetail {
+  hit: SearchHit;
+  /** The absolute URL about to be opened. */
+  href: string;
+  query: string;
+}
+
+/** Detail of the `midashi-search` event, fired when a query is sent to the engine. */
+export interface SearchEventDetail {
+  query: string;
+  /** How many queries this element has sent so far (this one included). */
+  count: number;
+}
+
+/** Detail of the `midashi-results` event, fired when results are shown. */
+export interface ResultsEventDetail {
+  query: string;
+  response: SearchResponse;
+}
+
+/** What an option of the listbox stands for. */
+type Item = { kind: "hit"; hit: SearchHit } | { kind: "recent"; query: string };
+
+let instanceCount = 0;
+/** Connected elements, in connection order: the first one answers the keyboard shortcuts. */
+const connected: MidashiSearchElement[] = [];
+
+function isMac(): boolean {
+  const nav = globalThis.navigator as (Navigator & { userAgentData?: { platform?: string } }) | undefined;
+  const platform = nav?.userAgentData?.platform ?? nav?.platform ?? "";
+  return /mac|iphone|ipad/i.test(platform);
+}
+
+/** Whether a key press lands in something the user types into (then "/" is just a slash). */
+function isEditable(target: EventTarget | undefined): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLInputElement) {
+    return !["button", "checkbox", "radio", "submit", "reset", "range", "color", "file", "image"].includes(target.type);
+  }
+  return false;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A small inline SVG icon (built with DOM calls, like everything else). */
+function icon(path: string): SVGSVGElement {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const p = document.createElementNS(ns, "path");
+  p.setAttribute("d", path);
+  p.setAttribute("fill", "none");
+  p.setAttribute("stroke", "currentColor");
+  p.setAttribute("stroke-width", "2");
+  p.setAttribute("stroke-linecap", "round");
+  svg.appendChild(p);
+  return svg;
+}
+const SEARCH_ICON = "M11 4a7 7 0 1 0 0 14a7 7 0 1 0 0-14M21 21l-5-5";
+
+/**
+ * The preview without its own heading line (the heading is shown above it), with the
+ * highlights that fell on the heading moved onto the heading text.
+ */
+export function splitPreview(hit: Pick<SearchHit, "preview" | "highlights" | "heading" | "depth">): {
+  preview: string;
+  highlights: [number, number][];
+  headingHighlights: [number, number][];
+} {
+  const { preview, highlights, heading } = hit;
+  const m = /^(#{1,6})[ \t]+/.exec(preview);
+  if (hit.depth === 0 || !m) return { preview, highlights: [...highlights], headingHighlights: [] };
+  const nl = preview.indexOf("\n");
+  const lineEnd = nl < 0 ? preview.length : nl;
+  const cut = nl < 0 ? preview.length : nl + 1;
+  const prefix = m[0].length;
+  const headingHighlights: [number, number][] = [];
+  if (preview.slice(prefix, lineEnd).startsWith(heading)) {
+    for (const [s, e] of highlights) {
+      if (e > prefix && s < prefix + heading.length) {
+        headingHighlights.push([Math.max(0, s - prefix), Math.min(heading.length, e - prefix)]);
+      }
+    }
+  }
+  const rest: [number, number][] = [];
+  for (const [s, e] of highlights) if (e > cut) rest.push([Math.max(0, s - cut), e - cut]);
+  return { preview: preview.slice(cut).replace(/^\s*\n/, ""), highlights: rest, headingHighlights };
+}
+
+/** The `<midashi-search>` custom element. */
+export class MidashiSearchElement extends HTMLElement {
+  /** How indexes are loaded; set by the entry module that defines the element. */
+  static sourceFactory: SourceFactory | undefined;
+
+  static get observedAttributes(): string[] {
+    return ["lang", "placeholder", "theme"];
+  }
+
+  /** Queries sent to the engine so far (tests and diagnostics count them). */
+  searchCount = 0;
+
+  private readonly root: ShadowRoot;
+  private readonly uid = ++instanceCount;
+  private readonly trigger: HTMLButtonElement;
+  private readonly triggerLabel: HTMLSpanElement;
+  private readonly triggerKbd: HTMLElement;
+  private readonly backdrop: HTMLDivElement;
+  private readonly dialog: HTMLDivElement;
+  private readonly input: HTMLInputElement;
+  private readonly closeButton: HTMLButtonElement;
+  private readonly status: HTMLDivElement;
+  private readonly listbox: HTMLDivElement;
+  private readonly empty: HTMLDivElement;
+  private readonly recentActions: HTMLDivElement;
+  private readonly footer: HTMLDivElement;
+
+  private overrides: Partial<Strings> = {};
+  private source?: Promise<SearchSource>;
+  private loadedSource?: SearchSource;
+  private semantic: SemanticState = "unavailable";
+  private items: Item[] = [];
+  private active = -1;
+  private composing = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The query whose results are shown (or being fetched): a repeat is not sent again. */
+  private lastQuery: string | undefined;
+  private seq = 0;
+  private lastResponse?: SearchResponse;
+  private returnFocus: HTMLElement | null = null;
+  private readonly onDocumentKey = (e: KeyboardEvent) => this.handleShortcut(e);
+  private readonly onSemantic = (e: Event) => this.handleSemantic((e as CustomEvent<SemanticDetail>).detail);
+
+  constructor() {
+    super();
+    this.root = this.attachShadow({ mode: "open" });
+    const style = el("style");
+    style.textContent = css;
+
+    this.trigger = el("button", "trigger");
+    this.trigger.type = "button";
+    this.trigger.setAttribute("part", "button");
+    this.trigger.setAttribute("aria-haspopup", "dialog");
+    this.trigger.setAttribute("aria-keyshortcuts", "Meta+K Control+K /");
+    this.triggerLabel = el("span", "label");
+    this.triggerKbd = el("kbd");
+    this.triggerKbd.setAttribute("aria-hidden", "true");
+    this.trigger.append(icon(SEARCH_ICON), this.triggerLabel, this.triggerKbd);
+    this.trigger.addEventListener("click", () => this.show());
+
+    this.backdrop = el("div", "backdrop");
+    this.backdrop.hidden = true;
+    this.backdrop.setAttribute("part", "backdrop");
+    this.dialog = el("div", "dialog");
+    this.dialog.setAttribute("role", "dialog");
+    this.dialog.setAttribute("aria-modal", "true");
+    this.dialog.setAttribute("part", "dialog");
+
+    const bar = el("div", "bar");
+    const listId = `midashi-listbox-${this.uid}`;
+    this.input = el("input", "input");
+    this.input.type = "text";
+    this.input.setAttribute("role", "combobox");
+    this.input.setAttribute("aria-autocomplete", "list");
+    this.input.setAttribute("aria-expanded", "false");
+    this.input.setAttribute("aria-controls", listId);
+    this.input.autocomplete = "off";
+    this.input.spellcheck = false;
+    this.input.setAttribute("autocapitalize", "off");
+    this.input.setAttribute("enterkeyhint", "go");
+    this.closeButton = el("button", "close", "Esc");
+    this.closeButton.type = "button";
+    this.closeButton.addEventListener("click", () => this.hide());
+    bar.append(icon(SEARCH_ICON), this.input, this.closeButton);
+
+    this.status = el("div", "status");
+    this.status.setAttribute("role", "status");
+    this.status.setAttribute("aria-live", "polite");
+
+    const body = el("div", "body");
+    this.listbox = el("div", "listbox");
+    this.listbox.id = listId;
+    this.listbox.setAttribute("role", "listbox");
+    this.listbox.hidden = true;
+    this.empty = el("div", "empty");
+    this.empty.hidden = true;
+    this.recentActions = el("div", "recent-actions");
+    this.recentActions.hidden = true;
+    body.append(this.listbox, this.empty, this.recentActions);
+
+    this.footer = el("div", "footer");
+    this.footer.setAttribute("aria-hidden", "true");
+
+    this.dialog.append(bar, this.status, body, this.footer);
+    this.backdrop.append(this.dialog);
+    this.root.append(style, this.trigger, this.backdrop);
+
+    this.input.addEventListener("input", (e) => {
+      // Keystrokes of an open IME composition are not the query yet.
+      if (this.composing || (e as InputEvent).isComposing) return;
+      this.schedule();
+    });
+    this.input.addEventListener("compositionstart", () => {
+      this.composing = true;
+      clearTimeout(this.timer);
+    });
+    this.input.addEventListener("compositionend", () => {
+      this.composing = false;
+      this.schedule();
+    });
+    this.input.addEventListener("keydown", (e) => this.handleInputKey(e));
+    this.dialog.addEventListener("keydown", (e) => this.trapFocus(e));
+    // A click on the backdrop (not inside the dialog) closes, as a modal usually does.
+    this.backdrop.addEventListener("mousedown", (e) => {
+      if (e.target === this.backdrop) this.hide();
+    });
+    this.listbox.addEventListener("mousedown", (e) => e.preventDefault()); // keep focus in the input
+    this.listbox.addEventListener("click", (e) => {
+      const i = this.optionIndex(e.target);
+      if (i >= 0) this.activate(i);
+    });
+    this.listbox.addEventListener("mousemove", (e) => {
+      const i = this.optionIndex(e.target);
+      if (i >= 0 && i !== this.active) this.setActive(i, false);
+    });
+  }
+
+  /** Strings to use instead of the built-in ones (merged over them). */
+  get strings(): Strings {
+    return { ...stringsFor(this.language()), ...this.overrides };
+  }
+
+  set strings(value: Partial<Strings>) {
+    this.overrides = { ...value };
+    this.applyStrings();
+  }
+
+  /** Whether the search dialog is open. */
+  get open(): boolean {
+    return !this.backdrop.hidden;
+  }
+
+  connectedCallback(): void {
+    connected.push(this);
+    document.addEventListener("keydown", this.onDocumentKey);
+    this.applyStrings();
+    // `?q=…` in the page URL opens the box with that query (shareable searches).
+    const q = new URLSearchParams(globalThis.location?.search ?? "").get("q");
+    if (q && connected[0] === this) queueMicrotask(() => this.show(q));
+  }
+
+  disconnectedCallback(): void {
+    const i = connected.indexOf(this);
+    if (i >= 0) connected.splice(i, 1);
+    document.removeEventListener("keydown", this.onDocumentKey);
+    clearTimeout(this.timer);
+  }
+
+  attributeChangedCallback(): void {
+    this.applyStrings();
+  }
+
+  /** Opens the dialog, optionally with a query, and starts loading the index. */
+  show(query?: string): void {
+    if (!this.open) {
+      // Focus inside this element (its button) is reported as the element itself.
+      const active = document.activeElement;
+      this.returnFocus = active instanceof HTMLElement && active !== document.body && active !== this ? active : this.trigger;
+      this.backdrop.hidden = false;
+      this.trigger.setAttribute("aria-expanded", "true");
+      this.dispatchEvent(new CustomEvent("midashi-open", { bubbles: true, composed: true }));
+    }
+    if (query !== undefined) this.input.value = query;
+    this.input.focus();
+    this.input.select();
+    void this.ensureSource();
+    if (this.input.value.trim() === "") this.renderRecent();
+    else this.schedule(0);
+  }
+
+  /** Closes the dialog and gives focus back to where it was. */
+  hide(): void {
+    if (!this.open) return;
+    clearTimeout(this.timer);
+    this.backdrop.hidden = true;
+    this.trigger.setAttribute("aria-expanded", "false");
+    this.input.setAttribute("aria-expanded", "false");
+    const back = this.returnFocus ?? this.trigger;
+    this.returnFocus = null;
+    back.focus();
+    this.dispatchEvent(new CustomEvent("midashi-close", { bubbles: true, composed: true }));
+  }
+
+  // ---- language and strings -------------------------------------------------------------
+
+  private language(): string {
+    const own = this.getAttribute("lang");
+    if (own) return own;
+    const up = this.parentElement?.closest("[lang]")?.getAttribute("lang");
+    return up ?? document.documentElement.lang ?? "en";
+  }
+
+  private applyStrings(): void {
+    const s = this.strings;
+    const lang = this.language();
+    this.dialog.setAttribute("lang", lang);
+    this.trigger.setAttribute("lang", lang);
+    this.triggerLabel.textContent = s.button;
+    this.triggerKbd.textContent = isMac() ? "⌘K" : "Ctrl K";
+    this.input.placeholder = this.getAttribute("placeholder") ?? s.placeholder;
+    this.input.setAttribute("aria-label", this.getAttribute("placeholder") ?? s.placeholder);
+    this.dialog.setAttribute("aria-label", s.dialogLabel);
+    this.listbox.setAttribute("aria-label", s.resultsLabel);
+    this.closeButton.setAttribute("aria-label", s.close);
+    this.footer.replaceChildren();
+    for (const [keys, what] of [
+      ["↑ ↓", s.hintNavigate],
+      ["↵", s.hintOpen],
+      ["Esc", s.hintClose],
+    ] as const) {
+      const span = el("span");
+      span.append(el("kbd", undefined, keys), document.createTextNode(` ${what}`));
+      this.footer.append(span);
+    }
+  }
+
+  // ---- keyboard ---------------------------------------------------------------------------
+
+  private handleShortcut(e: KeyboardEvent): void {
+    if (connected[0] !== this || e.defaultPrevented) return;
+    const target = e.composedPath()[0];
+    const isK = e.key === "k" || e.key === "K";
+    if (isK && (e.metaKey || e.ctrlKey) && !e.altKey && !e.shiftKey) {
+      e.preventDefault();
+      if (this.open) this.input.select();
+      else this.show();
+      return;
+    }
+    if (e.key === "/" && !e.metaKey && !e.ctrlKey && !e.altKey && !this.open && !isEditable(target) && !e.isComposing) {
+      e.preventDefault();
+      this.show();
+    }
+  }
+
+  private handleInputKey(e: KeyboardEvent): void {
+    // Keys that confirm or move inside an IME candidate window are the IME's, not ours.
+    if (e.isComposing || this.composing || e.keyCode === 229) return;
+    switch (e.key) {
+      case "ArrowDown":
+        e.preventDefault();
+        if (this.items.length) this.setActive((this.active + 1) % this.items.length, true);
+        break;
+      case "ArrowUp":
+        e.preventDefault();
+        if (this.items.length) this.setActive((this.active - 1 + this.items.length) % this.items.length, true);
+        break;
+      case "Enter":
+        e.preventDefault();
+        if (this.active >= 0) this.activate(this.active);
+        break;
+      case "Escape":
+        e.preventDefault();
+        this.hide();
+        break;
+    }
+  }
+
+  /** Keeps Tab inside the modal dialog. */
+  private trapFocus(e: KeyboardEvent): void {
+    if (e.key !== "Tab") return;
+    const focusable = Array.from(this.dialog.querySelectorAll<HTMLElement>("input, button")).filter((x) => !x.closest("[hidden]"));
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (!first || !last) return;
+    const current = this.root.activeElement;
+    if (e.shiftKey && current === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && current === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  }
+
+  // ---- loading and searching --------------------------------------------------------------
+
+  private ensureSource(): Promise<SearchSource> {
+    if (this.source) return this.source;
+    const factory = MidashiSearchElement.sourceFactory;
+    const attr = this.getAttribute("index") ?? "/search/";
+    const url = new URL(attr, document.baseURI).href;
+    if (!factory) return Promise.reject(new Error("no search engine is registered for <midashi-search>"));
+    this.setStatus(this.strings.loading);
+    const p = factory(url).then(
+      (source) => {
+        this.loadedSource = source;
+        this.semantic = source.semanticState ?? "unavailable";
+        source.addEventListener?.("semantic", this.onSemantic);
+        if (this.status.textContent === this.strings.loading) this.setStatus("");
+        return source;
+      },
+      (err: unknown) => {
+        // Forget the failed load so that the next open tries again.
+        this.source = undefined;
+        this.setStatus(this.strings.error(err instanceof Error ? err.message : String(err)));
+        throw err;
+      },
+    );
+    this.source = p;
+    return p;
+  }
+
+  private schedule(delay = DEBOUNCE_MS): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.run(false), delay);
+  }
+
+  /** Sends the input's query (unless it is the one already shown, or `force`). */
+  private async run(force: boolean): Promise<void> {
+    if (this.composing) return;
+    const query = this.input.value.trim();
+    if (!force && query === this.lastQuery) return;
+    this.lastQuery = query;
+    const seq = ++this.seq;
+    if (query === "") {
+      this.renderRecent();
+      return;
+    }
+    let source: SearchSource;
+    try {
+      source = await this.ensureSource();
+    } catch {
+      this.lastQuery = undefined;
+      return;
+    }
+    if (seq !== this.seq) return;
+    this.searchCount += 1;
+    globalThis.performance?.mark?.("midashi:search", { detail: query });
+    this.dispatchEvent(new CustomEvent<SearchEventDetail>("midashi-search", { detail: { query, count: this.searchCount } }));
+    let response: SearchResponse;
+    try {
+      response = await source.search(query, { limit: this.numberAttr("limit", DEFAULT_LIMIT), previewLines: this.numberAttr("preview-lines", DEFAULT_PREVIEW_LINES) });
+    } catch (err) {
+      if (seq !== this.seq) return;
+      this.lastQuery = undefined;
+      this.clearList();
+      this.setStatus(this.strings.error(err instanceof Error ? err.message : String(err)));
+      return;
+    }
+    // A newer query went out meanwhile, or the engine dropped this one for a newer one.
+    if (seq !== this.seq || response.superseded) return;
+    this.lastResponse = response;
+    this.renderResults(query, response);
+    this.dispatchEvent(new CustomEvent<ResultsEventDetail>("midashi-results", { detail: { query, response } }));
+  }
+
+  private numberAttr(name: string, fallback: number): number {
+    const n = Number(this.getAttribute(name));
+    return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
+  }
+
+  private handleSemantic(detail: SemanticDetail | undefined): void {
+    if (!detail) return;
+    const was = this.semantic;
+    this.semantic = detail.state;
+    if (detail.state === "ready" && was !== "ready" && this.open && this.input.value.trim()) {
+      // Keyword results were shown while the model loaded: ask again for the fused ones.
+      void this.run(true);
+    } else if (this.lastResponse && this.lastQuery) {
+      this.setStatus(this.statusFor(this.lastResponse));
+    }
+  }
+
+  // ---- rendering ---------------------------------------------------------------------------
+
+  private setStatus(text: string): void {
+    if (this.status.textContent !== text) this.status.textContent = text;
+  }
+
+  private statusFor(response: SearchResponse): string {
+    const s = this.strings;
+    const parts = [s.count(response.total)];
+    if (this.semantic === "loading" && response.mode === "keyword") parts.push(s.semanticLoading);
+    else if (response.mode === "hybrid" || response.mode === "semantic") parts.push(s.semanticReady);
+    return parts.join(" · ");
+  }
+
+  private clearList(): void {
+    this.items = [];
+    this.active = -1;
+    this.listbox.replaceChildren();
+    this.listbox.hidden = true;
+    this.empty.hidden = true;
+    this.empty.replaceChildren();
+    this.recentActions.hidden = true;
+    this.input.setAttribute("aria-expanded", "false");
+    this.input.removeAttribute("aria-activedescendant");
+  }
+
+  private renderRecent(): void {
+    this.clearList();
+    this.lastResponse = undefined;
+    if (this.status.textContent !== this.strings.loading) this.setStatus("");
+    const recent = this.recent().list();
+    if (recent.length === 0) return;
+    const group = this.group(this.strings.recent, undefined);
+    for (const query of recent) {
+      const option = this.option({ kind: "recent", query });
+      option.append(el("div", "heading", query));
+      group.append(option);
+    }
+    this.listbox.append(group);
+    const clear = el("button", "clear", this.strings.clearRecent);
+    clear.type = "button";
+    clear.setAttribute("aria-label", `${this.strings.clearRecent}: ${this.strings.recent}`);
+    clear.addEventListener("click", () => {
+      this.recent().clear();
+      this.renderRecent();
+      this.input.focus();
+    });
+    this.recentActions.replaceChildren(clear);
+    this.recentActions.hidden = false;
+    this.showList(false);
+  }
+
+  private renderResults(query: string, response: SearchResponse): void {
+    this.clearList();
+    this.setStatus(this.statusFor(response));
+    if (response.results.length === 0) {
+      this.renderEmpty(query, response.suggestions);
+      return;
+    }
+    // Grouped by document, documents in the order of their best hit (results come best first).
+    const groups = new Map<string, SearchHit[]>();
+    for (const hit of response.results) {
+      const key = hit.index ? `${hit.index}\u0000${hit.path}` : hit.path;
+      const list = groups.get(key);
+      if (list) list.push(hit);
+      else groups.set(key, [hit]);
+    }
+    for (const hits of groups.values()) {
+      const first = hits[0];
+      if (!first) continue;
+      const group = this.group(first.title || first.path, first.path);
+      for (const hit of hits) group.append(this.hitOption(hit));
+      this.listbox.append(group);
+    }
+    this.showList(true);
+  }
+
+  private renderEmpty(query: string, suggestions: string[]): void {
+    this.empty.replaceChildren(el("p", undefined, this.strings.noResults(query)));
+    if (suggestions.length) {
+      const row = el("div", "suggestions");
+      row.append(el("span", undefined, this.strings.didYouMean));
+      for (const suggestion of suggestions) {
+        const b = el("button", "suggestion", suggestion);
+        b.type = "button";
+        b.addEventListener("click", () => {
+          this.input.value = suggestion;
+          this.input.focus();
+          void this.run(false);
+        });
+        row.append(b);
+      }
+      this.empty.append(row);
+    }
+    this.empty.hidden = false;
+  }
+
+  /** A labelled group of options. */
+  private group(title: string, path: string | undefined): HTMLDivElement {
+    const group = el("div", "group");
+    group.setAttribute("role", "group");
+    const label = el("div", "group-title");
+    label.id = `midashi-g${this.uid}-${this.listbox.children.length}`;
+    label.setAttribute("role", "presentation");
+    label.append(document.createTextNode(title));
+    if (path && path !== title) label.append(el("span", "path", path));
+    group.setAttribute("aria-labelledby", label.id);
+    group.append(label);
+    return group;
+  }
+
+  private option(item: Item): HTMLDivElement {
+    const i = this.items.length;
+    this.items.push(item);
+    const option = el("div", "option");
+    option.id = `midashi-o${this.uid}-${i}`;
+    option.setAttribute("role", "option");
+    option.setAttribute("aria-selected", "false");
+    option.dataset["index"] = String(i);
+    return option;
+  }
+
+  private hitOption(hit: SearchHit): HTMLDivElement {
+    const option = this.option({ kind: "hit", hit });
+    option.dataset["url"] = hit.url;
+    const crumbs = hit.heading_path.slice(0, -1);
+    if (crumbs.length) option.append(el("div", "crumbs", crumbs.join(" › ")));
+    const { preview, highlights, headingHighlights } = splitPreview(hit);
+    const heading = el("div", "heading");
+    appendHighlighted(heading, hit.heading || hit.title || hit.path, headingHighlights);
+    option.append(heading);
+    if (preview.trim()) {
+      const p = el("div", "preview");
+      appendHighlighted(p, preview, highlights);
+      option.append(p);
+    }
+    if (hit.more_lines > 0) option.append(el("div", "more", this.strings.moreLines(hit.more_lines)));
+    return option;
+  }
+
+  private showList(selectFirst: boolean): void {
+    if (this.items.length === 0) return;
+    this.listbox.hidden = false;
+    this.input.setAttribute("aria-expanded", "true");
+    if (selectFirst) this.setActive(0, false);
+  }
+
+  private optionIndex(target: EventTarget | null): number {
+    const option = target instanceof Element ? target.closest<HTMLElement>("[role=option]") : null;
+    const i = Number(option?.dataset["index"] ?? -1);
+    return Number.isInteger(i) ? i : -1;
+  }
+
+  private setActive(i: number, scroll: boolean): void {
+    const options = this.listbox.querySelectorAll<HTMLElement>("[role=option]");
+    options[this.active]?.setAttribute("aria-selected", "false");
+    this.active = i;
+    const option = options[i];
+    if (!option) {
+      this.input.removeAttribute("aria-activedescendant");
+      return;
+    }
+    option.setAttribute("aria-selected", "true");
+    this.input.setAttribute("aria-activedescendant", option.id);
+    if (scroll) option.scrollIntoView({ block: "nearest" });
+  }
+
+  private activate(i: number): void {
+    const item = this.items[i];
+    if (!item) return;
+    if (item.kind === "recent") {
+      this.input.value = item.query;
+      void this.run(false);
+      return;
+    }
+    const href = this.hrefFor(item.hit);
+    const query = this.input.value.trim();
+    if (!href) return;
+    const go = this.dispatchEvent(
+      new CustomEvent<NavigateDetail>("midashi-navigate", { detail: { hit: item.hit, href, query }, bubbles: true, composed: true, cancelable: true }),
+    );
+    this.recent().add(query);
+    if (!go) return;
+    this.hide();
+    globalThis.location.assign(href);
+  }
+
+  /**
+   * Where a result leads. With a `base` attribute the hit's URL is taken relative to it (a
+   * leading "/" dropped), so a site that is not at the root of its host, or is opened from
+   * file://, still finds its pages. With `html-links`, a URL naming a folder gets
+   * `index.html` and one without an extension gets `.html` (static files, no rewrites).
+   * Only http(s) and file URLs are followed: a hostile
+   * document path can never turn into a `javascript:` link.
+   */
+  hrefFor(hit: Pick<SearchHit, "url">): string | undefined {
+    const base = this.getAttribute("base");
+    let url: URL;
+    try {
+      if (base !== null) {
+        const rel = hit.url.replace(/^\/+/, "");
+        // "a:b.html" relative to a folder is a path, not a URL of scheme "a".
+        const safe = /^[^/?#]*:/.test(rel) ? `./${rel}` : rel;
+        url = new URL(safe, new URL(base, document.baseURI));
+      } else {
+        url = new URL(hit.url, document.baseURI);
+      }
+    } catch {
+      return undefined;
+    }
+    if (!["http:", "https:", "file:"].includes(url.protocol)) return undefined;
+    if (this.hasAttribute("html-links")) {
+      // The site's files are page.html and folder/index.html; no server maps clean URLs to
+      // them on file://.
+      if (url.pathname.endsWith("/")) url.pathname += "index.html";
+      else if (!/\.[A-Za-z0-9]+$/.test(url.pathname.slice(url.pathname.lastIndexOf("/") + 1))) url.pathname += ".html";
+    }
+    return url.href;
+  }
+
+  private recentStore?: RecentSearches;
+  private recent(): RecentSearches {
+    this.recentStore ??= new RecentSearches(new URL(this.getAttribute("index") ?? "/search/", document.baseURI).href);
+    return this.recentStore;
+  }
+
+  /** The loaded source, once loaded (for tests and integrations). */
+  get searchSource(): SearchSource | undefined {
+    return this.loadedSource;
+  }
+}
+
+/** Defines `<midashi-search>` with `factory` as its engine (once; later calls do nothing). */
+export function defineMidashiSearch(factory: SourceFactory, name = "midashi-search"): void {
+  MidashiSearchElement.sourceFactory ??= factory;
+  if (!customElements.get(name)) customElements.define(name, MidashiSearchElement);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "midashi-search": MidashiSearchElement;
+  }
+}

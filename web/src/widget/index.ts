@@ -1,0 +1,24 @@
+// The entry module of the widget: defines <midashi-search> over the `midashi` package's engine
+// (the wasm module in a Web Worker, files fetched from the `index` URL).
+//
+//   <script type="module" src="/search/midashi.js"></script>
+//   <midashi-search index="/search/"></midashi-search>
+//
+// The single-file bundle midashi.js is this module with the package inlined; it expects
+// worker.js and wasm/ next to itself, as `build-index --site` lays them out.
+
+import { Midashi } from "../index.js";
+import { defineMidashiSearch } from "./element.js";
+import type { SearchSource } from "./source.js";
+
+export { MidashiSearchElement, defineMidashiSearch, splitPreview, type NavigateDetail, type SearchEventDetail, type ResultsEventDetail } from "./element.js";
+export type { SearchSource, SourceFactory, SemanticState, SemanticDetail } from "./source.js";
+export { en, ja, stringsFor, type Strings } from "./strings.js";
+export { appendHighlighted, normalizeRanges } from "./highlight.js";
+
+/** Loads an index with the package's engine. */
+export async function loadSource(indexUrl: string): Promise<SearchSource> {
+  return Midashi.load(indexUrl);
+}
+
+defineMidashiSearch(loadSource);

@@ -1,0 +1,38 @@
+// What the element needs from a search engine. The default is the `midashi` package's
+// Midashi.load (index.ts); a page opened from file:// uses an in-memory engine instead
+// (file.ts). Anything with `search()` can be plugged in, e.g. for tests or a server API.
+
+import type { SearchOptions, SearchResponse } from "../types.js";
+
+/**
+ * Readiness of semantic search. `unavailable`: the index has no vectors or no module is
+ * configured (keyword only, nothing to wait for); `loading`: the model and vectors are being
+ * fetched (keyword results show meanwhile); `ready`; `failed` (keyword only from now on).
+ */
+export type SemanticState = "unavailable" | "loading" | "ready" | "failed";
+
+/** The `detail` of a `semantic` event of a source. */
+export interface SemanticDetail {
+  state: SemanticState;
+  /** Bytes loaded so far, when known. */
+  loaded?: number;
+  /** Bytes in all, when known. */
+  total?: number;
+}
+
+/** A loaded index the element can search. */
+export interface SearchSource {
+  search(query: string, options: SearchOptions): Promise<SearchResponse>;
+  /** Current semantic readiness (absent: `unavailable`). */
+  semanticState?: SemanticState;
+  /**
+   * Sources that can become semantic emit `semantic` events (a CustomEvent whose `detail`
+   * is a {@link SemanticDetail}); the element shows "semantic results loading" while the
+   * state is `loading` and re-runs the query once it is `ready`.
+   */
+  addEventListener?(type: "semantic", listener: (e: Event) => void): void;
+  removeEventListener?(type: "semantic", listener: (e: Event) => void): void;
+}
+
+/** Loads the index at `indexUrl` (the element's `index` attribute, resolved against the page). */
+export type SourceFactory = (indexUrl: string) => Promise<SearchSource>;

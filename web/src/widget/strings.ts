@@ -1,0 +1,90 @@
+// The words the widget shows, in English and Japanese. The language comes from the element's
+// `lang` attribute, else the nearest ancestor's `lang` (usually `<html lang>`); any string can
+// be overridden through the element's `strings` property.
+
+/** Every string the widget shows. Functions take what they interpolate. */
+export interface Strings {
+  /** Text of the button that opens the search box. */
+  button: string;
+  /** Placeholder of the search input. */
+  placeholder: string;
+  /** Accessible name of the dialog. */
+  dialogLabel: string;
+  /** Accessible name of the result list. */
+  resultsLabel: string;
+  /** Accessible name of the close button. */
+  close: string;
+  /** While the index is loading. */
+  loading: string;
+  /** The index could not be loaded or the query failed. */
+  error: (message: string) => string;
+  /** Live-region announcement of the result count. */
+  count: (n: number) => string;
+  /** No result for the query. */
+  noResults: (query: string) => string;
+  /** Lead-in of the "did you mean" suggestions. */
+  didYouMean: string;
+  /** Shown while the semantic module loads (keyword results are already there). */
+  semanticLoading: string;
+  /** Shown once semantic results are merged in. */
+  semanticReady: string;
+  /** Heading of the recent searches. */
+  recent: string;
+  /** Button that forgets recent searches. */
+  clearRecent: string;
+  /** Footer hints. */
+  hintNavigate: string;
+  hintOpen: string;
+  hintClose: string;
+  /** "N more lines" after a preview. */
+  moreLines: (n: number) => string;
+}
+
+/** English. */
+export const en: Strings = {
+  button: "Search",
+  placeholder: "Search the docs",
+  dialogLabel: "Search the documentation",
+  resultsLabel: "Search results",
+  close: "Close search",
+  loading: "Loading the search index…",
+  error: (m) => `Search is unavailable: ${m}`,
+  count: (n) => (n === 1 ? "1 result" : `${n} results`),
+  noResults: (q) => `No results for “${q}”.`,
+  didYouMean: "Did you mean:",
+  semanticLoading: "Semantic results loading…",
+  semanticReady: "Semantic results included.",
+  recent: "Recent searches",
+  clearRecent: "Clear",
+  hintNavigate: "to navigate",
+  hintOpen: "to open",
+  hintClose: "to close",
+  moreLines: (n) => (n === 1 ? "… 1 more line" : `… ${n} more lines`),
+};
+
+/** Japanese. */
+export const ja: Strings = {
+  button: "検索",
+  placeholder: "ドキュメントを検索",
+  dialogLabel: "ドキュメントを検索",
+  resultsLabel: "検索結果",
+  close: "検索を閉じる",
+  loading: "検索インデックスを読み込んでいます…",
+  error: (m) => `検索を利用できません: ${m}`,
+  count: (n) => `${n} 件`,
+  noResults: (q) => `「${q}」に一致する結果はありません。`,
+  didYouMean: "もしかして:",
+  semanticLoading: "意味検索の結果を読み込み中…",
+  semanticReady: "意味検索の結果を含みます。",
+  recent: "最近の検索",
+  clearRecent: "消去",
+  hintNavigate: "で移動",
+  hintOpen: "で開く",
+  hintClose: "で閉じる",
+  moreLines: (n) => `… ほか ${n} 行`,
+};
+
+/** The strings for a BCP 47 language tag: Japanese for `ja*`, English otherwise. */
+export function stringsFor(lang: string | null | undefined): Strings {
+  return (lang ?? "").toLowerCase().startsWith("ja") ? ja : en;
+}

@@ -1,0 +1,143 @@
+// The widget's stylesheet (inside its shadow root, so page CSS neither breaks it nor is broken
+// by it). Every colour, the font, radius and z-index come from CSS custom properties, which
+// inherit through the shadow boundary: a site themes the widget by setting `--midashi-*` on
+// the element or any ancestor. Dark colours apply with `theme="dark"`, or with
+// `prefers-color-scheme: dark` unless `theme="light"`. The default colours meet WCAG AA
+// contrast for their text.
+
+const light = `
+  --_bg: var(--midashi-bg, #ffffff);
+  --_fg: var(--midashi-fg, #1f2328);
+  --_muted: var(--midashi-muted, #57606a);
+  --_border: var(--midashi-border, #d0d7de);
+  --_accent: var(--midashi-accent, #0550ae);
+  --_selected-bg: var(--midashi-selected-bg, #ddf4ff);
+  --_selected-fg: var(--midashi-selected-fg, #0a3069);
+  --_mark-bg: var(--midashi-mark-bg, #fff8c5);
+  --_mark-fg: var(--midashi-mark-fg, #1f2328);
+  --_backdrop: var(--midashi-backdrop, rgba(31, 35, 40, 0.45));
+  --_button-bg: var(--midashi-button-bg, #f6f8fa);
+  --_shadow: var(--midashi-shadow, 0 12px 32px rgba(31, 35, 40, 0.25));
+`;
+
+const dark = `
+  --_bg: var(--midashi-bg, #161b22);
+  --_fg: var(--midashi-fg, #e6edf3);
+  --_muted: var(--midashi-muted, #9ea7b3);
+  --_border: var(--midashi-border, #30363d);
+  --_accent: var(--midashi-accent, #79c0ff);
+  --_selected-bg: var(--midashi-selected-bg, #1f3a5f);
+  --_selected-fg: var(--midashi-selected-fg, #ffffff);
+  --_mark-bg: var(--midashi-mark-bg, #9e6a03);
+  --_mark-fg: var(--midashi-mark-fg, #ffffff);
+  --_backdrop: var(--midashi-backdrop, rgba(1, 4, 9, 0.7));
+  --_button-bg: var(--midashi-button-bg, #21262d);
+  --_shadow: var(--midashi-shadow, 0 12px 32px rgba(1, 4, 9, 0.6));
+`;
+
+/** The CSS of the shadow root. */
+export const css = `
+:host {
+  ${light}
+  display: inline-block;
+  font-family: var(--midashi-font, system-ui, -apple-system, "Segoe UI", "Hiragino Sans", "Noto Sans JP", sans-serif);
+  font-size: var(--midashi-font-size, 15px);
+  color: var(--_fg);
+}
+@media (prefers-color-scheme: dark) {
+  :host(:not([theme="light"])) { ${dark} }
+}
+:host([theme="dark"]) { ${dark} }
+:host([hidden]) { display: none; }
+*, *::before, *::after { box-sizing: border-box; }
+[hidden] { display: none !important; }
+
+.trigger {
+  display: inline-flex; align-items: center; gap: 0.5em;
+  min-width: 12em; padding: 0.4em 0.6em;
+  font: inherit; color: var(--_muted);
+  background: var(--_button-bg); border: 1px solid var(--_border);
+  border-radius: var(--midashi-radius, 8px); cursor: pointer;
+}
+.trigger:hover { border-color: var(--_accent); }
+.trigger:focus-visible, button:focus-visible, .input:focus-visible {
+  outline: 2px solid var(--_accent); outline-offset: 2px;
+}
+.trigger .label { flex: 1; text-align: start; }
+kbd {
+  font: inherit; font-size: 0.8em; padding: 0.05em 0.4em;
+  border: 1px solid var(--_border); border-radius: 4px; color: var(--_muted); background: var(--_bg);
+}
+svg { width: 1.1em; height: 1.1em; flex: none; }
+
+.backdrop {
+  position: fixed; inset: 0; z-index: var(--midashi-z-index, 1000);
+  background: var(--_backdrop);
+  display: flex; align-items: flex-start; justify-content: center;
+  padding: 8vh 1rem 1rem;
+}
+.dialog {
+  width: min(44rem, 100%); max-height: 80vh;
+  display: flex; flex-direction: column;
+  background: var(--_bg); color: var(--_fg);
+  border: 1px solid var(--_border); border-radius: var(--midashi-radius, 8px);
+  box-shadow: var(--_shadow); overflow: hidden;
+}
+.bar {
+  display: flex; align-items: center; gap: 0.5em;
+  padding: 0.6em 0.8em; border-bottom: 1px solid var(--_border); color: var(--_muted);
+}
+.input {
+  flex: 1; min-width: 0; font: inherit; font-size: 1.1em;
+  color: var(--_fg); background: transparent; border: 0; padding: 0.3em 0.2em;
+}
+.input::placeholder { color: var(--_muted); opacity: 1; }
+.input:focus { outline: none; }
+.close {
+  font: inherit; font-size: 0.8em; color: var(--_muted); background: var(--_button-bg);
+  border: 1px solid var(--_border); border-radius: 4px; padding: 0.15em 0.45em; cursor: pointer;
+}
+.status { padding: 0.35em 1em; font-size: 0.85em; color: var(--_muted); min-height: 1.9em; }
+.status:empty { display: none; }
+.body { overflow-y: auto; overscroll-behavior: contain; padding: 0 0.5em 0.5em; }
+.listbox { margin: 0; padding: 0; }
+.group { margin: 0.4em 0 0.6em; }
+.group-title {
+  padding: 0.35em 0.5em; font-size: 0.8em; font-weight: 600; color: var(--_muted);
+  text-transform: none; letter-spacing: 0.01em;
+}
+.group-title .path { font-weight: 400; margin-inline-start: 0.5em; }
+.option {
+  display: block; padding: 0.5em 0.7em; border-radius: 6px; cursor: pointer;
+  border: 1px solid transparent;
+}
+.option[aria-selected="true"] { background: var(--_selected-bg); color: var(--_selected-fg); border-color: var(--_accent); }
+.option[aria-selected="true"] .crumbs, .option[aria-selected="true"] .preview, .option[aria-selected="true"] .more { color: var(--_selected-fg); }
+.crumbs { font-size: 0.78em; color: var(--_muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.heading { font-weight: 600; margin: 0.1em 0; }
+.preview {
+  font-size: 0.85em; color: var(--_muted); white-space: pre-wrap; overflow-wrap: anywhere;
+  display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden;
+}
+.more { font-size: 0.75em; color: var(--_muted); }
+mark { background: var(--_mark-bg); color: var(--_mark-fg); border-radius: 2px; padding: 0 1px; }
+.empty { padding: 1em; color: var(--_fg); }
+.suggestions { display: flex; flex-wrap: wrap; gap: 0.4em; align-items: center; margin-top: 0.5em; }
+.suggestion, .clear {
+  font: inherit; font-size: 0.9em; color: var(--_accent); background: transparent;
+  border: 1px solid var(--_border); border-radius: 999px; padding: 0.15em 0.7em; cursor: pointer;
+}
+.recent-actions { display: flex; justify-content: flex-end; padding: 0 0.5em; }
+.footer {
+  display: flex; gap: 1em; padding: 0.45em 1em; font-size: 0.78em; color: var(--_muted);
+  border-top: 1px solid var(--_border);
+}
+@media (max-width: 30rem) {
+  .backdrop { padding: 0; }
+  .dialog { max-height: 100vh; height: 100%; border-radius: 0; }
+  .footer { display: none; }
+}
+@media (prefers-reduced-motion: no-preference) {
+  .option { transition: background-color 80ms linear; }
+}
+`;
