@@ -13,11 +13,11 @@ export interface Requests {
   init: { args: { glueUrl: string; wasmUrl: string }; result: { version: string } };
   open: { args: { name: string; source: string }; result: IndexInfo & { id: number } };
   search: {
-    args: { ids: number[]; query: string; options: EngineSearchOptions; queryVector?: Float32Array };
+    args: { ids: number[]; query: string; options: EngineSearchOptions; queryVector?: Float32Array; tag: boolean };
     result: RawResponse;
   };
-  getSection: { args: { ids: number[]; target: string }; result: SectionView | null };
-  getDocument: { args: { ids: number[]; path: string }; result: DocumentView | null };
+  getSection: { args: { ids: number[]; target: string; tag: boolean }; result: SectionView | null };
+  getDocument: { args: { ids: number[]; path: string; tag: boolean }; result: DocumentView | null };
   suggest: { args: { ids: number[]; prefix: string; limit: number }; result: string[] };
   loadVectors: { args: { ids: number[] }; result: string[] };
   close: { args: { ids: number[] }; result: null };
@@ -73,12 +73,12 @@ export class Host {
       case "search":
         return this.search(a as Requests["search"]["args"]);
       case "getSection": {
-        const { ids, target } = a as Requests["getSection"]["args"];
-        return this.first(ids, (l) => l.index.getSection(target) as SectionView | null);
+        const { ids, target, tag } = a as Requests["getSection"]["args"];
+        return this.first(ids, tag, (l) => l.index.getSection(target) as SectionView | null);
       }
       case "getDocument": {
-        const { ids, path } = a as Requests["getDocument"]["args"];
-        return this.first(ids, (l) => l.index.getDocument(path) as DocumentView | null);
+        const { ids, path, tag } = a as Requests["getDocument"]["args"];
+        return this.first(ids, tag, (l) => l.index.getDocument(path) as DocumentView | null);
       }
       case "suggest":
         return this.suggest(a as Requests["suggest"]["args"]);
@@ -179,11 +179,15 @@ export class Host {
     });
   }
 
-  private async search({ ids, query, options, queryVector }: Requests["search"]["args"]): Promise<RawResponse> {
+  /**
+   * Runs a query on each index; with `tag` (several indexes loaded) hits say which index
+   * they came from, even when the query picked only one of them.
+   */
+  private async search({ ids, query, options, queryVector, tag }: Requests["search"]["args"]): Promise<RawResponse> {
     const engine = await this.ready();
     const loaded = this.loaded(ids);
     const only = loaded.length === 1 ? loaded[0] : undefined;
-    if (only) return engine.call(() => only.index.search(query, options, queryVector) as RawResponse);
+    if (only && !tag) return engine.call(() => only.index.search(query, options, queryVector) as RawResponse);
     const each = perIndexOptions(options);
     const parts = loaded.map((l) => ({
       name: l.info.name,
@@ -192,13 +196,12 @@ export class Host {
     return mergeResponses(parts, options);
   }
 
-  /** The first index (in order) that has the thing, tagged with its name when there are several. */
-  private async first<T extends object>(ids: number[], get: (l: Loaded) => T | null): Promise<(T & { index?: string }) | null> {
+  /** The first index (in order) that has the thing, with `tag` tagged with that index's name. */
+  private async first<T extends object>(ids: number[], tag: boolean, get: (l: Loaded) => T | null): Promise<(T & { index?: string }) | null> {
     const engine = await this.ready();
-    const loaded = this.loaded(ids);
-    for (const l of loaded) {
+    for (const l of this.loaded(ids)) {
       const found = engine.call(() => get(l));
-      if (found) return loaded.length > 1 ? { ...found, index: l.info.name } : found;
+      if (found) return tag ? { ...found, index: l.info.name } : found;
     }
     return null;
   }

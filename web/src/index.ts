@@ -150,6 +150,11 @@ export class Midashi {
     return first.manifest;
   }
 
+  /** Whether answers say which index they came from: whenever several are loaded. */
+  private get tagged(): boolean {
+    return this.ids.length > 1;
+  }
+
   /** Which loaded indexes `names` means (all when not given). */
   private select(names?: string[]): number[] {
     if (this.closed) throw new MidashiError("CLOSED", "this Midashi instance was closed; load the index again");
@@ -189,7 +194,7 @@ export class Midashi {
         if (supersede) this.latest.bump();
         return { ...structuredClone(hit), tookMs: now() - started, cached: true };
       }
-      const run = () => this.backend.call("search", { ids, query, options: opts, queryVector });
+      const run = () => this.backend.call("search", { ids, query, options: opts, queryVector, tag: this.tagged });
       let raw: RawResponse;
       if (supersede) {
         const outcome = await this.latest.submit(run);
@@ -214,7 +219,7 @@ export class Midashi {
    */
   async getSection(target: string, options: LookupOptions = {}): Promise<SectionView | null> {
     try {
-      return await this.backend.call("getSection", { ids: this.select(options.indexes), target });
+      return await this.backend.call("getSection", { ids: this.select(options.indexes), target, tag: this.tagged });
     } catch (e) {
       throw toMidashiError(e);
     }
@@ -223,7 +228,7 @@ export class Midashi {
   /** A document with its source and outline, by path; `null` when no loaded index has it. */
   async getDocument(path: string, options: LookupOptions = {}): Promise<DocumentView | null> {
     try {
-      return await this.backend.call("getDocument", { ids: this.select(options.indexes), path });
+      return await this.backend.call("getDocument", { ids: this.select(options.indexes), path, tag: this.tagged });
     } catch (e) {
       throw toMidashiError(e);
     }

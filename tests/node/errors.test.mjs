@@ -1,0 +1,260 @@
+// Every way loading or searching can fail ends in a rejected promise with a MidashiError whose
+// code says what happened (and whose message says what to do) — never a hang, a wrong answer
+// or an unhandled rejection. Files are damaged the ways real deployments damage them: cut
+// short, bit-flipped, of another format version, replaced by an HTML page, served from a
+// server that drops the connection.
+
+import assert from "node:assert/strict";
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { buildIndex, copyIndexWith, DIST, FIXTURE_DOCS, importMidashi, tempDir } from "../support/indexes.mjs";
+import { startServer } from "../support/server.mjs";
+
+const unhandled = [];
+const onUnhandled = (reason) => unhandled.push(reason);
+process.on("unhandledRejection", onUnhandled);
+
+let Midashi;
+let MidashiError;
+let dir;
+let files; // kind → file name
+let server;
+
+/** Header layout (crates/midashi-core/src/format/mod.rs): magic 0..4, kind 4, major 5..7 (LE), minor 7..9, length 9..17, CRC 17..21. */
+const HEADER_LEN = 21;
+
+before(async () => {
+  ({ Midashi, MidashiError } = await importMidashi());
+  dir = buildIndex(FIXTURE_DOCS);
+  const idx = await Midashi.load(dir);
+  files = Object.fromEntries(idx.manifest.files.map((f) => [f.kind, f.name]));
+  idx.close();
+  server = await startServer({
+    mounts: [{ prefix: "/ok/", dir }],
+    faults: {
+      "/reset/midashi-entry.bin": "reset",
+      "/server-error/midashi-entry.bin": 500,
+      "/html/midashi-entry.bin": (_req, res) => {
+        // An SPA fallback: every unknown path answers 200 with the app's HTML.
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end("<!doctype html><title>Docs</title><p>Page not found</p>");
+      },
+    },
+  });
+});
+
+after(async () => {
+  await server?.close();
+  process.off("unhandledRejection", onUnhandled);
+});
+
+/** Asserts that `promise` rejects with a MidashiError of `code` whose message mentions `mention`. */
+async function rejectsWith(promise, code, mention) {
+  await assert.rejects(promise, (e) => {
+    assert.ok(e instanceof MidashiError, `a MidashiError, got ${e?.constructor?.name}: ${e?.message}`);
+    assert.equal(e.code, code, `code ${e.code} (${e.message})`);
+    assert.ok(e.message.length > 20, "the message says what to do");
+    if (mention) assert.match(e.message, mention);
+    return true;
+  });
+}
+
+describe("loading", () => {
+  test("NOT_FOUND: no such folder on disk", async () => {
+    await rejectsWith(Midashi.load(path.join(tempDir(), "nothing-here")), "NOT_FOUND", /build-index/);
+  });
+
+  test("NOT_FOUND: HTTP 404 for the entry file", async () => {
+    await rejectsWith(Midashi.load(`${server.url}/nowhere/`), "NOT_FOUND", /404/);
+  });
+
+  test("NOT_FOUND: HTTP 404 for a file the entry names", async () => {
+    const partial = tempDir();
+    copyFileSync(path.join(dir, "midashi-entry.bin"), path.join(partial, "midashi-entry.bin"));
+    copyFileSync(path.join(dir, files.Sections), path.join(partial, files.Sections));
+    const s = await startServer({ mounts: [{ prefix: "/", dir: partial }] });
+    try {
+      await rejectsWith(Midashi.load(`${s.url}/`), "NOT_FOUND", new RegExp(files.Terms.replace(/\./g, "\\.")));
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("NETWORK: nothing listens on the port", async () => {
+    const s = await startServer({ mounts: [] });
+    const url = `${s.url}/search/`;
+    await s.close();
+    await rejectsWith(Midashi.load(url), "NETWORK");
+  });
+
+  test("NETWORK: the server drops the connection", async () => {
+    await rejectsWith(Midashi.load(`${server.url}/reset/`), "NETWORK");
+  });
+
+  test("NETWORK: HTTP 500", async () => {
+    await rejectsWith(Midashi.load(`${server.url}/server-error/`), "NETWORK", /500/);
+  });
+
+  test("NETWORK: a download that breaks off midway", async () => {
+    const s = await startServer({ mounts: [{ prefix: "/", dir }], faults: { [`/${files.Terms}`]: "cut" } });
+    try {
+      await rejectsWith(Midashi.load(`${s.url}/`), "NETWORK");
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("NOT_AN_INDEX: an HTML page where the entry file should be", async () => {
+    await rejectsWith(Midashi.load(`${server.url}/html/`), "NOT_AN_INDEX", /build-index/);
+  });
+
+  test("TRUNCATED: a file cut short", async () => {
+    for (const kind of ["Terms", "Sections"]) {
+      const copy = copyIndexWith(dir, files[kind], (b) => b.subarray(0, Math.floor(b.length * 0.6)));
+      await rejectsWith(Midashi.load(copy), "TRUNCATED", /fetch it again|rebuild/);
+    }
+    const entryCut = copyIndexWith(dir, "midashi-entry.bin", (b) => b.subarray(0, HEADER_LEN + 3));
+    await rejectsWith(Midashi.load(entryCut), "TRUNCATED");
+  });
+
+  test("CORRUPTED: one flipped bit in any payload", async () => {
+    for (const name of ["midashi-entry.bin", files.Terms, files.Sections]) {
+      const copy = copyIndexWith(dir, name, (b) => {
+        const c = Buffer.from(b);
+        const at = HEADER_LEN + Math.floor((c.length - HEADER_LEN) / 2);
+        c[at] ^= 0x10;
+        return c;
+      });
+      await rejectsWith(Midashi.load(copy), "CORRUPTED", /corrupted/);
+    }
+  });
+
+  test("FORMAT_VERSION: an index of another format major", async () => {
+    const patch = (b) => {
+      const c = Buffer.from(b);
+      c.writeUInt16LE(c.readUInt16LE(5) + 1, 5);
+      return c;
+    };
+    const entry = copyIndexWith(dir, "midashi-entry.bin", patch);
+    await rejectsWith(Midashi.load(entry), "FORMAT_VERSION", /rebuild the index/);
+    const terms = copyIndexWith(dir, files.Terms, patch);
+    await rejectsWith(Midashi.load(terms), "FORMAT_VERSION");
+  });
+
+  test("WRONG_FILE_KIND: files of one index swapped", async () => {
+    const copy = copyIndexWith(dir, files.Terms, () => readFileSync(path.join(dir, files.Sections)));
+    await rejectsWith(Midashi.load(copy), "WRONG_FILE_KIND", /rebuild/);
+  });
+});
+
+describe("the wasm module", () => {
+  /** A copy of dist/wasm/ where `wasm` (bytes) or the glue is replaced. */
+  function assetsWith({ wasm, glue }) {
+    const out = tempDir("midashi-assets-");
+    const src = path.join(DIST, "wasm");
+    for (const f of readdirSync(src)) copyFileSync(path.join(src, f), path.join(out, f));
+    if (wasm) writeFileSync(path.join(out, "midashi_wasm_bg.wasm"), wasm);
+    if (glue) writeFileSync(path.join(out, "midashi_wasm.js"), glue);
+    return {
+      wasmUrl: pathToFileURL(path.join(out, "midashi_wasm_bg.wasm")).href,
+      glueUrl: pathToFileURL(path.join(out, "midashi_wasm.js")).href,
+    };
+  }
+
+  test("VERSION_MISMATCH: a module reporting another version", async () => {
+    const real = readFileSync(path.join(DIST, "wasm/midashi_wasm.js"), "utf8");
+    // The real glue and module, but version() says 9.9.9: what an old cached module does.
+    assert.match(real, /export function version\(\)/);
+    const glue =
+      real.replace(/export function version\(\)/, "function realVersion()") +
+      "\nexport function version() { return { ...realVersion(), version: '9.9.9' }; }\n";
+    await rejectsWith(Midashi.load(dir, assetsWith({ glue })), "VERSION_MISMATCH", /9\.9\.9/);
+  });
+
+  test("VERSION_MISMATCH: a module whose imports the glue does not provide", async () => {
+    // (module (import "wbg" "__wbg_from_another_build" (func))): valid wasm, wrong build.
+    const name = Buffer.from("__wbg_from_another_build");
+    const imp = Buffer.concat([Buffer.from([1, 3]), Buffer.from("wbg"), Buffer.from([name.length]), name, Buffer.from([0, 0])]);
+    const wasm = Buffer.concat([
+      Buffer.from([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0]),
+      Buffer.from([1, 4, 1, 0x60, 0, 0]),
+      Buffer.from([2, imp.length]),
+      imp,
+    ]);
+    await rejectsWith(Midashi.load(dir, assetsWith({ wasm })), "VERSION_MISMATCH", /different builds/);
+  });
+
+  test("CORRUPTED: bytes that are not a wasm module", async () => {
+    await rejectsWith(Midashi.load(dir, assetsWith({ wasm: Buffer.from("<html>not found</html>") })), "CORRUPTED", /WebAssembly/);
+  });
+
+  test("NOT_FOUND: the module is missing", async () => {
+    await rejectsWith(Midashi.load(dir, { wasmUrl: path.join(tempDir(), "missing.wasm") }), "NOT_FOUND", /wasm/);
+  });
+
+  test("INTERNAL: a trap inside the module, then a fresh instance answers", async () => {
+    const idx = await Midashi.load(dir, { cacheSize: 0 });
+    const before = await idx.search("watchers");
+    await rejectsWith(idx.panicForTests(), "INTERNAL", /bug/);
+    const again = await idx.search("watchers");
+    assert.deepEqual(again.results, before.results, "the re-instantiated engine answers the same");
+    // Twice in a row: recovery is not a one-off.
+    await rejectsWith(idx.panicForTests(), "INTERNAL");
+    assert.equal((await idx.getDocument("en/pagination.md")).title, "Pagination");
+    idx.close();
+  });
+});
+
+describe("queries", () => {
+  let idx;
+  before(async () => {
+    idx = await Midashi.load(dir);
+  });
+  after(() => idx.close());
+
+  test("EMPTY_QUERY", async () => {
+    await rejectsWith(idx.search(""), "EMPTY_QUERY");
+    await rejectsWith(idx.search("   \n"), "EMPTY_QUERY");
+  });
+
+  test("QUERY_TOO_LONG", async () => {
+    await rejectsWith(idx.search("word ".repeat(2000)), "QUERY_TOO_LONG", /shorten/);
+  });
+
+  test("INVALID_OPTION: an unknown option, a bad value", async () => {
+    await rejectsWith(idx.search("watchers", { limt: 5 }), "INVALID_OPTION", /limt/);
+    await rejectsWith(idx.search("watchers", { limit: 0 }), "INVALID_OPTION", /limit/);
+    await rejectsWith(idx.search("watchers", { mode: "fast" }), "INVALID_OPTION");
+  });
+
+  test("SEMANTIC_UNAVAILABLE: semantic mode without a model or vectors", async () => {
+    await rejectsWith(idx.search("watchers", { mode: "semantic" }), "SEMANTIC_UNAVAILABLE");
+    await rejectsWith(idx.loadVectors(), "SEMANTIC_UNAVAILABLE", /vectors/);
+  });
+
+  test("UNKNOWN_INDEX", async () => {
+    await rejectsWith(idx.search("watchers", { indexes: ["fr"] }), "UNKNOWN_INDEX", /default/);
+  });
+
+  test("CLOSED: every call after close()", async () => {
+    const other = await Midashi.load(dir);
+    other.close();
+    await rejectsWith(other.search("watchers"), "CLOSED");
+    await rejectsWith(other.getSection("0000000000000000"), "CLOSED");
+    await rejectsWith(other.getDocument("en/pagination.md"), "CLOSED");
+    await rejectsWith(other.suggest("wat"), "CLOSED");
+  });
+
+  test("a failed query leaves the index usable", async () => {
+    await rejectsWith(idx.search(""), "EMPTY_QUERY");
+    assert.ok((await idx.search("watchers")).results.length > 0);
+  });
+});
+
+test("no unhandled rejections along the way", async () => {
+  // Let pending microtasks and socket callbacks run.
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(unhandled, []);
+});
