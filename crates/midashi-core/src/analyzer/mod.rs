@@ -1,14 +1,76 @@
 //! How text becomes terms. ONE analyzer, used by the index builder and by queries, natively
 //! and in wasm: if build and query disagree here, nothing is found.
 //!
-//! (Work in progress: the API below is the contract; see the module docs once filled in.)
+//! # Pipeline
+//!
+//! 1. **Normalise** (`normalize.rs`): the original text is walked one grapheme cluster at a
+//!    time; each cluster is NFKC-normalised (full-width → half-width, `ｶﾞ` → `ガ`, ligatures
+//!    expanded), katakana is folded to hiragana (`プロパティ` → `ぷろぱてぃ`; `ー` kept) and `’`
+//!    to `'`. Case is kept at this stage because identifier splitting needs it. Alongside
+//!    the buffer a compact offset map (byte-for-byte stretches, plus one entry per cluster
+//!    whose normalised form changed shape) maps any normalised range back to the original,
+//!    so every [`Token`] slices the *original* text at char boundaries. ASCII and common CJK
+//!    characters skip the cluster machinery.
+//! 2. **Split scripts**: maximal runs of CJK characters (Han, kana including `ー`, Hangul)
+//!    are taken out first, because UAX#29 splits ideographs and kana into single
+//!    characters. A run yields overlapping character bigrams, each at its own position; a
+//!    run of one character yields that unigram (the query layer prefix-expands a lone CJK
+//!    unigram over the bigrams). `Vueのコンポーネント` → `vue`, `のこ`, `こん`, `んぽ`, …
+//! 3. **Segment** the rest with Unicode word boundaries (UAX#29, `unicode-segmentation`);
+//!    segments with no letter or digit (spaces, punctuation, emoji) are dropped. Words
+//!    joined by exactly `-`, `.`, `:` or `::` with no space (`v-model`, `std::collections`,
+//!    `foo.123`) are rejoined into one compound; UAX#29 already keeps `a.b.c`, `snake_case`
+//!    and `bind:href` together.
+//! 4. **Terms**: each word or compound takes one position and yields
+//!    - the whole word, lower-cased: stemmed (English Snowball) if it is a plain word,
+//!      unstemmed if it contains `-` `.` `:` `_` (so `v-model` is searchable as typed);
+//!    - if it is an identifier, its parts at the *same* position, lower-cased and stemmed:
+//!      the separator-delimited components (`get-childitem` → `get`, `childitem`) and the
+//!      camelCase/PascalCase pieces of each (`childitem` → `child`, `item`;
+//!      `HTTPServer` → `http`, `server`; `URLs` stays whole). Duplicates at one position
+//!      are emitted once. Purely numeric compounds (`3.14`, `2024-01-31`) are not split.
+//!
+//!    Only ASCII-letter words (apostrophes allowed) are stemmed: words with digits are
+//!    identifiers or versions (`vue3`, `h1`), and other scripts are not English.
+//! 5. **Stopwords** ([`is_stopword`], the Snowball English list) are indexed like any
+//!    word; [`Analyzer::analyze_query`] flags them and drops them unless the query is
+//!    nothing but stopwords.
+//!
+//! # Bounds
+//!
+//! All work is linear in the input. A word or compound longer than [`MAX_TERM_BYTES`]
+//! (normalised) is not a term: a compound that long falls apart into its components and a
+//! camelCase word into its pieces, each then its own word at its own position; whatever is
+//! still too long (base64, hashes, minified code) is skipped, not truncated, because a
+//! truncated term would match words that are not in the text.
+
+mod normalize;
+mod stopwords;
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use unicode_segmentation::UnicodeSegmentation;
+
+use normalize::Normalized;
+pub use stopwords::is_stopword;
+
+/// The longest word or compound (in normalised UTF-8 bytes) that becomes a term.
+pub const MAX_TERM_BYTES: usize = 64;
+
+/// How many distinct words one call memoises stems for (bounds its memory).
+const STEM_CACHE_ENTRIES: usize = 4096;
 
 /// One term occurrence in analyzed text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Token {
     /// The indexed form: normalised, case-folded, stemmed (English), or a CJK bigram.
     pub term: String,
-    /// Word position (identifier parts share their whole word's position).
+    /// Word position (identifier parts share their whole word's position; each CJK
+    /// bigram has its own).
     pub position: u32,
     /// Byte range of the source text this term came from (into the *original* text).
     pub start: usize,
@@ -16,7 +78,29 @@ pub struct Token {
     pub end: usize,
 }
 
-/// The analyzer.
+/// One term of a query, with what the query planner needs to know about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryToken {
+    /// Identical to what [`Analyzer::analyze`] yields for this word.
+    pub term: String,
+    /// The normalised, case-folded but unstemmed word (for prefix expansion of the word
+    /// being typed); for CJK the same as `term`.
+    pub raw: String,
+    /// Position, as in [`Token::position`].
+    pub position: u32,
+    /// Byte range in the original query text.
+    pub start: usize,
+    /// End of that byte range (exclusive).
+    pub end: usize,
+    /// An English stopword (kept only when the query has nothing else).
+    pub stopword: bool,
+    /// A CJK bigram or unigram.
+    pub cjk: bool,
+    /// An identifier part (`element` from `getElementById`), not a whole word.
+    pub part: bool,
+}
+
+/// The analyzer. Stateless and cheap to create; one value can serve any number of threads.
 #[derive(Debug, Default, Clone)]
 pub struct Analyzer {}
 
@@ -26,9 +110,386 @@ impl Analyzer {
         Analyzer {}
     }
 
-    /// Analyzes document text: every term, stopwords included.
+    /// Analyzes document text: every term, stopwords included, in position order.
     pub fn analyze(&self, text: &str) -> Vec<Token> {
-        let _ = text;
-        Vec::new()
+        let mut out = Vec::new();
+        walk(text, &mut |p: Piece, position: u32| {
+            out.push(Token {
+                term: p.stemmed.unwrap_or(p.lower),
+                position,
+                start: p.start,
+                end: p.end,
+            });
+        });
+        out
     }
+
+    /// Analyzes a query: the same terms as [`Analyzer::analyze`] produces for the same text,
+    /// flagged; stopwords are dropped unless that would leave nothing, in which case all
+    /// are kept.
+    pub fn analyze_query(&self, text: &str) -> Vec<QueryToken> {
+        let mut out = Vec::new();
+        walk(text, &mut |p: Piece, position: u32| {
+            let stopword = !p.cjk && is_stopword(&p.lower);
+            let (term, raw) = match p.stemmed {
+                Some(stem) => (stem, p.lower),
+                None => (p.lower.clone(), p.lower),
+            };
+            out.push(QueryToken {
+                term,
+                raw,
+                position,
+                start: p.start,
+                end: p.end,
+                stopword,
+                cjk: p.cjk,
+                part: p.part,
+            });
+        });
+        if out.iter().any(|t| !t.stopword) {
+            out.retain(|t| !t.stopword);
+        }
+        out
+    }
+}
+
+/// The normalisation the analyzer applies before segmentation: NFKC, katakana → hiragana,
+/// `’` → `'`, and case folding (`to_lowercase`). `"ＶＵＥ３"` → `"vue3"`.
+pub fn normalize(text: &str) -> String {
+    let n = Normalized::new(text);
+    if n.text.is_ascii() {
+        n.text.to_ascii_lowercase()
+    } else {
+        n.text.to_lowercase()
+    }
+}
+
+/// A term before it is handed out: the lower-cased word and, if stemming changed it, its
+/// stem (so the document side can reuse the allocation and the query side keeps both).
+struct Piece {
+    lower: String,
+    stemmed: Option<String>,
+    start: usize,
+    end: usize,
+    cjk: bool,
+    part: bool,
+}
+
+impl Piece {
+    fn term(&self) -> &str {
+        self.stemmed.as_deref().unwrap_or(&self.lower)
+    }
+}
+
+/// The one code path both [`Analyzer::analyze`] and [`Analyzer::analyze_query`] run.
+fn walk(text: &str, sink: &mut dyn FnMut(Piece, u32)) {
+    let norm = Normalized::new(text);
+    let mut w = Walker {
+        norm: &norm,
+        buf: &norm.text,
+        stemmer: Stemmer::create(Algorithm::English),
+        stems: HashMap::new(),
+        position: 0,
+        sink,
+    };
+    let buf: &str = &norm.text;
+    let mut span_start = 0;
+    let mut chars = buf.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if !is_cjk(c) {
+            continue;
+        }
+        w.words(span_start, i);
+        let mut prev = i;
+        let mut end = i + c.len_utf8();
+        while let Some(&(j, d)) = chars.peek() {
+            if !is_cjk(d) {
+                break;
+            }
+            chars.next();
+            end = j + d.len_utf8();
+            w.cjk(prev, end);
+            prev = j;
+        }
+        if prev == i {
+            w.cjk(i, end);
+        }
+        span_start = end;
+    }
+    w.words(span_start, buf.len());
+}
+
+struct Walker<'a, 's> {
+    norm: &'a Normalized<'a>,
+    buf: &'a str,
+    stemmer: Stemmer,
+    stems: HashMap<String, Option<String>>,
+    position: u32,
+    sink: &'s mut dyn FnMut(Piece, u32),
+}
+
+impl Walker<'_, '_> {
+    fn next_position(&mut self) -> u32 {
+        let p = self.position;
+        self.position = self.position.saturating_add(1);
+        p
+    }
+
+    /// The stem of `lower` if it differs, memoised per call (documents repeat their words).
+    fn stem(&mut self, lower: &str) -> Option<String> {
+        // Snowball leaves words of two letters or fewer alone.
+        if lower.len() <= 2 {
+            return None;
+        }
+        if let Some(hit) = self.stems.get(lower) {
+            return hit.clone();
+        }
+        let stemmed = match self.stemmer.stem(lower) {
+            Cow::Owned(t) if t != lower => Some(t),
+            _ => None,
+        };
+        if self.stems.len() < STEM_CACHE_ENTRIES {
+            self.stems.insert(lower.to_owned(), stemmed.clone());
+        }
+        stemmed
+    }
+
+    fn piece(&mut self, s: usize, e: usize, stem: bool, part: bool) -> Piece {
+        let w = &self.buf[s..e];
+        let lower = if w.is_ascii() {
+            w.to_ascii_lowercase()
+        } else {
+            w.to_lowercase()
+        };
+        let stemmed = if stem && stemmable(&lower) {
+            self.stem(&lower)
+        } else {
+            None
+        };
+        let (start, end) = self.norm.orig_range(s, e);
+        Piece {
+            lower,
+            stemmed,
+            start,
+            end,
+            cjk: false,
+            part,
+        }
+    }
+
+    /// A CJK bigram or unigram at `buf[s..e]`.
+    fn cjk(&mut self, s: usize, e: usize) {
+        let (start, end) = self.norm.orig_range(s, e);
+        let piece = Piece {
+            lower: self.buf[s..e].to_owned(),
+            stemmed: None,
+            start,
+            end,
+            cjk: true,
+            part: false,
+        };
+        let pos = self.next_position();
+        (self.sink)(piece, pos);
+    }
+
+    /// The words of the non-CJK span `buf[s..e]`, with connector-joined words rejoined.
+    fn words(&mut self, s: usize, e: usize) {
+        if s >= e {
+            return;
+        }
+        let span = &self.buf[s..e];
+        // The compound being built (always ends with a word), and the connector seen since.
+        let mut cur: Option<(usize, usize)> = None;
+        let mut conn_start = 0;
+        let mut conn_len = 0;
+        for (i, seg) in span.split_word_bound_indices() {
+            let (a, b) = (s + i, s + i + seg.len());
+            if seg.chars().any(char::is_alphanumeric) {
+                match cur {
+                    Some((cs, ce))
+                        if conn_len > 0
+                            && ce + conn_len == a
+                            && valid_connector(&self.buf[conn_start..a]) =>
+                    {
+                        cur = Some((cs, b));
+                    }
+                    _ => {
+                        if let Some((cs, ce)) = cur {
+                            self.compound(cs, ce);
+                        }
+                        cur = Some((a, b));
+                    }
+                }
+                conn_len = 0;
+            } else if cur.is_some() && matches!(seg, "-" | "." | ":") && conn_len < 2 {
+                if conn_len == 0 {
+                    conn_start = a;
+                }
+                conn_len += 1;
+            } else if let Some((cs, ce)) = cur.take() {
+                self.compound(cs, ce);
+                conn_len = 0;
+            }
+        }
+        if let Some((cs, ce)) = cur {
+            self.compound(cs, ce);
+        }
+    }
+
+    /// One word or compound at `buf[s..e]`: the whole word and its identifier parts, at one
+    /// position.
+    fn compound(&mut self, s: usize, e: usize) {
+        let w = &self.buf[s..e];
+        if w.len() > MAX_TERM_BYTES {
+            self.oversize(s, e);
+            return;
+        }
+        let has_sep = w.bytes().any(is_sep);
+        let camel = camel_parts(self.buf, s, e);
+        let whole = self.piece(s, e, !has_sep, false);
+        if !has_sep && camel.len() <= 1 {
+            let pos = self.next_position();
+            (self.sink)(whole, pos);
+            return;
+        }
+        let mut pieces = vec![whole];
+        let numeric = w.bytes().all(|b| b.is_ascii_digit() || is_sep(b));
+        if !numeric {
+            for (cs, ce) in sep_components(self.buf, s, e) {
+                if has_sep {
+                    self.push_unique(&mut pieces, cs, ce);
+                }
+                let parts = if (cs, ce) == (s, e) {
+                    camel.clone()
+                } else {
+                    camel_parts(self.buf, cs, ce)
+                };
+                if parts.len() > 1 {
+                    for (ps, pe) in parts {
+                        self.push_unique(&mut pieces, ps, pe);
+                    }
+                }
+            }
+        }
+        let pos = self.next_position();
+        for p in pieces {
+            (self.sink)(p, pos);
+        }
+    }
+
+    fn push_unique(&mut self, pieces: &mut Vec<Piece>, s: usize, e: usize) {
+        let p = self.piece(s, e, true, true);
+        if !pieces.iter().any(|q| q.term() == p.term()) {
+            pieces.push(p);
+        }
+    }
+
+    /// A word too long to be a term: its components, or failing that its camelCase
+    /// pieces, become words of their own; anything still too long is skipped.
+    fn oversize(&mut self, s: usize, e: usize) {
+        let comps = sep_components(self.buf, s, e);
+        if comps.len() > 1 || comps.first().is_some_and(|&c| c != (s, e)) {
+            for (cs, ce) in comps {
+                self.compound(cs, ce);
+            }
+            return;
+        }
+        let parts = camel_parts(self.buf, s, e);
+        if parts.len() > 1 {
+            for (ps, pe) in parts {
+                if pe - ps <= MAX_TERM_BYTES {
+                    self.compound(ps, pe);
+                }
+            }
+        }
+    }
+}
+
+/// Connectors that glue two words into one compound when nothing else is between them.
+fn valid_connector(c: &str) -> bool {
+    matches!(c, "-" | "." | ":" | "::")
+}
+
+/// Separators inside a compound (besides connectors, UAX#29 keeps `_`, `.` and `:` inside
+/// words).
+fn is_sep(b: u8) -> bool {
+    matches!(b, b'-' | b'.' | b':' | b'_')
+}
+
+/// The non-empty separator-delimited components of `buf[s..e]`.
+fn sep_components(buf: &str, s: usize, e: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = s;
+    for (i, b) in buf.as_bytes()[s..e].iter().enumerate() {
+        if is_sep(*b) {
+            if start < s + i {
+                out.push((start, s + i));
+            }
+            start = s + i + 1;
+        }
+    }
+    if start < e {
+        out.push((start, e));
+    }
+    out
+}
+
+/// The camelCase/PascalCase pieces of `buf[s..e]`: a break before an upper-case letter that
+/// follows a lower-case letter or digit (`getElement`, `utf8Decode`), and before the last
+/// capital of a capital run that a lower-case letter follows (`HTTPServer`), except a
+/// plural `s` ending the word (`URLs`, `IDs`). Empty when there are no boundaries.
+fn camel_parts(buf: &str, s: usize, e: usize) -> Vec<(usize, usize)> {
+    let w = &buf[s..e];
+    let mut out = Vec::new();
+    // Most words have no capital after the first letter: no allocation for them.
+    let has_upper = if w.is_ascii() {
+        w.bytes().skip(1).any(|b| b.is_ascii_uppercase())
+    } else {
+        w.chars().skip(1).any(char::is_uppercase)
+    };
+    if !has_upper {
+        return out;
+    }
+    let chars: Vec<(usize, char)> = w.char_indices().collect();
+    let mut start = 0;
+    for k in 1..chars.len() {
+        let prev = chars[k - 1].1;
+        let cur = chars[k].1;
+        if !cur.is_uppercase() {
+            continue;
+        }
+        let after_lower = prev.is_lowercase() || prev.is_numeric();
+        let acronym_end = prev.is_uppercase()
+            && chars.get(k + 1).is_some_and(|n| n.1.is_lowercase())
+            && !(chars.get(k + 1).is_some_and(|n| n.1 == 's') && k + 2 == chars.len());
+        if after_lower || acronym_end {
+            out.push((s + start, s + chars[k].0));
+            start = chars[k].0;
+        }
+    }
+    if !out.is_empty() {
+        out.push((s + start, e));
+    }
+    out
+}
+
+/// Only plain English-looking words are stemmed: ASCII letters and apostrophes.
+fn stemmable(w: &str) -> bool {
+    w.bytes().all(|b| b.is_ascii_lowercase() || b == b'\'')
+        && w.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// CJK characters after normalisation: kana (with `ー` and the iteration marks), Han
+/// (unified, extensions, compatibility, `々〆〇`) and Hangul.
+fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{3041}'..='\u{3096}' | '\u{309D}'..='\u{309F}'      // hiragana, ゝゞゟ
+        | '\u{30A1}'..='\u{30FA}' | '\u{30FC}'..='\u{30FF}'  // katakana, ー ヽヾヿ
+        | '\u{31F0}'..='\u{31FF}'                            // small katakana extension
+        | '\u{3005}'..='\u{3007}'                            // 々〆〇
+        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}'  // Han
+        | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{3134F}'
+        | '\u{1100}'..='\u{11FF}' | '\u{3131}'..='\u{318E}'  // Hangul jamo
+        | '\u{A960}'..='\u{A97F}' | '\u{D7B0}'..='\u{D7FF}'
+        | '\u{AC00}'..='\u{D7A3}') // Hangul syllables
 }
