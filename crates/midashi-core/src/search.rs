@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::format::{decode, FileKind, Manifest};
 use crate::fusion::{fuse, Fusion};
 use crate::index::postings::ListReader;
-use crate::index::{SectionRecord, SectionsData, TermsData};
+use crate::index::{Field, SectionRecord, SectionsData, TermsData};
 use crate::query::{plan, Dictionary, PlanOptions, QueryPlan, MAX_QUERY_BYTES};
 use crate::scoring::Bm25f;
 use crate::section::SectionId;
@@ -339,7 +339,7 @@ impl SearchIndex {
         let keyword = if mode == Mode::Semantic {
             Vec::new()
         } else {
-            self.keyword_leg(&plan, &keep)
+            self.keyword_leg(&plan, &keep, self.analyzer.analyze(query).len())
         };
         let ranked = match (mode, query_vector) {
             (Mode::Keyword, _) | (_, None) => keyword,
@@ -380,7 +380,7 @@ impl SearchIndex {
     }
 
     /// BM25F over the plan's clauses, exact heading matches first; best first.
-    fn keyword_leg(&self, plan: &QueryPlan, keep: &dyn Fn(u32) -> bool) -> Vec<(u32, f32)> {
+    fn keyword_leg(&self, plan: &QueryPlan, keep: &dyn Fn(u32) -> bool, query_len: usize) -> Vec<(u32, f32)> {
         let n = self.sections.sections.len();
         let scorer = Bm25f::new(self.terms.weights, self.terms.avg_len, &self.terms.field_lengths);
         let mut total = vec![0f32; n];
@@ -431,13 +431,13 @@ impl SearchIndex {
             .filter(|&(_, v)| v > 0.0)
             .collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        self.boost_exact_headings(&mut ranked, plan);
+        self.boost_exact_headings(&mut ranked, plan, query_len);
         ranked
     }
 
     /// A section whose heading says exactly what was asked comes first: its score is lifted
     /// above the best non-exact score (keeping order among exact matches).
-    fn boost_exact_headings(&self, ranked: &mut [(u32, f32)], plan: &QueryPlan) {
+    fn boost_exact_headings(&self, ranked: &mut [(u32, f32)], plan: &QueryPlan, query_len: usize) {
         let mut wanted: Vec<&str> = plan.terms.iter().map(String::as_str).collect();
         if wanted.is_empty() {
             return;
@@ -448,6 +448,12 @@ impl SearchIndex {
         let mut any = false;
         // Exact matches are near the top anyway; looking further only costs time.
         for r in ranked.iter_mut().take(200) {
+            // The heading field's stored length is its term count under the same analyzer:
+            // only headings as long as the query can say exactly the same thing, which
+            // spares analysing the others.
+            if self.field_len(r.0, Field::Heading) != query_len {
+                continue;
+            }
             let heading = &self.sections.sections[r.0 as usize].heading;
             let tokens = self.analyzer.analyze_query(heading);
             let mut have: Vec<&str> = tokens.iter().filter(|t| !t.part).map(|t| t.term.as_str()).collect();
@@ -461,6 +467,14 @@ impl SearchIndex {
         if any {
             ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         }
+    }
+
+    fn field_len(&self, section: u32, field: Field) -> usize {
+        let i = (section as usize * crate::index::NUM_FIELDS + field as usize) * 2;
+        self.terms
+            .field_lengths
+            .get(i..i + 2)
+            .map_or(0, |b| usize::from(u16::from_le_bytes([b[0], b[1]])))
     }
 
     fn passes_filters(&self, s: u32, opts: &SearchOptions) -> bool {
