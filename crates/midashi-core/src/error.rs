@@ -46,7 +46,9 @@ pub enum Error {
         actual: u64,
     },
     /// The payload does not match its checksum: corrupted in transit or on disk.
-    #[error("{file}: checksum mismatch, the file is corrupted; fetch it again or rebuild the index")]
+    #[error(
+        "{file}: checksum mismatch, the file is corrupted; fetch it again or rebuild the index"
+    )]
     Corrupted {
         /// Which file.
         file: String,

@@ -61,7 +61,9 @@ pub fn fuse(keyword: &[(u32, f32)], semantic: &[(u32, f32)], fusion: Fusion) -> 
             semantic_weight,
         } => {
             for (leg, w) in [(keyword, keyword_weight), (semantic, semantic_weight)] {
-                let (lo, hi) = leg.iter().fold((f32::MAX, f32::MIN), |(lo, hi), &(_, x)| (lo.min(x), hi.max(x)));
+                let (lo, hi) = leg.iter().fold((f32::MAX, f32::MIN), |(lo, hi), &(_, x)| {
+                    (lo.min(x), hi.max(x))
+                });
                 let span = hi - lo;
                 for &(s, x) in leg {
                     let norm = if span > 0.0 { (x - lo) / span } else { 1.0 };
@@ -86,7 +88,14 @@ mod tests {
         let fused = fuse(&kw, &sem, Fusion::default());
         assert_eq!(fused[0].0, 1, "first in one leg, second in the other");
         assert_eq!(fused.len(), 3);
-        let lin = fuse(&kw, &sem, Fusion::Linear { keyword_weight: 1.0, semantic_weight: 1.0 });
+        let lin = fuse(
+            &kw,
+            &sem,
+            Fusion::Linear {
+                keyword_weight: 1.0,
+                semantic_weight: 1.0,
+            },
+        );
         assert_eq!(lin[0].0, 1);
         assert!((lin[0].1 - 1.0).abs() < 1e-6);
     }

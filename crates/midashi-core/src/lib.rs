@@ -1,15 +1,15 @@
 //! Midashi's engine, shared by the native indexer/CLI and the WebAssembly search module.
 //!
 //! Everything that build time and query time must agree on lives here exactly once:
-//! - [`section`]: the section model (what a search result *is*);
-//! - [`analyzer`]: how text becomes terms (one analyzer for documents and queries);
-//! - [`index`]: the keyword index (term dictionary, postings, field lengths) and its builder;
-//! - [`query`]: how a query string becomes weighted clauses (prefix, fuzzy, synonyms);
-//! - [`scoring`]: BM25F;
-//! - [`vectors`]: int8 section vectors and their scan;
-//! - [`fusion`]: reciprocal rank fusion and linear blending of the two legs;
-//! - [`search`]: running a query: filters, grouping, previews, highlights;
-//! - [`format`]: the bytes on disk (magic, version, checksum, postcard) and the entry file.
+//! - [`section`] — the section model (what a search result is);
+//! - [`analyzer`] — how text becomes terms (one analyzer for documents and queries);
+//! - [`index`] — the keyword index (term dictionary, postings, field lengths) and its builder;
+//! - [`query`] — how a query string becomes weighted clauses (prefix, fuzzy, synonyms);
+//! - [`scoring`] — BM25F;
+//! - [`vectors`] — int8 section vectors and their scan;
+//! - [`fusion`] — reciprocal rank fusion and linear blending of the two legs;
+//! - [`search`] — running a query: filters, grouping, previews, highlights;
+//! - [`format`] — the bytes on disk (magic, version, checksum, postcard) and the entry file.
 //!
 //! The crate does no I/O: callers hand it bytes and get bytes back, so the same code runs
 //! in `build-index` and in the browser.

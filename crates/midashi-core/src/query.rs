@@ -99,7 +99,11 @@ impl Dictionary<'_> {
 
     /// The display word for a term (the most frequent word that produced it).
     pub fn surface(&self, term: &str, offset: u64) -> String {
-        match self.data.surfaces.binary_search_by_key(&offset, |(o, _)| *o) {
+        match self
+            .data
+            .surfaces
+            .binary_search_by_key(&offset, |(o, _)| *o)
+        {
             Ok(i) => self.data.surfaces[i].1.clone(),
             Err(_) => term.to_string(),
         }
@@ -180,7 +184,12 @@ impl Dictionary<'_> {
 }
 
 /// Plans `query` (already checked for length) against the dictionary.
-pub fn plan(analyzer: &Analyzer, dict: &Dictionary<'_>, query: &str, opts: PlanOptions) -> QueryPlan {
+pub fn plan(
+    analyzer: &Analyzer,
+    dict: &Dictionary<'_>,
+    query: &str,
+    opts: PlanOptions,
+) -> QueryPlan {
     let mut tokens: Vec<QueryToken> = analyzer.analyze_query(query);
     tokens.truncate(MAX_QUERY_TERMS);
     // The last word is still being typed unless the query ends with a separator.
@@ -208,12 +217,20 @@ pub fn plan(analyzer: &Analyzer, dict: &Dictionary<'_>, query: &str, opts: PlanO
             // Completions of the raw (unstemmed) word: "configura" → "configuration"'s stem
             // is "configur", which the word itself extends, so also accept dictionary terms
             // that are a long-enough prefix of the typed word.
-            let raw = if tok.raw.is_empty() { &tok.term } else { &tok.raw };
+            let raw = if tok.raw.is_empty() {
+                &tok.term
+            } else {
+                &tok.raw
+            };
             if raw.chars().count() >= 2 || tok.cjk {
                 for (term, offset, _) in dict.completions(raw, MAX_PREFIX_EXPANSIONS) {
                     if term != tok.term {
                         clause.alternatives.push(Alternative {
-                            terms: vec![WeightedTerm { term, offset, weight: PREFIX_WEIGHT }],
+                            terms: vec![WeightedTerm {
+                                term,
+                                offset,
+                                weight: PREFIX_WEIGHT,
+                            }],
                         });
                     }
                 }
@@ -230,8 +247,14 @@ pub fn plan(analyzer: &Analyzer, dict: &Dictionary<'_>, query: &str, opts: PlanO
             }
         }
         if exact.is_none() && !tok.cjk && !tok.part {
-            let corrections = if opts.fuzzy { dict.corrections(&tok.term) } else { Vec::new() };
-            let suggestion = corrections.first().map(|(t, _)| dict.surface(&t.term, t.offset));
+            let corrections = if opts.fuzzy {
+                dict.corrections(&tok.term)
+            } else {
+                Vec::new()
+            };
+            let suggestion = corrections
+                .first()
+                .map(|(t, _)| dict.surface(&t.term, t.offset));
             if clause.alternatives.is_empty() {
                 plan.unknown.push((tok.start, tok.end, suggestion));
             }
@@ -248,7 +271,12 @@ pub fn plan(analyzer: &Analyzer, dict: &Dictionary<'_>, query: &str, opts: PlanO
 
 /// Replaces runs of query terms that spell a synonym-group member by one clause whose
 /// alternatives are all members of the group.
-fn apply_synonyms(dict: &Dictionary<'_>, tokens: &[QueryToken], consumed: &mut [bool], plan: &mut QueryPlan) {
+fn apply_synonyms(
+    dict: &Dictionary<'_>,
+    tokens: &[QueryToken],
+    consumed: &mut [bool],
+    plan: &mut QueryPlan,
+) {
     for group in &dict.data.synonyms {
         for member in group {
             let n = member.len();
@@ -264,13 +292,17 @@ fn apply_synonyms(dict: &Dictionary<'_>, tokens: &[QueryToken], consumed: &mut [
                 }
                 let mut clause = Clause::default();
                 for m in group {
-                    let terms: Vec<WeightedTerm> = m.iter().filter_map(|t| dict.exact(t, 1.0)).collect();
+                    let terms: Vec<WeightedTerm> =
+                        m.iter().filter_map(|t| dict.exact(t, 1.0)).collect();
                     if terms.len() == m.len() {
                         clause.alternatives.push(Alternative { terms });
                     }
                 }
-                consumed[start..start + n].iter_mut().for_each(|c| *c = true);
-                plan.terms.extend(window.iter().filter(|t| !t.part).map(|t| t.term.clone()));
+                consumed[start..start + n]
+                    .iter_mut()
+                    .for_each(|c| *c = true);
+                plan.terms
+                    .extend(window.iter().filter(|t| !t.part).map(|t| t.term.clone()));
                 if !clause.alternatives.is_empty() {
                     plan.clauses.push(clause);
                 }

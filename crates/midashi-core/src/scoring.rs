@@ -43,8 +43,8 @@ impl<'a> Bm25f<'a> {
     pub fn score(&self, idf: f32, section: u32, tf: &[u32; NUM_FIELDS]) -> f32 {
         let w = &self.weights;
         let mut tf_norm = 0f32;
-        for f in 0..NUM_FIELDS {
-            if tf[f] == 0 {
+        for (f, &tf_f) in tf.iter().enumerate() {
+            if tf_f == 0 {
                 continue;
             }
             let avg = self.avg_len[f];
@@ -53,7 +53,7 @@ impl<'a> Bm25f<'a> {
             } else {
                 1.0
             };
-            tf_norm += w.weight[f] * tf[f] as f32 / norm.max(1e-3);
+            tf_norm += w.weight[f] * tf_f as f32 / norm.max(1e-3);
         }
         idf * tf_norm * (w.k1 + 1.0) / (w.k1 + tf_norm)
     }

@@ -210,7 +210,8 @@ impl SearchIndex {
         };
         let terms_name = name(FileKind::Terms);
         let terms: TermsData = decode(FileKind::Terms, &terms_name, terms)?;
-        let sections: SectionsData = decode(FileKind::Sections, &name(FileKind::Sections), sections)?;
+        let sections: SectionsData =
+            decode(FileKind::Sections, &name(FileKind::Sections), sections)?;
         let malformed = |detail: String| Error::Malformed {
             file: terms_name.clone(),
             detail,
@@ -220,7 +221,9 @@ impl SearchIndex {
         if terms.n_sections as usize != n
             || terms.field_lengths.len() != n * crate::index::NUM_FIELDS * 2
         {
-            return Err(malformed("terms and sections files do not belong together".into()));
+            return Err(malformed(
+                "terms and sections files do not belong together".into(),
+            ));
         }
         for (i, s) in sections.sections.iter().enumerate() {
             let parent_ok = s.parent.is_none_or(|p| (p as usize) < i);
@@ -231,7 +234,11 @@ impl SearchIndex {
                 });
             }
         }
-        let line_starts = sections.docs.iter().map(|d| line_starts(&d.source)).collect();
+        let line_starts = sections
+            .docs
+            .iter()
+            .map(|d| line_starts(&d.source))
+            .collect();
         let by_id = sections
             .sections
             .iter()
@@ -299,7 +306,12 @@ impl SearchIndex {
 
     /// Runs a query. `query_vector` is the query's embedding (from midashi-embed) for the
     /// semantic leg; without it only keyword search runs.
-    pub fn search(&self, query: &str, opts: &SearchOptions, query_vector: Option<&[f32]>) -> Result<SearchResponse> {
+    pub fn search(
+        &self,
+        query: &str,
+        opts: &SearchOptions,
+        query_vector: Option<&[f32]>,
+    ) -> Result<SearchResponse> {
         let query = query.trim();
         if query.is_empty() {
             return Err(Error::EmptyQuery);
@@ -345,15 +357,25 @@ impl SearchIndex {
             (Mode::Keyword, _) | (_, None) => keyword,
             (_, Some(qv)) => {
                 let vectors = self.vectors.as_ref().ok_or_else(|| {
-                    Error::SemanticUnavailable("the index has no vectors: rebuild it with a model".into())
+                    Error::SemanticUnavailable(
+                        "the index has no vectors: rebuild it with a model".into(),
+                    )
                 })?;
-                let semantic: Vec<(u32, f32)> = vectors.scan(qv).into_iter().filter(|&(s, _)| keep(s)).collect();
+                let semantic: Vec<(u32, f32)> = vectors
+                    .scan(qv)
+                    .into_iter()
+                    .filter(|&(s, _)| keep(s))
+                    .collect();
                 if mode == Mode::Semantic {
                     semantic
                 } else {
                     // Fuse over the heads of both legs: deep tails only add noise to RRF.
                     let head = 200;
-                    fuse(&keyword[..keyword.len().min(head)], &semantic[..semantic.len().min(head)], opts.fusion)
+                    fuse(
+                        &keyword[..keyword.len().min(head)],
+                        &semantic[..semantic.len().min(head)],
+                        opts.fusion,
+                    )
                 }
             }
         };
@@ -361,7 +383,11 @@ impl SearchIndex {
             Some(min) => ranked.into_iter().filter(|&(_, s)| s >= min).collect(),
             None => ranked,
         };
-        let grouped = if opts.group { self.group(ranked) } else { ranked };
+        let grouped = if opts.group {
+            self.group(ranked)
+        } else {
+            ranked
+        };
         let total = grouped.len();
         let terms: HashSet<&str> = plan.all_terms().collect();
         let results = grouped
@@ -370,7 +396,11 @@ impl SearchIndex {
             .take(opts.limit)
             .map(|&(s, score)| self.hit(s, score, opts.preview_lines, &terms))
             .collect();
-        let suggestions = if total < 3 { self.did_you_mean(query, &plan) } else { Vec::new() };
+        let suggestions = if total < 3 {
+            self.did_you_mean(query, &plan)
+        } else {
+            Vec::new()
+        };
         Ok(SearchResponse {
             total,
             results,
@@ -380,9 +410,18 @@ impl SearchIndex {
     }
 
     /// BM25F over the plan's clauses, exact heading matches first; best first.
-    fn keyword_leg(&self, plan: &QueryPlan, keep: &dyn Fn(u32) -> bool, query_len: usize) -> Vec<(u32, f32)> {
+    fn keyword_leg(
+        &self,
+        plan: &QueryPlan,
+        keep: &dyn Fn(u32) -> bool,
+        query_len: usize,
+    ) -> Vec<(u32, f32)> {
         let n = self.sections.sections.len();
-        let scorer = Bm25f::new(self.terms.weights, self.terms.avg_len, &self.terms.field_lengths);
+        let scorer = Bm25f::new(
+            self.terms.weights,
+            self.terms.avg_len,
+            &self.terms.field_lengths,
+        );
         let mut total = vec![0f32; n];
         let mut touched: Vec<u32> = Vec::new();
         let mut add = |total: &mut Vec<f32>, s: u32, v: f32| {
@@ -399,7 +438,8 @@ impl SearchIndex {
             for alt in &clause.alternatives {
                 let mut alt_scores: HashMap<u32, f32> = HashMap::new();
                 for t in &alt.terms {
-                    let Some(list) = ListReader::open(&self.terms.postings, t.offset as usize) else {
+                    let Some(list) = ListReader::open(&self.terms.postings, t.offset as usize)
+                    else {
                         continue;
                     };
                     let idf = list.idf;
@@ -456,7 +496,11 @@ impl SearchIndex {
             }
             let heading = &self.sections.sections[r.0 as usize].heading;
             let tokens = self.analyzer.analyze_query(heading);
-            let mut have: Vec<&str> = tokens.iter().filter(|t| !t.part).map(|t| t.term.as_str()).collect();
+            let mut have: Vec<&str> = tokens
+                .iter()
+                .filter(|t| !t.part)
+                .map(|t| t.term.as_str())
+                .collect();
             have.sort_unstable();
             have.dedup();
             if have == wanted {
@@ -481,11 +525,22 @@ impl SearchIndex {
         let sec = &self.sections.sections[s as usize];
         let doc = &self.sections.docs[sec.doc as usize];
         let h = &doc.hints;
-        opts.path.as_ref().is_none_or(|p| doc.path.starts_with(p.trim_start_matches('/')))
+        opts.path
+            .as_ref()
+            .is_none_or(|p| doc.path.starts_with(p.trim_start_matches('/')))
             && (opts.depth.is_empty() || opts.depth.contains(&sec.depth))
-            && opts.category.as_ref().is_none_or(|c| h.category.as_ref() == Some(c))
-            && opts.lang.as_ref().is_none_or(|l| h.lang.as_ref() == Some(l))
-            && opts.version.as_ref().is_none_or(|v| h.version.as_ref() == Some(v))
+            && opts
+                .category
+                .as_ref()
+                .is_none_or(|c| h.category.as_ref() == Some(c))
+            && opts
+                .lang
+                .as_ref()
+                .is_none_or(|l| h.lang.as_ref() == Some(l))
+            && opts
+                .version
+                .as_ref()
+                .is_none_or(|v| h.version.as_ref() == Some(v))
             && opts.tags.iter().all(|t| h.tags.contains(t))
     }
 
@@ -544,7 +599,10 @@ impl SearchIndex {
         let starts = &self.line_starts[doc as usize];
         let from = (from.max(1) - 1) as usize;
         let a = starts.get(from).copied().unwrap_or(d.source.len() as u32) as usize;
-        let b = starts.get(to as usize).copied().unwrap_or(d.source.len() as u32) as usize;
+        let b = starts
+            .get(to as usize)
+            .copied()
+            .unwrap_or(d.source.len() as u32) as usize;
         d.source.get(a..b.max(a)).unwrap_or("")
     }
 
@@ -590,7 +648,9 @@ impl SearchIndex {
     pub fn get_section(&self, id: SectionId) -> Option<SectionView> {
         let &s = self.by_id.get(&id.0)?;
         let sec = &self.sections.sections[s as usize];
-        let text = self.lines(sec.doc, sec.start_line, sec.end_line).to_string();
+        let text = self
+            .lines(sec.doc, sec.start_line, sec.end_line)
+            .to_string();
         Some(SectionView {
             hit: self.hit(s, 0.0, usize::MAX, &HashSet::new()),
             text,
@@ -629,7 +689,11 @@ impl SearchIndex {
         let Some(last) = tokens.iter().rev().find(|t| !t.part) else {
             return Vec::new();
         };
-        let raw = if last.raw.is_empty() { &last.term } else { &last.raw };
+        let raw = if last.raw.is_empty() {
+            &last.term
+        } else {
+            &last.raw
+        };
         let dict = self.dictionary();
         let mut out: Vec<String> = Vec::new();
         for (term, offset, _) in dict.completions(raw, limit.saturating_mul(3).max(limit)) {
@@ -651,7 +715,10 @@ impl SearchIndex {
 
     /// Section ordinals in index order with their ids (for tools that walk the index).
     pub fn documents(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.sections.docs.iter().map(|d| (d.path.as_str(), d.title.as_str()))
+        self.sections
+            .docs
+            .iter()
+            .map(|d| (d.path.as_str(), d.title.as_str()))
     }
 }
 

@@ -24,11 +24,11 @@ impl SectionId {
         let mut h = xxhash_rust::xxh3::Xxh3::new();
         h.update(doc_path.as_bytes());
         for part in heading_path {
-            // A separator that cannot occur in text keeps ["a b"] and ["a", "b"] apart.
-            h.update(&[0x1f]);
+            // Length-prefixed, so ["a b"] and ["a", "b"] can never hash alike.
+            h.update(&(part.len() as u64).to_le_bytes());
             h.update(part.as_bytes());
         }
-        h.update(&[0x1e]);
+        h.update(&[0xff]);
         h.update(&occurrence.to_le_bytes());
         SectionId(h.digest())
     }

@@ -101,6 +101,9 @@ mod tests {
         assert_eq!(hits[0].0, 0);
         assert!((hits[0].1 - 1.0).abs() < 0.01);
         assert!((hits[1].1 - std::f32::consts::FRAC_1_SQRT_2).abs() < 0.01);
-        assert!(v.scan(&[1.0]).is_empty(), "wrong dims give nothing, not a panic");
+        assert!(
+            v.scan(&[1.0]).is_empty(),
+            "wrong dims give nothing, not a panic"
+        );
     }
 }

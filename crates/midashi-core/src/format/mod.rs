@@ -7,15 +7,14 @@
 //!   5     2   format major (LE)   — a reader refuses another major
 //!   7     2   format minor (LE)   — a reader accepts any minor of its major
 //!   9     8   payload length (LE)
-//!  17     4   CRC-32 of the payload (LE)
+//!  17     4   CRC-32 of bytes 0..17 and the payload (LE)
 //!  21     …   postcard payload
 //! ```
 //!
 //! postcard is not self-describing, so the header is what turns a truncated, corrupted or
-//! mismatched file into a clear [`Error`] instead of a wrong answer. CRC-32 detects every
-//! single-byte change of the payload (and every burst up to 32 bits); a change in the header
-//! itself is caught by the magic, kind, version and length checks or by the checksum no longer
-//! matching.
+//! mismatched file into a clear [`Error`] instead of a wrong answer. The CRC-32 covers the
+//! header fields and the payload, so it detects every single-byte change anywhere (and every
+//! burst up to 32 bits) — even of a minor version, which readers otherwise accept.
 
 pub mod entry;
 
@@ -86,6 +85,13 @@ impl fmt::Display for FileKind {
     }
 }
 
+fn checksum(header: &[u8], payload: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(header);
+    h.update(payload);
+    h.finalize()
+}
+
 /// Serialises `value` as a file of `kind`: header + postcard payload.
 pub fn encode<T: Serialize>(kind: FileKind, value: &T) -> Result<Vec<u8>> {
     let payload = postcard::to_allocvec(value).map_err(|e| Error::Malformed {
@@ -98,7 +104,8 @@ pub fn encode<T: Serialize>(kind: FileKind, value: &T) -> Result<Vec<u8>> {
     out.extend_from_slice(&FORMAT_MAJOR.to_le_bytes());
     out.extend_from_slice(&FORMAT_MINOR.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    let crc = checksum(&out, &payload);
+    out.extend_from_slice(&crc.to_le_bytes());
     out.extend_from_slice(&payload);
     Ok(out)
 }
@@ -166,7 +173,7 @@ pub fn verify<'a>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<&'a [u8
     }
     let crc = u32::from_le_bytes([bytes[17], bytes[18], bytes[19], bytes[20]]);
     let payload = &bytes[HEADER_LEN..];
-    if crc32fast::hash(payload) != crc {
+    if checksum(&bytes[..17], payload) != crc {
         return Err(Error::Corrupted { file });
     }
     Ok(payload)
@@ -206,7 +213,8 @@ mod tests {
         assert_eq!(back, value);
 
         for cut in 0..bytes.len() {
-            let err = decode::<(String, Vec<u32>)>(FileKind::Terms, "t", &bytes[..cut]).unwrap_err();
+            let err =
+                decode::<(String, Vec<u32>)>(FileKind::Terms, "t", &bytes[..cut]).unwrap_err();
             assert!(
                 matches!(err, Error::Truncated { .. }),
                 "cut at {cut}: {err:?}"

@@ -65,7 +65,12 @@ pub fn field_texts(section: &Section) -> [String; NUM_FIELDS] {
         String::new()
     };
     let h = &section.hints;
-    let mut hints: Vec<&str> = h.keywords.iter().chain(&h.tags).map(String::as_str).collect();
+    let mut hints: Vec<&str> = h
+        .keywords
+        .iter()
+        .chain(&h.tags)
+        .map(String::as_str)
+        .collect();
     // The description and category describe the whole document: only its node carries them,
     // or every section of a page would share the same boost.
     if section.depth == 0 {
@@ -132,7 +137,8 @@ impl IndexBuilder {
                     let tokens = analyzer.analyze(text);
                     let len = tokens.len();
                     len_sums[f] += len as f64;
-                    field_lengths.extend_from_slice(&(len.min(u16::MAX as usize) as u16).to_le_bytes());
+                    field_lengths
+                        .extend_from_slice(&(len.min(u16::MAX as usize) as u16).to_le_bytes());
                     for t in tokens {
                         let next = term_ids.len() as u32;
                         let id = *term_ids.entry(t.term.clone()).or_insert(next);
@@ -172,7 +178,11 @@ impl IndexBuilder {
                 url: doc.url.clone(),
                 title: doc.title.clone(),
                 source: doc.source.clone(),
-                hints: doc.sections.first().map(|s| s.hints.clone()).unwrap_or_default(),
+                hints: doc
+                    .sections
+                    .first()
+                    .map(|s| s.hints.clone())
+                    .unwrap_or_default(),
                 first_section: first,
                 section_count: sections.len() as u32 - first,
             });
@@ -216,7 +226,11 @@ impl IndexBuilder {
         })?;
         let mut avg_len = [0f32; NUM_FIELDS];
         for f in 0..NUM_FIELDS {
-            avg_len[f] = if n == 0 { 0.0 } else { (len_sums[f] / f64::from(n)) as f32 };
+            avg_len[f] = if n == 0 {
+                0.0
+            } else {
+                (len_sums[f] / f64::from(n)) as f32
+            };
         }
 
         let terms_data = TermsData {
@@ -244,12 +258,20 @@ impl IndexBuilder {
             files.push((name, bytes));
         };
         push(FileKind::Terms, encode(FileKind::Terms, &terms_data)?, true);
-        push(FileKind::Sections, encode(FileKind::Sections, &sections_data)?, true);
+        push(
+            FileKind::Sections,
+            encode(FileKind::Sections, &sections_data)?,
+            true,
+        );
         let mut model = None;
         let mut vector_count = 0;
         if let Some((info, vectors)) = self.vectors.take() {
             vector_count = vectors.count() as u64;
-            push(FileKind::Vectors, encode(FileKind::Vectors, &vectors)?, false);
+            push(
+                FileKind::Vectors,
+                encode(FileKind::Vectors, &vectors)?,
+                false,
+            );
             model = Some(info);
         }
         let manifest = Manifest {

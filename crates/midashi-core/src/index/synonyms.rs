@@ -37,9 +37,7 @@ impl Synonyms {
             if members.len() < 2 {
                 return Err(Error::Synonyms {
                     line: i + 1,
-                    detail: format!(
-                        "{line:?} has fewer than two members; write `a = b [= c …]`"
-                    ),
+                    detail: format!("{line:?} has fewer than two members; write `a = b [= c …]`"),
                 });
             }
             groups.push(members);
@@ -74,10 +72,17 @@ mod tests {
 
     #[test]
     fn parses_groups_and_reports_bad_lines() {
-        let s = Synonyms::parse("# comment\nページング = paging = pagination\n\nk8s, kubernetes\n").unwrap();
+        let s = Synonyms::parse("# comment\nページング = paging = pagination\n\nk8s, kubernetes\n")
+            .unwrap();
         assert_eq!(s.groups.len(), 2);
         assert_eq!(s.groups[0], vec!["ページング", "paging", "pagination"]);
         let err = Synonyms::parse("ok = fine\nlonely\n").unwrap_err();
-        assert_eq!(err, Error::Synonyms { line: 2, detail: "\"lonely\" has fewer than two members; write `a = b [= c …]`".into() });
+        assert_eq!(
+            err,
+            Error::Synonyms {
+                line: 2,
+                detail: "\"lonely\" has fewer than two members; write `a = b [= c …]`".into()
+            }
+        );
     }
 }
