@@ -103,23 +103,30 @@ export function splitPreview(hit: Pick<SearchHit, "preview" | "highlights" | "he
   headingHighlights: [number, number][];
 } {
   const { preview, highlights, heading } = hit;
+  const unchanged = { preview, highlights: [...highlights], headingHighlights: [] };
   const m = /^(#{1,6})[ \t]+/.exec(preview);
-  if (hit.depth === 0 || !m) return { preview, highlights: [...highlights], headingHighlights: [] };
+  if (!m) return unchanged;
   const nl = preview.indexOf("\n");
   const lineEnd = nl < 0 ? preview.length : nl;
   const cut = nl < 0 ? preview.length : nl + 1;
   const prefix = m[0].length;
+  const isHeadingLine = preview.slice(prefix, lineEnd).startsWith(heading);
+  // A document's preview may start with any heading; only its title's line is redundant.
+  if (hit.depth === 0 && !isHeadingLine) return unchanged;
   const headingHighlights: [number, number][] = [];
-  if (preview.slice(prefix, lineEnd).startsWith(heading)) {
+  if (isHeadingLine) {
     for (const [s, e] of highlights) {
       if (e > prefix && s < prefix + heading.length) {
         headingHighlights.push([Math.max(0, s - prefix), Math.min(heading.length, e - prefix)]);
       }
     }
   }
+  // Blank lines between the heading and the text go too; highlights shift with the cut.
+  const blank = /^(?:[ \t]*\n)*/.exec(preview.slice(cut))?.[0].length ?? 0;
+  const start = cut + blank;
   const rest: [number, number][] = [];
-  for (const [s, e] of highlights) if (e > cut) rest.push([Math.max(0, s - cut), e - cut]);
-  return { preview: preview.slice(cut).replace(/^\s*\n/, ""), highlights: rest, headingHighlights };
+  for (const [s, e] of highlights) if (e > start) rest.push([Math.max(0, s - start), e - start]);
+  return { preview: preview.slice(start), highlights: rest, headingHighlights };
 }
 
 /** The `<midashi-search>` custom element. */
@@ -202,7 +209,7 @@ export class MidashiSearchElement extends HTMLElement {
     this.input.spellcheck = false;
     this.input.setAttribute("autocapitalize", "off");
     this.input.setAttribute("enterkeyhint", "go");
-    this.closeButton = el("button", "close", "Esc");
+    this.closeButton = el("button", "close");
     this.closeButton.type = "button";
     this.closeButton.addEventListener("click", () => this.hide());
     bar.append(icon(SEARCH_ICON), this.input, this.closeButton);
@@ -212,6 +219,8 @@ export class MidashiSearchElement extends HTMLElement {
     this.status.setAttribute("aria-live", "polite");
 
     const body = el("div", "body");
+    // The result area scrolls; keyboard users must be able to scroll it too.
+    body.tabIndex = 0;
     this.listbox = el("div", "listbox");
     this.listbox.id = listId;
     this.listbox.setAttribute("role", "listbox");
@@ -345,7 +354,10 @@ export class MidashiSearchElement extends HTMLElement {
     this.input.setAttribute("aria-label", this.getAttribute("placeholder") ?? s.placeholder);
     this.dialog.setAttribute("aria-label", s.dialogLabel);
     this.listbox.setAttribute("aria-label", s.resultsLabel);
-    this.closeButton.setAttribute("aria-label", s.close);
+    // Shows "Esc", is named "Close search": the key cap is decoration for sighted users.
+    const cap = el("span", undefined, "Esc");
+    cap.setAttribute("aria-hidden", "true");
+    this.closeButton.replaceChildren(cap, el("span", "sr-only", s.close));
     this.footer.replaceChildren();
     for (const [keys, what] of [
       ["↑ ↓", s.hintNavigate],
@@ -402,7 +414,7 @@ export class MidashiSearchElement extends HTMLElement {
   /** Keeps Tab inside the modal dialog. */
   private trapFocus(e: KeyboardEvent): void {
     if (e.key !== "Tab") return;
-    const focusable = Array.from(this.dialog.querySelectorAll<HTMLElement>("input, button")).filter((x) => !x.closest("[hidden]"));
+    const focusable = Array.from(this.dialog.querySelectorAll<HTMLElement>("input, button, [tabindex='0']")).filter((x) => !x.closest("[hidden]"));
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     if (!first || !last) return;
@@ -630,7 +642,8 @@ export class MidashiSearchElement extends HTMLElement {
   private hitOption(hit: SearchHit): HTMLDivElement {
     const option = this.option({ kind: "hit", hit });
     option.dataset["url"] = hit.url;
-    const crumbs = hit.heading_path.slice(0, -1);
+    // The group shows the document title: breadcrumbs start below it.
+    const crumbs = hit.heading_path.slice(1, -1);
     if (crumbs.length) option.append(el("div", "crumbs", crumbs.join(" › ")));
     const { preview, highlights, headingHighlights } = splitPreview(hit);
     const heading = el("div", "heading");

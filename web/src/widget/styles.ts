@@ -51,6 +51,10 @@ export const css = `
 :host([hidden]) { display: none; }
 *, *::before, *::after { box-sizing: border-box; }
 [hidden] { display: none !important; }
+.sr-only {
+  position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px;
+  overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0;
+}
 
 .trigger {
   display: inline-flex; align-items: center; gap: 0.5em;

@@ -1,0 +1,416 @@
+//! `build-index <docs> --out <dir> --site`: a static, searchable docs site from the same
+//! Markdown the index was built from.
+//!
+//! ```text
+//! <dir>/index.html, <dir>/guide/intro.html, …   one page per document (+ a landing page)
+//! <dir>/assets/site.css                         light/dark stylesheet
+//! <dir>/search/                                 the index, the widget (midashi.js, worker.js,
+//!                                               wasm/), and midashi-inline.js + midashi-file.js
+//!                                               for pages opened from file://
+//! ```
+//!
+//! Page bodies come from `midashi_markdown::render_html`, whose heading ids are the index's
+//! anchors, so a search result's `url` (page + `#anchor`) lands on its heading. A page's file
+//! is its document's URL with `.html` added where the URL has no extension; the widget is told
+//! so (`html-links`) and follows results to those files, on a server and on file:// alike.
+
+mod assets;
+mod escape;
+mod layout;
+mod sidebar;
+
+pub use assets::default_assets_dir;
+
+use crate::error::{CliError, Result};
+use crate::output::write_atomic;
+use midashi_core::section::Document;
+use sidebar::PageEntry;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// How the site is made.
+#[derive(Debug, Clone)]
+pub struct SiteOptions {
+    /// The Markdown options the index was built with (slug style and base URL), so that the
+    /// rendered pages' heading ids are the index's anchors.
+    pub markdown: midashi_markdown::Options,
+    /// The site's name, in the header and the page titles.
+    pub title: String,
+    /// Language of pages that do not say theirs (frontmatter `lang`, or a `ja/` folder).
+    pub lang: String,
+    /// The docs folder: its images (png, jpg, gif, webp, avif) are copied next to the pages.
+    /// SVG is not copied: opened directly, an SVG file can run script on the site's origin.
+    pub docs_root: Option<PathBuf>,
+}
+
+/// What [`write_site`] wrote.
+#[derive(Debug, Clone, Default)]
+pub struct SiteReport {
+    /// HTML pages written (documents and the landing page).
+    pub pages: usize,
+    /// Images copied from the docs folder.
+    pub images: usize,
+    /// Bytes written in all (pages, assets, the file:// bundle).
+    pub bytes: u64,
+    /// Documents skipped, with why (two documents wanting the same page file).
+    pub skipped: Vec<String>,
+}
+
+/// Writes the site into `out`: pages, stylesheet, widget and the file:// bundle. The index
+/// itself (`index_files`) must be written to `out/search/` by the caller (with
+/// `output::write_index`, atomically); it is read here only to inline it for file://.
+/// `assets_dir` holds the widget's built files (`bundle/` and `wasm/`, i.e. `web/dist`).
+pub fn write_site(
+    out: &Path,
+    docs: &[Document],
+    index_files: &[(String, Vec<u8>)],
+    assets_dir: &Path,
+    options: &SiteOptions,
+) -> Result<SiteReport> {
+    assets::check(assets_dir)?;
+    let mut report = SiteReport::default();
+    let search = out.join("search");
+    fs::create_dir_all(&search).map_err(CliError::io(&search))?;
+    report.bytes += assets::copy_widget(assets_dir, &search)?;
+    let inline = assets::inline_script(index_files, assets_dir)?;
+    report.bytes += inline.len() as u64;
+    write_atomic(&search.join("midashi-inline.js"), inline.as_bytes())?;
+    let css_dir = out.join("assets");
+    fs::create_dir_all(&css_dir).map_err(CliError::io(&css_dir))?;
+    write_atomic(&css_dir.join("site.css"), assets::SITE_CSS.as_bytes())?;
+    report.bytes += assets::SITE_CSS.len() as u64;
+
+    // Which file each document becomes; a later document that wants a taken file is skipped.
+    let mut taken = BTreeSet::new();
+    let mut pages: Vec<(PageEntry, &Document)> = Vec::new();
+    for doc in docs {
+        let file = page_file(&doc.url, &options.markdown.base_url, &doc.path);
+        if !taken.insert(file.clone()) {
+            report.skipped.push(format!(
+                "{}: its page {file} is already written for another document",
+                doc.path
+            ));
+            continue;
+        }
+        pages.push((
+            PageEntry {
+                file,
+                source: doc.path.clone(),
+                title: if doc.title.trim().is_empty() {
+                    doc.path.clone()
+                } else {
+                    doc.title.clone()
+                },
+            },
+            doc,
+        ));
+    }
+    let entries: Vec<PageEntry> = pages.iter().map(|(p, _)| p.clone()).collect();
+    // Folder → (title, file) of its index page, for breadcrumbs.
+    let folder_index: BTreeMap<String, (String, String)> = entries
+        .iter()
+        .filter_map(|p| {
+            let (dir, name) = p.source.rsplit_once('/').unwrap_or(("", p.source.as_str()));
+            let lower = name.to_ascii_lowercase();
+            (lower.starts_with("index.") || lower.starts_with("readme."))
+                .then(|| (dir.to_string(), (p.title.clone(), p.file.clone())))
+        })
+        .collect();
+
+    for (entry, doc) in &pages {
+        let root = root_prefix(&entry.file);
+        let mut body = String::new();
+        if !doc.sections.iter().any(|s| s.depth == 1) {
+            // No H1 in the source (title from frontmatter or the file name): show the title.
+            body.push_str(&format!("<h1>{}</h1>\n", escape::html(&entry.title)));
+        }
+        body.push_str(&midashi_markdown::render_html(
+            &doc.source,
+            doc,
+            &options.markdown,
+        ));
+        let dirs: Vec<&str> = entry.source.split('/').collect();
+        let mut crumbs = Vec::new();
+        for i in 0..dirs.len().saturating_sub(1) {
+            let dir = dirs[..=i].join("/");
+            match folder_index.get(&dir) {
+                Some((title, file)) if file != &entry.file => {
+                    crumbs.push((title.clone(), Some(file.clone())))
+                }
+                Some((title, _)) => crumbs.push((title.clone(), None)),
+                None => crumbs.push((dirs[i].to_string(), None)),
+            }
+        }
+        let hints = doc.sections.first().map(|s| &s.hints);
+        let lang = hints.and_then(|h| h.lang.clone()).unwrap_or_else(|| {
+            if doc.path.starts_with("ja/") {
+                "ja".into()
+            } else {
+                options.lang.clone()
+            }
+        });
+        let html = layout::render(&layout::Page {
+            lang: &lang,
+            title: &entry.title,
+            site_title: &options.title,
+            description: hints.and_then(|h| h.description.as_deref()),
+            root: &root,
+            crumbs,
+            sidebar: &sidebar::render(&entries, Some(&entry.file), &root),
+            body: &body,
+        });
+        let path = out.join(&entry.file);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(CliError::io(parent))?;
+        }
+        write_atomic(&path, html.as_bytes())?;
+        report.pages += 1;
+        report.bytes += html.len() as u64;
+    }
+
+    if !taken.contains("index.html") {
+        let mut body = format!(
+            "<h1>{}</h1>\n<ul class=\"page-list\">",
+            escape::html(&options.title)
+        );
+        for p in &entries {
+            body.push_str(&format!(
+                "<li><a href=\"./{}\">{}</a></li>",
+                escape::html(&escape::url_path(&p.file)),
+                escape::html(&p.title)
+            ));
+        }
+        body.push_str("</ul>");
+        let html = layout::render(&layout::Page {
+            lang: &options.lang,
+            title: &options.title,
+            site_title: &options.title,
+            description: None,
+            root: "./",
+            crumbs: Vec::new(),
+            sidebar: &sidebar::render(&entries, Some("index.html"), "./"),
+            body: &body,
+        });
+        write_atomic(&out.join("index.html"), html.as_bytes())?;
+        report.pages += 1;
+        report.bytes += html.len() as u64;
+    }
+
+    if let Some(docs_root) = &options.docs_root {
+        let (n, bytes) = copy_images(docs_root, out)?;
+        report.images = n;
+        report.bytes += bytes;
+    }
+    Ok(report)
+}
+
+/// The relative prefix from a page file to the site root: `./` at the top, `../` one down.
+fn root_prefix(file: &str) -> String {
+    let depth = file.matches('/').count();
+    if depth == 0 {
+        "./".into()
+    } else {
+        "../".repeat(depth)
+    }
+}
+
+/// Decodes `%XX` escapes (a URL path back to a file name); invalid escapes stay as they are.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = |b: u8| char::from(b).to_digit(16);
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The page file of a document: its URL without the base URL, `index.html` for a folder URL,
+/// `.html` added when the last segment has no extension. A URL that is not under the base
+/// URL, or that would leave the site folder, falls back to the source path with `.html`.
+pub fn page_file(url: &str, base_url: &str, source_path: &str) -> String {
+    let url = url.split(['#', '?']).next().unwrap_or("");
+    let rel = url
+        .strip_prefix(base_url)
+        .or_else(|| url.strip_prefix('/'))
+        .map(|r| percent_decode(r.trim_start_matches('/')));
+    let fallback = || {
+        let stem = source_path
+            .strip_suffix(".md")
+            .or_else(|| source_path.strip_suffix(".markdown"))
+            .unwrap_or(source_path);
+        format!("{stem}.html")
+    };
+    let Some(rel) = rel else { return fallback() };
+    let safe = rel.split('/').enumerate().all(|(i, seg)| {
+        let last = i == rel.split('/').count() - 1;
+        seg != ".."
+            && seg != "."
+            && (last || !seg.is_empty())
+            && !seg.contains('\\')
+            && !seg.contains('\0')
+    }) && !rel.contains("://");
+    if !safe {
+        return fallback();
+    }
+    if rel.is_empty() || rel.ends_with('/') {
+        return format!("{rel}index.html");
+    }
+    let last = rel.rsplit('/').next().unwrap_or(&rel);
+    if last.ends_with(".html") || last.ends_with(".htm") {
+        rel
+    } else {
+        // "guide/intro" or "guide/v1.2" → ".html" appended (a dot alone is not an extension
+        // we serve as a page).
+        format!("{rel}.html")
+    }
+}
+
+/// Copies the docs folder's images to the same relative paths under `out`.
+fn copy_images(docs_root: &Path, out: &Path) -> Result<(usize, u64)> {
+    const EXTS: &[&str] = &["png", "jpg", "jpeg", "gif", "webp", "avif"];
+    let out_abs = fs::canonicalize(out).ok();
+    let mut n = 0;
+    let mut bytes = 0;
+    let walker = walkdir::WalkDir::new(docs_root)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| {
+            let name = e.file_name().to_string_lossy();
+            let inside_out = out_abs
+                .as_ref()
+                .is_some_and(|o| fs::canonicalize(e.path()).is_ok_and(|p| p.starts_with(o)));
+            e.depth() == 0 || !(name.starts_with('.') || name == "node_modules" || inside_out)
+        });
+    for entry in walker.flatten() {
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let ext = entry
+            .path()
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        if !ext.is_some_and(|e| EXTS.contains(&e.as_str())) {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(docs_root) else {
+            continue;
+        };
+        let dst = out.join(rel);
+        if let Some(parent) = dst.parent() {
+            fs::create_dir_all(parent).map_err(CliError::io(parent))?;
+        }
+        let data = fs::read(entry.path()).map_err(CliError::io(entry.path()))?;
+        bytes += data.len() as u64;
+        write_atomic(&dst, &data)?;
+        n += 1;
+    }
+    Ok((n, bytes))
+}
+
+/// `build-index <docs> --out <dir> --site`: the site around an index just written to
+/// `<dir>/search/` (called by the build command), with a short report.
+pub fn build_site(
+    input: &Path,
+    args: &crate::commands::build::BuildArgs,
+    docs: &[Document],
+    index_files: &[(String, Vec<u8>)],
+) -> Result<()> {
+    if !input.is_dir() {
+        return Err(CliError::Usage(
+            "--site needs a folder of Markdown, not a records file".into(),
+        ));
+    }
+    let assets_dir = args.assets.clone().unwrap_or_else(default_assets_dir);
+    // The site is named by its home page (index.md or README.md at the top), else its folder.
+    let home = docs.iter().find(|d| {
+        let p = d.path.to_ascii_lowercase();
+        matches!(
+            p.as_str(),
+            "index.md" | "readme.md" | "index.markdown" | "readme.markdown"
+        )
+    });
+    let title = home
+        .map(|d| d.title.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .or_else(|| {
+            fs::canonicalize(input)
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .filter(|n| !n.is_empty() && n != "docs" && n != "src")
+        })
+        .unwrap_or_else(|| "Documentation".into());
+    let options = SiteOptions {
+        markdown: midashi_markdown::Options {
+            slug: args.slug,
+            base_url: args.base_url.clone(),
+            ..midashi_markdown::Options::default()
+        },
+        title,
+        lang: "en".into(),
+        docs_root: Some(input.to_path_buf()),
+    };
+    let report = write_site(&args.out, docs, index_files, &assets_dir, &options)?;
+    println!(
+        "Site: {} pages, {} images, {:.1} MB in {} (open index.html, or serve it: node scripts/serve.mjs {})",
+        report.pages,
+        report.images,
+        report.bytes as f64 / 1e6,
+        args.out.display(),
+        args.out.display()
+    );
+    for s in &report.skipped {
+        println!("  skipped {s}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_files_follow_the_urls() {
+        assert_eq!(
+            page_file("/guide/intro", "/", "guide/intro.md"),
+            "guide/intro.html"
+        );
+        assert_eq!(
+            page_file("/guide/intro.html#x", "/", "guide/intro.md"),
+            "guide/intro.html"
+        );
+        assert_eq!(
+            page_file("/guide/", "/", "guide/index.md"),
+            "guide/index.html"
+        );
+        assert_eq!(page_file("/", "/", "index.md"), "index.html");
+        assert_eq!(page_file("/docs/a/b", "/docs/", "a/b.md"), "a/b.html");
+        assert_eq!(page_file("/ja/%E3%81%AF", "/", "ja/は.md"), "ja/は.html");
+        assert_eq!(page_file("/v1.2", "/", "v1.2.md"), "v1.2.html");
+    }
+
+    #[test]
+    fn page_files_never_leave_the_site() {
+        assert_eq!(page_file("/../../etc/passwd", "/", "x.md"), "x.html");
+        assert_eq!(page_file("https://evil.invalid/x", "/", "x.md"), "x.html");
+        assert_eq!(page_file("/a//b", "/", "a/b.md"), "a/b.html");
+    }
+
+    #[test]
+    fn root_prefixes() {
+        assert_eq!(root_prefix("index.html"), "./");
+        assert_eq!(root_prefix("a/b.html"), "../");
+        assert_eq!(root_prefix("a/b/c.html"), "../../");
+    }
+}

@@ -1,0 +1,133 @@
+// Shared set-up of the widget and site browser tests: finding build-index and the widget's
+// built files, building a site into a temporary folder, serving it, and launching Debian's
+// Chromium headless with a fresh profile.
+
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { serve } from "../../scripts/serve.mjs";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const ASSETS = join(ROOT, "web", "dist");
+
+/** The build-index binary: $BUILD_INDEX, else the newest of the usual target folders, else a debug build. */
+export function buildIndexBin() {
+  if (process.env.BUILD_INDEX) return process.env.BUILD_INDEX;
+  const dirs = [process.env.CARGO_TARGET_DIR, join(ROOT, "target")].filter(Boolean);
+  for (const d of dirs) {
+    for (const profile of ["release", "debug"]) {
+      const bin = join(d, profile, "build-index");
+      if (existsSync(bin)) return bin;
+    }
+  }
+  execFileSync("cargo", ["build", "-q", "-p", "build-index"], { cwd: ROOT, stdio: "inherit" });
+  return join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "debug", "build-index");
+}
+
+/** Makes sure web/dist has the widget bundles (cheap to rebuild; the wasm must be built already). */
+export function ensureAssets() {
+  const wasm = join(ASSETS, "wasm", "midashi_wasm_bg.wasm");
+  if (!existsSync(wasm)) {
+    throw new Error(`${wasm} is missing: build it first with scripts/build-wasm.sh dev (or release)`);
+  }
+  if (!existsSync(join(ASSETS, "bundle", "midashi-file.js")) || process.env.MIDASHI_REBUILD_WIDGET) {
+    execFileSync("node", [join(ROOT, "scripts", "build-widget.mjs")], { cwd: ROOT, stdio: "inherit" });
+  }
+  return ASSETS;
+}
+
+/** Builds `docs` into a fresh temporary site folder; returns its path. */
+export function buildSite(docs, { slug = "github", name = "site" } = {}) {
+  const assets = ensureAssets();
+  const out = mkdtempSync(join(tmpdir(), `midashi-${name}-`));
+  execFileSync(buildIndexBin(), [docs, "--out", out, "--site", "--slug", slug, "--assets", assets, "--quiet"], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return out;
+}
+
+/** Removes a temporary folder. */
+export function remove(dir) {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
+
+export { serve };
+
+/** Chromium, headless, with a fresh profile. Resolves with `{ context, close() }`. */
+export async function launch() {
+  const profile = mkdtempSync(join(tmpdir(), "midashi-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    viewport: { width: 1200, height: 800 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      remove(profile);
+    },
+  };
+}
+
+/** A new page that fails the test on page errors and dialogs (alert/confirm/prompt). */
+export async function newPage(context, problems = []) {
+  const page = await context.newPage();
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("dialog", async (d) => {
+    problems.push(`dialog: ${d.type()} ${d.message()}`);
+    await d.dismiss().catch(() => undefined);
+  });
+  return page;
+}
+
+/** The widget's shadow-root parts, by CSS selector (Playwright locators pierce open shadow roots). */
+export function widget(page) {
+  return {
+    trigger: page.locator("midashi-search .trigger"),
+    dialog: page.locator("midashi-search [role=dialog]"),
+    input: page.locator("midashi-search input[role=combobox]"),
+    listbox: page.locator("midashi-search [role=listbox]"),
+    options: page.locator("midashi-search [role=option]"),
+    groups: page.locator("midashi-search [role=listbox] [role=group]"),
+    marks: page.locator("midashi-search [role=option] mark"),
+    status: page.locator("midashi-search [role=status]"),
+    empty: page.locator("midashi-search .empty"),
+  };
+}
+
+/**
+ * Records the widget's events on every page of a context (capture listeners see events that
+ * do not bubble): `window.__midashi = { results: [{ query, response }], searches: [query] }`.
+ */
+export async function record(context) {
+  await context.addInitScript(() => {
+    const rec = { results: [], searches: [] };
+    Object.defineProperty(window, "__midashi", { value: rec });
+    document.addEventListener("midashi-results", (e) => rec.results.push(JSON.parse(JSON.stringify(e.detail))), true);
+    document.addEventListener("midashi-search", (e) => rec.searches.push(e.detail.query), true);
+  });
+}
+
+/** Types `query` into the open search box and resolves with its response (as shown). */
+export async function search(page, query) {
+  const w = widget(page);
+  await w.input.fill(query);
+  const handle = await page.waitForFunction(
+    (q) => window.__midashi.results.findLast((r) => r.query === q)?.response,
+    query.trim(),
+    { timeout: 15_000 },
+  );
+  return handle.jsonValue();
+}
+
+/** Whether the element with id `anchor` exists on the page. */
+export function anchorExists(page, anchor) {
+  return page.evaluate((a) => document.getElementById(a) !== null, anchor);
+}
