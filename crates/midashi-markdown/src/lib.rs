@@ -13,12 +13,13 @@
 mod frontmatter;
 mod html;
 mod prepare;
-
+mod render;
 mod sections;
 mod slug;
 mod text;
 mod url;
 
+pub use render::render_html;
 pub use sections::parse_document;
 pub use slug::{slugify, ParseSlugStyleError, SlugStyle};
 pub use url::page_url;
