@@ -122,7 +122,7 @@ export async function search(page, query) {
   const handle = await page.waitForFunction(
     (q) => window.__midashi.results.findLast((r) => r.query === q)?.response,
     query.trim(),
-    { timeout: 15_000 },
+    { timeout: 30_000 },
   );
   return handle.jsonValue();
 }

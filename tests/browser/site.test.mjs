@@ -57,6 +57,8 @@ describe("vue-docs-ja (VitePress slugs)", () => {
     }
     const probe = await newPage(browser.context, problems);
     for (const { q, href, anchor } of checked) {
+      // From a blank page, so that a hash-only change is still a full load with a response.
+      await probe.goto("about:blank");
       const res = await probe.goto(href);
       assert.equal(res?.status(), 200, `${q}: ${href}`);
       if (anchor) assert.ok(await anchorExists(probe, anchor), `${q}: #${anchor} missing on ${href}`);

@@ -316,7 +316,8 @@ export class MidashiSearchElement extends HTMLElement {
     if (query !== undefined) this.input.value = query;
     this.input.focus();
     this.input.select();
-    void this.ensureSource();
+    // Failures are shown in the status line (ensureSource); nothing else to do here.
+    this.ensureSource().catch(() => undefined);
     if (this.input.value.trim() === "") this.renderRecent();
     else this.schedule(0);
   }
