@@ -66,7 +66,16 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
         frontmatter: None,
         markers: Vec::new(),
     };
-    if !maybe_frontmatter && !maybe_markers {
+    // pulldown-cmark parses the whole block structure up front: without containers to look
+    // for, only the prefix that can hold the frontmatter is given to the first pass.
+    let scan_len = if maybe_markers {
+        text.len()
+    } else if maybe_frontmatter {
+        frontmatter_extent(text)
+    } else {
+        0
+    };
+    if scan_len == 0 {
         return prepared;
     }
 
@@ -77,7 +86,7 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
     let mut literal: Vec<Range<usize>> = Vec::new();
     let mut fm: Option<(Kind, Range<usize>, String)> = None;
     let mut in_fm = false;
-    for (event, range) in Parser::new_ext(text, opts).into_offset_iter() {
+    for (event, range) in Parser::new_ext(&text[..scan_len], opts).into_offset_iter() {
         match event {
             Event::Start(Tag::MetadataBlock(kind)) => {
                 if range.start == 0 && fm.is_none() {
@@ -158,6 +167,20 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
         prepared.text = Cow::Owned(s);
     }
     prepared
+}
+
+/// The end of the first line after the first that could close a frontmatter block (`---`,
+/// `...` or `+++` and trailing spaces), 0 if there is none: no frontmatter can end later.
+fn frontmatter_extent(text: &str) -> usize {
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        offset += line.len();
+        let fence = line.trim_end_matches(['\n', '\r']).trim_end_matches(' ');
+        if i > 0 && matches!(fence, "---" | "..." | "+++") {
+            return offset;
+        }
+    }
+    0
 }
 
 /// Replaces `range` of `s` with spaces, keeping line breaks (and so line numbers).

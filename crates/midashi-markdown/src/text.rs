@@ -155,6 +155,11 @@ pub(crate) fn is_cjk(c: char) -> bool {
 pub(crate) fn token_estimate(parts: &[&str]) -> u32 {
     let (mut cjk, mut other) = (0u64, 0u64);
     for part in parts {
+        if part.is_ascii() {
+            // The common case, counted without decoding characters.
+            other += part.len() as u64;
+            continue;
+        }
         for c in part.chars() {
             if is_cjk(c) {
                 cjk += 1;
