@@ -118,10 +118,15 @@ export async function record(context) {
 /** Types `query` into the open search box and resolves with its response (as shown). */
 export async function search(page, query) {
   const w = widget(page);
+  const q = query.trim();
+  // The widget does not search again for the query it already shows: then the last answer
+  // for it is current; otherwise wait for a new one.
+  const shown = (await w.input.inputValue()).trim() === q;
+  const seen = shown ? 0 : await page.evaluate(() => window.__midashi.results.length);
   await w.input.fill(query);
   const handle = await page.waitForFunction(
-    (q) => window.__midashi.results.findLast((r) => r.query === q)?.response,
-    query.trim(),
+    ([q, seen]) => window.__midashi.results.slice(seen).findLast((r) => r.query === q)?.response,
+    [q, seen],
     { timeout: 30_000 },
   );
   return handle.jsonValue();

@@ -89,6 +89,30 @@ describe("opening and closing", () => {
   });
 });
 
+describe("the site", () => {
+  test("every link of the pages (sidebar, breadcrumbs, Markdown links between docs) leads to a page", async () => {
+    const { page, problems } = await open();
+    const pages = await page.evaluate(() => [...document.querySelectorAll(".sidebar a")].map((a) => a.href));
+    const links = new Set();
+    let inArticles = 0;
+    for (const url of pages) {
+      await page.goto(url);
+      for (const href of await page.evaluate(() => [...document.querySelectorAll("a[href]")].map((a) => a.href))) links.add(href.split("#")[0]);
+      inArticles += await page.locator("article a[href$='.html'], article a[href*='.html#']").count();
+    }
+    const broken = [];
+    for (const href of links) {
+      if (!href.startsWith(server.url)) continue;
+      const res = await page.request.get(href);
+      if (res.status() !== 200) broken.push(`${res.status()} ${href}`);
+    }
+    assert.deepEqual(broken, []);
+    assert.ok(inArticles > 10, "the docs' own Markdown links became page links");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
 describe("results", () => {
   test("grouped by document, with breadcrumbs and <mark> highlights, and ARIA combobox state", async () => {
     const { page, problems, w } = await open();

@@ -125,11 +125,11 @@ pub fn write_site(
             // No H1 in the source (title from frontmatter or the file name): show the title.
             body.push_str(&format!("<h1>{}</h1>\n", escape::html(&entry.title)));
         }
-        body.push_str(&midashi_markdown::render_html(
+        body.push_str(&rewrite_md_links(&midashi_markdown::render_html(
             &doc.source,
             doc,
             &options.markdown,
-        ));
+        )));
         let dirs: Vec<&str> = entry.source.split('/').collect();
         let mut crumbs = Vec::new();
         for i in 0..dirs.len().saturating_sub(1) {
@@ -203,6 +203,59 @@ pub fn write_site(
         report.bytes += bytes;
     }
     Ok(report)
+}
+
+/// Relative links between Markdown files (`guide/intro.md#setup`, as authors write them so
+/// that they work on a forge) point at the generated pages instead (`guide/intro.html#setup`;
+/// an `index.md`/`README.md` becomes its folder's `index.html`). Only `href="…"` values that
+/// have no scheme and do not start with `/` or `#` are touched; the HTML is render_html's,
+/// whose attribute values are already escaped, so the `.md` suffix is found verbatim.
+pub fn rewrite_md_links(html: &str) -> String {
+    const ATTR: &str = "href=\"";
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(i) = rest.find(ATTR) {
+        let (head, tail) = rest.split_at(i + ATTR.len());
+        out.push_str(head);
+        let Some(end) = tail.find('"') else {
+            rest = tail;
+            break;
+        };
+        out.push_str(&rewrite_link(&tail[..end]));
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn rewrite_link(value: &str) -> String {
+    let split = value.find(['#', '?']).unwrap_or(value.len());
+    let (path, suffix) = value.split_at(split);
+    let has_scheme = path
+        .split_once(':')
+        .is_some_and(|(scheme, _)| !scheme.is_empty() && !scheme.contains('/'));
+    if path.is_empty() || path.starts_with('/') || has_scheme {
+        return value.to_string();
+    }
+    let lower = path.to_ascii_lowercase();
+    let Some(ext) = [".md", ".markdown"]
+        .into_iter()
+        .find(|ext| lower.ends_with(ext))
+    else {
+        return value.to_string();
+    };
+    let stem = &path[..path.len() - ext.len()];
+    let (dir, name) = stem.rsplit_once('/').unwrap_or(("", stem));
+    let page = if name.eq_ignore_ascii_case("index") || name.eq_ignore_ascii_case("readme") {
+        "index.html".to_string()
+    } else {
+        format!("{name}.html")
+    };
+    if dir.is_empty() {
+        format!("{page}{suffix}")
+    } else {
+        format!("{dir}/{page}{suffix}")
+    }
 }
 
 /// The relative prefix from a page file to the site root: `./` at the top, `../` one down.
@@ -405,6 +458,15 @@ mod tests {
         assert_eq!(page_file("/../../etc/passwd", "/", "x.md"), "x.html");
         assert_eq!(page_file("https://evil.invalid/x", "/", "x.md"), "x.html");
         assert_eq!(page_file("/a//b", "/", "a/b.md"), "a/b.html");
+    }
+
+    #[test]
+    fn markdown_links_point_at_pages() {
+        let html = r##"<a href="cli/search.md#json">a</a> <a href="../ja/README.md">b</a> <a href="https://x.invalid/a.md">c</a> <a href="/abs.md">d</a> <a href="#top">e</a> <a href="img.png">f</a>"##;
+        assert_eq!(
+            rewrite_md_links(html),
+            r##"<a href="cli/search.html#json">a</a> <a href="../ja/index.html">b</a> <a href="https://x.invalid/a.md">c</a> <a href="/abs.md">d</a> <a href="#top">e</a> <a href="img.png">f</a>"##
+        );
     }
 
     #[test]
