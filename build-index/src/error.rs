@@ -38,6 +38,9 @@ pub enum CliError {
     /// An id or path that the index does not have.
     #[error("{0}: no such section id or document path in this index (ids are the 16-hex-digit `id:` lines of `build-index search`)")]
     NotFound(String),
+    /// The embedding model is missing, broken, or not the one the index was built with.
+    #[error("{0}")]
+    Model(String),
     /// Invalid command-line usage not caught by the parser.
     #[error("{0}")]
     Usage(String),

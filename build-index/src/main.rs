@@ -2,9 +2,11 @@
 //! index files out; then `search`, `get` and `eval` over such a folder.
 
 mod commands;
+mod embedding;
 mod error;
 mod output;
 mod quote;
+mod site;
 mod sources;
 
 use clap::{Parser, Subcommand};
@@ -51,6 +53,9 @@ enum Command {
         /// keyword | semantic | hybrid.
         #[arg(long, default_value = "keyword")]
         mode: String,
+        /// Embedding model folder for semantic/hybrid (default: models/all-MiniLM-L6-v2).
+        #[arg(long)]
+        model: Option<PathBuf>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -62,7 +67,9 @@ fn main() -> ExitCode {
     let result = match (&cli.command, &cli.input, &cli.build) {
         (Some(Command::Search(args)), _, _) => commands::search::run(args),
         (Some(Command::Get { dir, target, json }), _, _) => commands::get::run(dir, target, *json),
-        (Some(Command::Eval { dir, mode, json }), _, _) => commands::eval::run(dir, mode, *json),
+        (Some(Command::Eval { dir, mode, model, json }), _, _) => {
+            commands::eval::run(dir, mode, model.as_deref(), *json)
+        }
         (None, Some(input), Some(build)) => commands::build::run(input, build),
         _ => Err(error::CliError::Usage(
             "give a docs folder and --out <dir>, or a subcommand (see --help)".into(),

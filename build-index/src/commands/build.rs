@@ -1,5 +1,9 @@
 //! `build-index <docs-dir | records.jsonl> --out <dir>`: read, index, write, report.
 
+use crate::embedding::{
+    default_cache_dir, embed_documents, load_model, model_info, resolve_model_dir, EmbedReport,
+    DEFAULT_MODEL_DIR,
+};
 use crate::error::{CliError, Result};
 use crate::output::write_index;
 use crate::sources::{load_markdown, load_records, markdown_files, Loaded};
@@ -32,6 +36,23 @@ pub struct BuildArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Embedding model folder (model.onnx + tokenizer.json + midashi-model.json, or a
+    /// sentence-transformers ONNX export). Default: models/all-MiniLM-L6-v2 when present.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Build a keyword-only index (no vectors, no model needed).
+    #[arg(long)]
+    pub keyword_only: bool,
+    /// Where embeddings are cached between builds (default: $MIDASHI_CACHE_DIR or ~/.cache/midashi).
+    #[arg(long)]
+    pub cache_dir: Option<PathBuf>,
+    /// Also render the docs as a static searchable site into --out (the index goes to
+    /// <out>/search/).
+    #[arg(long)]
+    pub site: bool,
+    /// With --site: the widget's built files (bundle/ and wasm/; default web/dist).
+    #[arg(long)]
+    pub assets: Option<PathBuf>,
 }
 
 /// Reads the input: a folder of Markdown or a JSONL file of records.
@@ -54,8 +75,12 @@ pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, bool)> {
     }
 }
 
-/// Builds the index in memory from loaded documents.
-pub fn build(loaded: Loaded, records: bool, args: &BuildArgs) -> Result<midashi_core::index::BuildOutput> {
+/// Builds the index in memory from loaded documents, with vectors when a model is at hand.
+pub fn build(
+    mut loaded: Loaded,
+    records: bool,
+    args: &BuildArgs,
+) -> Result<(midashi_core::index::BuildOutput, Option<EmbedReport>)> {
     let synonyms = match &args.synonyms {
         Some(p) => Synonyms::parse(&std::fs::read_to_string(p).map_err(CliError::io(p))?)?,
         None => Synonyms::default(),
@@ -67,10 +92,28 @@ pub fn build(loaded: Loaded, records: bool, args: &BuildArgs) -> Result<midashi_
         synonyms,
     };
     let mut builder = IndexBuilder::new(settings);
+    // Vectors are numbered by section in index order: documents sorted by path.
+    loaded.docs.sort_by(|a, b| a.path.cmp(&b.path));
+    let mut report = None;
+    let model_dir = if args.keyword_only { None } else { resolve_model_dir(args.model.as_deref())? };
+    match model_dir {
+        Some(dir) => {
+            let embedder = load_model(&dir)?;
+            let cache_dir = args.cache_dir.clone().unwrap_or_else(default_cache_dir);
+            let (vectors, r) = embed_documents(&loaded.docs, &embedder, &cache_dir, !args.quiet)?;
+            builder.set_vectors(model_info(&embedder), vectors);
+            report = Some(r);
+        }
+        None if !args.keyword_only => eprintln!(
+            "note: no embedding model at {DEFAULT_MODEL_DIR}: building a keyword-only index \
+             (run scripts/fetch-model.sh, or pass --model <dir>; --keyword-only silences this)"
+        ),
+        None => {}
+    }
     for doc in loaded.docs {
         builder.add(doc);
     }
-    Ok(builder.build()?)
+    Ok((builder.build()?, report))
 }
 
 /// The whole command.
@@ -84,10 +127,16 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
         }
     }
     let warnings = loaded.warnings.clone();
-    let output = build(loaded, records, args)?;
-    write_index(&args.out, &output.files)?;
+    // --site renders the same documents after the index is written (see crate::site).
+    let site_docs = args.site.then(|| loaded.docs.clone());
+    let (output, embed_report) = build(loaded, records, args)?;
+    let index_dir = if args.site { args.out.join("search") } else { args.out.clone() };
+    write_index(&index_dir, &output.files)?;
+    if let Some(docs) = &site_docs {
+        crate::site::build_site(input, args, docs, &output.files)?;
+    }
     let m = &output.manifest;
-    println!("Indexed {} documents into {}", m.stats.documents, args.out.display());
+    println!("Indexed {} documents into {}", m.stats.documents, index_dir.display());
     let depths: Vec<String> = per_depth
         .iter()
         .enumerate()
@@ -98,6 +147,17 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     println!("  terms      {}", m.stats.terms);
     for (name, bytes) in &output.files {
         println!("  {:<36} {:>10} bytes", name, bytes.len());
+    }
+    let mut warnings = warnings;
+    match &embed_report {
+        Some(r) => {
+            println!(
+                "  vectors    {} windows for {} sections ({} encoded, {} from cache)",
+                r.windows, r.sections, r.cache_misses, r.cache_hits
+            );
+            warnings.extend(r.windowed.iter().cloned());
+        }
+        None => println!("  vectors    none (keyword-only index)"),
     }
     println!("  time       {:.2} s", started.elapsed().as_secs_f64());
     if !warnings.is_empty() {

@@ -7,7 +7,9 @@ use crate::commands::build::build;
 use crate::error::{CliError, Result};
 use crate::sources::load_records;
 use midashi_core::format::FileKind;
-use midashi_core::{SearchIndex, SearchOptions};
+use crate::embedding::{load_model, resolve_model_dir, DEFAULT_MODEL_DIR};
+use midashi_core::{Mode, SearchIndex, SearchOptions};
+use midashi_embed::Embedder;
 use std::collections::HashMap;
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -84,8 +86,9 @@ pub fn metrics(ranked: &[String], judged: &HashMap<String, f64>, k: usize) -> (f
     )
 }
 
-/// Builds an in-memory index from a BEIR corpus.
-pub fn index_corpus(dir: &Path) -> Result<SearchIndex> {
+/// Builds an in-memory index from a BEIR corpus (with vectors when `semantic`), and returns
+/// the embedding model for queries.
+pub fn index_corpus(dir: &Path, semantic: bool, model: Option<&Path>) -> Result<(SearchIndex, Option<Embedder>)> {
     let loaded = load_records(&dir.join("corpus.jsonl"))?;
     let args = crate::commands::build::BuildArgs {
         out: dir.to_path_buf(),
@@ -94,9 +97,24 @@ pub fn index_corpus(dir: &Path) -> Result<SearchIndex> {
         synonyms: None,
         include: Vec::new(),
         exclude: Vec::new(),
-        quiet: true,
+        quiet: false,
+        site: false,
+        assets: None,
+        model: model.map(Path::to_path_buf),
+        keyword_only: !semantic,
+        cache_dir: None,
     };
-    let output = build(loaded, true, &args)?;
+    let embedder = if semantic {
+        let dir = resolve_model_dir(model)?.ok_or_else(|| {
+            CliError::Model(format!(
+                "semantic evaluation needs a model: run scripts/fetch-model.sh (expects {DEFAULT_MODEL_DIR}) or pass --model <dir>"
+            ))
+        })?;
+        Some(load_model(&dir)?)
+    } else {
+        None
+    };
+    let (output, _) = build(loaded, true, &args)?;
     let file = |kind: FileKind| {
         let name = &output.manifest.file(kind).map(|f| f.name.clone()).unwrap_or_default();
         output
@@ -106,17 +124,22 @@ pub fn index_corpus(dir: &Path) -> Result<SearchIndex> {
             .map(|(_, b)| b.as_slice())
             .unwrap_or_default()
     };
-    Ok(SearchIndex::from_manifest(
+    let mut index = SearchIndex::from_manifest(
         output.manifest.clone(),
         file(FileKind::Terms),
         file(FileKind::Sections),
-    )?)
+    )?;
+    if semantic {
+        index.attach_vectors(file(FileKind::Vectors))?;
+    }
+    Ok((index, embedder))
 }
 
 /// Runs the evaluation and prints the figures.
-pub fn run(dir: &Path, mode: &str, json: bool) -> Result<()> {
+pub fn run(dir: &Path, mode: &str, model: Option<&Path>, json: bool) -> Result<()> {
     let mode = crate::commands::search::parse_mode(mode)?;
-    let index = index_corpus(dir)?;
+    let semantic = matches!(mode, Mode::Semantic | Mode::Hybrid);
+    let (index, embedder) = index_corpus(dir, semantic, model)?;
     let queries = read_queries(&dir.join("queries.jsonl"))?;
     let qrels = read_qrels(&dir.join("qrels").join("test.tsv"))?;
     let opts = SearchOptions {
@@ -128,10 +151,20 @@ pub fn run(dir: &Path, mode: &str, json: bool) -> Result<()> {
     };
     let (mut ndcg, mut recall, mut mrr, mut n) = (0.0, 0.0, 0.0, 0usize);
     let mut latencies = Vec::new();
+    let mut encode_ms = Vec::new();
     for (qid, text) in &queries {
         let Some(judged) = qrels.get(qid) else { continue };
+        let vector = match &embedder {
+            Some(e) => {
+                let t = Instant::now();
+                let v = e.embed(text).map_err(|e| CliError::Model(e.to_string()))?;
+                encode_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+                Some(v)
+            }
+            None => None,
+        };
         let started = Instant::now();
-        let ranked: Vec<String> = match index.search(text, &opts, None) {
+        let ranked: Vec<String> = match index.search(text, &opts, vector.as_deref()) {
             Ok(r) => r.results.into_iter().map(|h| h.path).collect(),
             Err(midashi_core::Error::EmptyQuery) => Vec::new(),
             Err(e) => return Err(e.into()),
@@ -145,12 +178,15 @@ pub fn run(dir: &Path, mode: &str, json: bool) -> Result<()> {
     }
     let n_f = n.max(1) as f64;
     latencies.sort_by(|a, b| a.total_cmp(b));
+    encode_ms.sort_by(|a, b| a.total_cmp(b));
     let pct = |p: f64| latencies.get(((latencies.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(0.0);
+    let encode_p50 = encode_ms.get(encode_ms.len() / 2).copied();
     if json {
         let v = serde_json::json!({
             "queries": n, "mode": mode,
             "ndcg@10": ndcg / n_f, "recall@10": recall / n_f, "mrr@10": mrr / n_f,
             "latency_ms": { "p50": pct(0.5), "p95": pct(0.95), "p99": pct(0.99) },
+            "query_encode_ms_p50": encode_p50,
         });
         println!("{v}");
     } else {
@@ -161,6 +197,9 @@ pub fn run(dir: &Path, mode: &str, json: bool) -> Result<()> {
             pct(0.95),
             pct(0.99)
         );
+        if let Some(e) = encode_p50 {
+            println!("query encoding p50={e:.2} ms (native tract, 1 thread per query)");
+        }
     }
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! `build-index search <dir> "<query>"`: the index from a terminal or an agent.
 
 use crate::commands::open_index;
-use crate::error::Result;
+use crate::embedding::{load_model, model_info, resolve_model_dir, DEFAULT_MODEL_DIR};
+use crate::error::{CliError, Result};
 use crate::quote::quote;
 use midashi_core::{Mode, SearchOptions};
 use std::path::PathBuf;
@@ -41,9 +42,13 @@ pub struct SearchArgs {
     /// Drop results scoring below this.
     #[arg(long)]
     pub min_score: Option<f32>,
-    /// keyword | semantic | hybrid (default: hybrid when the index has vectors).
-    #[arg(long, default_value = "keyword")]
+    /// keyword | semantic | hybrid | auto (hybrid when the index has vectors and the model is
+    /// at hand, keyword otherwise).
+    #[arg(long, default_value = "auto")]
     pub mode: String,
+    /// Embedding model folder for the semantic leg (default: models/all-MiniLM-L6-v2).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
     /// Print JSON instead of the quoted format.
     #[arg(long)]
     pub json: bool,
@@ -56,19 +61,61 @@ pub fn parse_mode(s: &str) -> Result<Mode> {
         "keyword" => Ok(Mode::Keyword),
         "semantic" => Ok(Mode::Semantic),
         "hybrid" => Ok(Mode::Hybrid),
-        other => Err(crate::error::CliError::Usage(format!(
+        other => Err(CliError::Usage(format!(
             "unknown mode {other:?}: use keyword, semantic or hybrid"
         ))),
     }
 }
 
 /// Runs the command.
+/// The query's vector, when the mode and the index call for one.
+fn query_vector(index: &midashi_core::SearchIndex, mode: Mode, args: &SearchArgs) -> Result<Option<Vec<f32>>> {
+    if mode == Mode::Keyword || !index.has_vectors() {
+        return Ok(None);
+    }
+    let explicit = matches!(mode, Mode::Semantic | Mode::Hybrid);
+    let dir = match resolve_model_dir(args.model.as_deref())? {
+        Some(d) => d,
+        None if explicit => {
+            return Err(CliError::Model(format!(
+                "{mode:?} search needs the embedding model: run scripts/fetch-model.sh (expects {DEFAULT_MODEL_DIR}) or pass --model <dir>"
+            )))
+        }
+        None => return Ok(None),
+    };
+    let embedder = load_model(&dir)?;
+    if let Some(built) = &index.manifest().model {
+        let used = model_info(&embedder);
+        if !built.sha256.is_empty() && !used.sha256.is_empty() && built.sha256 != used.sha256 {
+            return Err(CliError::Model(format!(
+                "the index's vectors were made with {} ({}…) but the model at {} is {} ({}…): pass --model with the same model, or rebuild the index",
+                built.name,
+                &built.sha256[..12.min(built.sha256.len())],
+                dir.display(),
+                used.name,
+                &used.sha256[..12.min(used.sha256.len())]
+            )));
+        }
+    }
+    let v = embedder.embed(&args.query).map_err(|e| CliError::Model(e.to_string()))?;
+    Ok(Some(v))
+}
+
+/// Runs the command.
 pub fn run(args: &SearchArgs) -> Result<()> {
-    let index = open_index(&args.dir, false)?;
+    let mode = parse_mode(&args.mode)?;
+    let index = open_index(&args.dir, mode != Mode::Keyword)?;
+    if matches!(mode, Mode::Semantic | Mode::Hybrid) && !index.has_vectors() {
+        return Err(midashi_core::Error::SemanticUnavailable(
+            "this index has no vectors: rebuild it without --keyword-only, with a model".into(),
+        )
+        .into());
+    }
+    let vector = query_vector(&index, mode, args)?;
     let opts = SearchOptions {
         limit: args.limit,
         offset: args.offset,
-        mode: parse_mode(&args.mode)?,
+        mode,
         path: args.path.clone(),
         category: args.category.clone(),
         tags: args.tag.clone(),
@@ -81,7 +128,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         ..SearchOptions::default()
     };
     let started = Instant::now();
-    let response = index.search(&args.query, &opts, None)?;
+    let response = index.search(&args.query, &opts, vector.as_deref())?;
     let took_ms = started.elapsed().as_secs_f64() * 1000.0;
     if args.json {
         let value = serde_json::json!({

@@ -1,0 +1,183 @@
+//! Section vectors at build time: what text of a section is embedded, the embedding cache
+//! that makes rebuilds encode only what changed, and parallel encoding.
+//!
+//! The embedded text of a section is its context (document title > heading path) followed by
+//! its own text; the model splits it into windows at its token limit and the section scores
+//! by its best window (see `midashi_core::vectors`).
+
+use crate::error::{CliError, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use midashi_core::format::entry::ModelInfo;
+use midashi_core::section::{Document, Section, Warning};
+use midashi_core::vectors::VectorsData;
+use midashi_embed::Embedder;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Where models are looked for when `--model` is not given (written by scripts/fetch-model.sh).
+pub const DEFAULT_MODEL_DIR: &str = "models/all-MiniLM-L6-v2";
+
+/// Cached window vectors by the hash of the embedded text.
+type Cache = BTreeMap<u128, Vec<Vec<f32>>>;
+
+/// What the embedding step did, for the build report.
+#[derive(Debug, Default)]
+pub struct EmbedReport {
+    /// Sections embedded.
+    pub sections: usize,
+    /// Windows (rows) written.
+    pub windows: usize,
+    /// Sections whose vectors came from the cache.
+    pub cache_hits: usize,
+    /// Sections encoded now.
+    pub cache_misses: usize,
+    /// Sections longer than one window.
+    pub windowed: Vec<Warning>,
+}
+
+/// The text embedded for a section: `Title > H1 > H2` then its own prose.
+pub fn embedded_text(section: &Section) -> String {
+    let context = section.heading_path.join(" > ");
+    if section.text.trim().is_empty() {
+        context
+    } else {
+        format!("{context}\n{}", section.text)
+    }
+}
+
+/// Resolves the model folder: `--model` if given (must exist), else the default folder if
+/// present. `Ok(None)` means "build keyword-only" (with a notice from the caller).
+pub fn resolve_model_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
+    match explicit {
+        Some(dir) => Ok(Some(dir.to_path_buf())),
+        None => {
+            let d = PathBuf::from(DEFAULT_MODEL_DIR);
+            Ok(d.join("midashi-model.json").is_file().then_some(d))
+        }
+    }
+}
+
+/// Loads the embedding model of a folder, with a message that says how to get one.
+pub fn load_model(dir: &Path) -> Result<Embedder> {
+    Embedder::load_dir(dir).map_err(|e| CliError::Model(e.to_string()))
+}
+
+/// The model's identity as recorded in the index.
+pub fn model_info(embedder: &Embedder) -> ModelInfo {
+    let c = embedder.config();
+    ModelInfo {
+        name: c.name.clone(),
+        dims: c.dims as u32,
+        sha256: c.sha256.clone().unwrap_or_default(),
+    }
+}
+
+fn cache_path(cache_dir: &Path, info: &ModelInfo) -> PathBuf {
+    let key = if info.sha256.is_empty() { info.name.as_str() } else { &info.sha256[..16.min(info.sha256.len())] };
+    cache_dir.join(format!("embeddings-{key}.bin"))
+}
+
+/// The default cache folder: `$MIDASHI_CACHE_DIR`, else `~/.cache/midashi`.
+pub fn default_cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("MIDASHI_CACHE_DIR") {
+        return PathBuf::from(d);
+    }
+    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);
+    home.join(".cache").join("midashi")
+}
+
+fn load_cache(path: &Path) -> Cache {
+    // A damaged or foreign cache is only a lost speed-up: start afresh.
+    std::fs::read(path)
+        .ok()
+        .and_then(|b| postcard::from_bytes(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Embeds every section of `docs` (already in index order), using and refreshing the cache.
+pub fn embed_documents(
+    docs: &[Document],
+    embedder: &Embedder,
+    cache_dir: &Path,
+    progress: bool,
+) -> Result<(VectorsData, EmbedReport)> {
+    let info = model_info(embedder);
+    let cache_file = cache_path(cache_dir, &info);
+    let mut cache = load_cache(&cache_file);
+    let sections: Vec<(&Document, &Section)> = docs.iter().flat_map(|d| d.sections.iter().map(move |s| (d, s))).collect();
+    let texts: Vec<(u128, String)> = sections
+        .iter()
+        .map(|(_, s)| {
+            let t = embedded_text(s);
+            (xxhash_rust::xxh3::xxh3_128(t.as_bytes()), t)
+        })
+        .collect();
+    let mut todo: Vec<(u128, &str)> = texts
+        .iter()
+        .filter(|(h, _)| !cache.contains_key(h))
+        .map(|(h, t)| (*h, t.as_str()))
+        .collect();
+    todo.sort_by_key(|(h, _)| *h);
+    todo.dedup_by_key(|(h, _)| *h);
+    let mut report = EmbedReport {
+        sections: sections.len(),
+        ..EmbedReport::default()
+    };
+    let bar = if progress && !todo.is_empty() {
+        let bar = ProgressBar::new(todo.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} embedding {bar:30} {pos}/{len} sections ({eta} left)")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let encoded: Vec<std::result::Result<(u128, Vec<Vec<f32>>), String>> = todo
+        .par_iter()
+        .map(|(h, text)| {
+            let v = embedder.embed_windows(text).map_err(|e| e.to_string());
+            bar.inc(1);
+            v.map(|v| (*h, v))
+        })
+        .collect();
+    bar.finish_and_clear();
+    for r in encoded {
+        let (h, v) = r.map_err(CliError::Model)?;
+        cache.insert(h, v);
+    }
+    let mut vectors = VectorsData::new(info.dims);
+    for (ord, ((doc, section), (h, _))) in sections.iter().zip(&texts).enumerate() {
+        let windows = &cache[h];
+        if todo.binary_search_by_key(h, |(k, _)| *k).is_ok() {
+            report.cache_misses += 1;
+        } else {
+            report.cache_hits += 1;
+        }
+        if windows.len() > 1 {
+            report.windowed.push(Warning {
+                path: doc.path.clone(),
+                line: Some(section.start_line),
+                message: format!(
+                    "section \"{}\" is past the model's token limit: embedded as {} windows",
+                    section.heading,
+                    windows.len()
+                ),
+            });
+        }
+        for w in windows {
+            vectors.push(ord as u32, w);
+            report.windows += 1;
+        }
+    }
+    // Keep only what this build used, so the cache does not grow without bound.
+    let used: std::collections::HashSet<u128> = texts.iter().map(|(h, _)| *h).collect();
+    cache.retain(|h, _| used.contains(h));
+    if !todo.is_empty() {
+        std::fs::create_dir_all(cache_dir).map_err(CliError::io(cache_dir))?;
+        let bytes = postcard::to_allocvec(&cache).map_err(|e| CliError::Model(format!("cannot write the embedding cache: {e}")))?;
+        crate::output::write_atomic(&cache_file, &bytes)?;
+    }
+    Ok((vectors, report))
+}
