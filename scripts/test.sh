@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Every test of Midashi, as CI runs it (.ci/run calls exactly this):
+#   Rust unit + integration + quality tests (BEIR sets and the shared corpora from ../shared),
+#   the wasm modules, Node tests (JS API, parity with the CLI, errors, semantic module),
+#   and browser tests in headless Chromium (widget, static site, accessibility).
+# Installs what it needs first (scripts/setup.sh), idempotently.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# One target dir for every build, so native, test and wasm builds share compiled crates.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
+step() { printf '\n== %s\n' "$*"; }
+
+bash scripts/setup.sh --browser --model
+
+step "formatting"
+cargo fmt --all -- --check
+
+step "Rust tests (unit, integration, quality)"
+cargo test --workspace
+
+# The JS tests drive the same build-index the Rust tests just built (the engine crate is
+# optimised even in dev builds), instead of compiling a second, release copy of everything.
+export MIDASHI_BUILD_INDEX="$CARGO_TARGET_DIR/debug/build-index"
+export BUILD_INDEX="$MIDASHI_BUILD_INDEX"
+
+step "wasm modules"
+bash scripts/build-wasm.sh release
+bash scripts/build-wasm-embed.sh wasm-dev
+
+step "JavaScript package and widget"
+npm run --silent build:widget
+
+step "Node and browser tests"
+node --test tests/node/ tests/browser/
