@@ -1,1 +1,723 @@
-//! midashi-embed (placeholder until its work lands).
+//! Text → vector for Midashi's semantic leg.
+//!
+//! An [`Embedder`] couples a model's `tokenizer.json` (Hugging Face `tokenizers`), an ONNX
+//! sentence encoder (run by tract) and the pooling/normalisation its sentence-transformers
+//! config prescribes. The same code runs natively (build-index embeds documents) and in
+//! wasm32 (the browser embeds queries), so a query and the documents it is compared with are
+//! always encoded identically.
+//!
+//! The default model is all-MiniLM-L6-v2 as written by `scripts/fetch-model.sh`
+//! (`models/all-MiniLM-L6-v2/`: weight-only int8 `model.onnx`, `tokenizer.json`,
+//! `midashi-model.json`). Any sentence-transformers ONNX export with a `tokenizer.json` works
+//! too: see [`ModelConfig::from_sentence_transformers`].
+//!
+//! ```no_run
+//! # fn main() -> Result<(), midashi_embed::EmbedError> {
+//! let embedder = midashi_embed::Embedder::load_dir("models/all-MiniLM-L6-v2".as_ref())?;
+//! let query = embedder.embed("how do I configure the index?")?; // 384 floats, unit length
+//! let windows = embedder.embed_windows("a long section …")?;    // one vector per window
+//! # Ok(()) }
+//! ```
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
+use tract_onnx::prelude::*;
+
+/// The file in a model folder that says how to use the model (written by fetch-model.sh).
+pub const MODEL_CONFIG_FILE: &str = "midashi-model.json";
+
+/// How a sequence of token vectors becomes one sentence vector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pooling {
+    /// Average of the token vectors, padding excluded (sentence-transformers' default).
+    Mean,
+    /// The first token's vector (`[CLS]`).
+    Cls,
+    /// Element-wise maximum over the token vectors.
+    Max,
+}
+
+/// What Midashi needs to know about a model besides its graph and tokenizer.
+///
+/// Read from `midashi-model.json` ([`ModelConfig::from_json`]) or derived from a
+/// sentence-transformers export ([`ModelConfig::from_sentence_transformers`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelConfig {
+    /// Human-readable model name (reports, index metadata).
+    #[serde(default)]
+    pub name: String,
+    /// Length of the sentence vector.
+    pub dims: usize,
+    /// Token limit of one encoder run, special tokens included. Longer queries are
+    /// truncated; longer documents are split into windows.
+    pub max_tokens: usize,
+    /// How token vectors become a sentence vector.
+    pub pooling: Pooling,
+    /// Whether the sentence vector is scaled to unit length (cosine = dot product).
+    pub normalize: bool,
+    /// ONNX file name inside the model folder (default `model.onnx`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub onnx: Option<String>,
+    /// Tokenizer file name inside the model folder (default `tokenizer.json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokenizer: Option<String>,
+    /// sha256 of the ONNX file, as recorded by the exporter. Not checked at load (hashing
+    /// 23 MB on every start is not free); callers use it to key caches of embeddings, so a
+    /// new model never reuses vectors of the old one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+}
+
+impl ModelConfig {
+    /// Parses `midashi-model.json`. Unknown keys are ignored (the exporter adds notes).
+    pub fn from_json(json: &str) -> Result<Self, EmbedError> {
+        let config: ModelConfig = serde_json::from_str(json)
+            .map_err(|e| EmbedError::BadModel(format!("{MODEL_CONFIG_FILE}: {e}")))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Derives the configuration of a sentence-transformers export from its files' contents:
+    /// `1_Pooling/config.json` (dims, pooling), `modules.json` (a `Normalize` module means
+    /// normalised output) and `sentence_bert_config.json` (`max_seq_length`; 512 if absent).
+    /// Contents rather than paths so the browser can pass what it fetched.
+    pub fn from_sentence_transformers(
+        pooling_json: &str,
+        modules_json: Option<&str>,
+        sentence_bert_json: Option<&str>,
+    ) -> Result<Self, EmbedError> {
+        let bad = |file: &str, e: serde_json::Error| EmbedError::BadModel(format!("{file}: {e}"));
+
+        #[derive(Deserialize)]
+        struct PoolingFile {
+            word_embedding_dimension: usize,
+            #[serde(default)]
+            pooling_mode_cls_token: bool,
+            #[serde(default)]
+            pooling_mode_max_tokens: bool,
+            #[serde(default)]
+            pooling_mode_mean_tokens: bool,
+        }
+        let p: PoolingFile =
+            serde_json::from_str(pooling_json).map_err(|e| bad("1_Pooling/config.json", e))?;
+        let pooling = match (
+            p.pooling_mode_mean_tokens,
+            p.pooling_mode_cls_token,
+            p.pooling_mode_max_tokens,
+        ) {
+            (true, false, false) => Pooling::Mean,
+            (false, true, false) => Pooling::Cls,
+            (false, false, true) => Pooling::Max,
+            _ => return Err(EmbedError::BadModel(
+                "1_Pooling/config.json: exactly one of mean, cls or max pooling must be enabled"
+                    .into(),
+            )),
+        };
+
+        #[derive(Deserialize)]
+        struct Module {
+            #[serde(rename = "type", default)]
+            kind: String,
+        }
+        let normalize = match modules_json {
+            Some(json) => serde_json::from_str::<Vec<Module>>(json)
+                .map_err(|e| bad("modules.json", e))?
+                .iter()
+                .any(|m| m.kind.ends_with(".Normalize")),
+            None => false,
+        };
+
+        #[derive(Deserialize)]
+        struct SentenceBert {
+            max_seq_length: Option<usize>,
+        }
+        let max_tokens = match sentence_bert_json {
+            Some(json) => serde_json::from_str::<SentenceBert>(json)
+                .map_err(|e| bad("sentence_bert_config.json", e))?
+                .max_seq_length
+                .unwrap_or(512),
+            None => 512,
+        };
+
+        let config = ModelConfig {
+            name: String::new(),
+            dims: p.word_embedding_dimension,
+            max_tokens,
+            pooling,
+            normalize,
+            onnx: None,
+            tokenizer: None,
+            sha256: None,
+        };
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> Result<(), EmbedError> {
+        if self.dims == 0 {
+            return Err(EmbedError::BadModel("dims must be > 0".into()));
+        }
+        // Room for [CLS] + [SEP] and at least a few content tokens per window.
+        if self.max_tokens < 8 {
+            return Err(EmbedError::BadModel(format!(
+                "max_tokens {} is too small (need at least 8)",
+                self.max_tokens
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Why a model could not be loaded or run. Messages say what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum EmbedError {
+    /// The model folder or one of its files does not exist.
+    #[error("embedding model not found: {what} ({path}); run scripts/fetch-model.sh or pass --model <dir>")]
+    ModelMissing {
+        /// The folder or file that was looked for.
+        path: String,
+        /// What is missing, in words.
+        what: String,
+    },
+    /// The files exist but do not form a usable model (bad ONNX, wrong shapes, bad config).
+    #[error("embedding model unusable: {0}; re-run scripts/fetch-model.sh --force or check the --model folder")]
+    BadModel(String),
+    /// The tokenizer rejected its file or the text.
+    #[error("tokenizer: {0}")]
+    Tokenizer(String),
+    /// tract failed while running the encoder.
+    #[error("encoder failed: {0}")]
+    Inference(String),
+}
+
+/// Names of the encoder inputs we know how to fill. BERT-style exports take all three;
+/// others (RoBERTa family) omit `token_type_ids`.
+#[derive(Debug, Clone, Copy)]
+enum InputKind {
+    Ids,
+    Mask,
+    TypeIds,
+}
+
+/// A loaded model: tokenizer + optimised encoder plan + pooling. Cheap to share across threads
+/// (`Send + Sync`; every call uses its own execution state).
+pub struct Embedder {
+    config: ModelConfig,
+    /// Truncates at `max_tokens` (queries, [`Embedder::token_ids`]).
+    tokenizer: Tokenizer,
+    /// No truncation ([`Embedder::count_tokens`]).
+    counter: Tokenizer,
+    /// Special tokens the tokenizer puts before and after a single text ([CLS] / [SEP] for
+    /// BERT), with their type ids, and the type id of the text itself: each document window
+    /// is wrapped in them. Learnt from the tokenizer's own template at load.
+    template: Template,
+    plan: Arc<TypedRunnableModel>,
+    inputs: Vec<InputKind>,
+}
+
+impl std::fmt::Debug for Embedder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Embedder")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Tokens shared by consecutive document windows, so a sentence cut at a window edge is
+/// still whole in one of them. An eighth of the window: 32 tokens for MiniLM's 256.
+fn window_overlap(max_tokens: usize) -> usize {
+    (max_tokens / 8).max(1)
+}
+
+fn tokenizer_with(
+    base: &Tokenizer,
+    truncation: Option<TruncationParams>,
+) -> Result<Tokenizer, EmbedError> {
+    let mut t = base.clone();
+    t.with_truncation(truncation)
+        .map_err(|e| EmbedError::Tokenizer(format!("cannot set truncation: {e}")))?;
+    Ok(t)
+}
+
+fn truncation(max_length: usize, stride: usize) -> TruncationParams {
+    TruncationParams {
+        direction: TruncationDirection::Right,
+        max_length,
+        strategy: TruncationStrategy::LongestFirst,
+        stride,
+    }
+}
+
+impl Embedder {
+    /// Builds an embedder from the bytes of an ONNX encoder and a `tokenizer.json`.
+    ///
+    /// The encoder must take some of `input_ids`, `attention_mask`, `token_type_ids` (int64
+    /// `[batch, sequence]`) and return token vectors `[batch, sequence, dims]` (pooled here)
+    /// or sentence vectors `[batch, dims]`. The tokenizer's own padding and truncation
+    /// settings are replaced: no padding, truncation at `config.max_tokens`.
+    pub fn from_bytes(
+        onnx: &[u8],
+        tokenizer_json: &[u8],
+        config: ModelConfig,
+    ) -> Result<Self, EmbedError> {
+        config.validate()?;
+        let mut base = Tokenizer::from_bytes(tokenizer_json)
+            .map_err(|e| EmbedError::Tokenizer(format!("cannot read tokenizer.json: {e}")))?;
+        // We encode one text at a time: padding would only add work.
+        base.with_padding(None);
+        let tokenizer = tokenizer_with(&base, Some(truncation(config.max_tokens, 0)))?;
+        let counter = tokenizer_with(&base, None)?;
+        let template = Template::learn(&tokenizer, config.max_tokens)?;
+
+        let (plan, inputs) = load_plan(onnx, &config)?;
+        Ok(Embedder {
+            config,
+            tokenizer,
+            counter,
+            template,
+            plan,
+            inputs,
+        })
+    }
+
+    /// Loads a model folder: `midashi-model.json` + the files it names (as written by
+    /// `scripts/fetch-model.sh`), or a sentence-transformers export (`1_Pooling/config.json`,
+    /// `tokenizer.json`, and `model.onnx` or `onnx/model.onnx`).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn load_dir(dir: &std::path::Path) -> Result<Self, EmbedError> {
+        let missing = |path: &std::path::Path, what: &str| EmbedError::ModelMissing {
+            path: path.display().to_string(),
+            what: what.to_string(),
+        };
+        if !dir.is_dir() {
+            return Err(missing(dir, "no such folder"));
+        }
+        let read_text = |name: &str| -> Result<Option<String>, EmbedError> {
+            let path = dir.join(name);
+            match std::fs::read_to_string(&path) {
+                Ok(s) => Ok(Some(s)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(EmbedError::BadModel(format!(
+                    "cannot read {}: {e}",
+                    path.display()
+                ))),
+            }
+        };
+
+        let config = if let Some(json) = read_text(MODEL_CONFIG_FILE)? {
+            ModelConfig::from_json(&json)?
+        } else if let Some(pooling) = read_text("1_Pooling/config.json")? {
+            let mut c = ModelConfig::from_sentence_transformers(
+                &pooling,
+                read_text("modules.json")?.as_deref(),
+                read_text("sentence_bert_config.json")?.as_deref(),
+            )?;
+            c.name = dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            c
+        } else {
+            return Err(missing(
+                dir,
+                &format!("neither {MODEL_CONFIG_FILE} nor a sentence-transformers 1_Pooling/config.json in the folder"),
+            ));
+        };
+
+        let onnx_path = match &config.onnx {
+            Some(name) => dir.join(name),
+            None => ["model.onnx", "onnx/model.onnx"]
+                .iter()
+                .map(|n| dir.join(n))
+                .find(|p| p.is_file())
+                .unwrap_or_else(|| dir.join("model.onnx")),
+        };
+        let tokenizer_path = dir.join(config.tokenizer.as_deref().unwrap_or("tokenizer.json"));
+        let read = |path: &std::path::Path| {
+            std::fs::read(path).map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => missing(path, "file missing"),
+                _ => EmbedError::BadModel(format!("cannot read {}: {e}", path.display())),
+            })
+        };
+        let onnx = read(&onnx_path)?;
+        let tokenizer = read(&tokenizer_path)?;
+        Self::from_bytes(&onnx, &tokenizer, config)
+    }
+
+    /// The model's configuration.
+    pub fn config(&self) -> &ModelConfig {
+        &self.config
+    }
+
+    /// Length of the vectors this embedder returns.
+    pub fn dims(&self) -> usize {
+        self.config.dims
+    }
+
+    /// Token ids of `text` as the encoder sees them: special tokens included, truncated at
+    /// `max_tokens`.
+    pub fn token_ids(&self, text: &str) -> Result<Vec<u32>, EmbedError> {
+        Ok(self.encode(&self.tokenizer, text)?.get_ids().to_vec())
+    }
+
+    /// Number of tokens in `text` with special tokens, without truncation: more than
+    /// `max_tokens` means [`Embedder::embed_windows`] will split it. 0 if the tokenizer
+    /// rejects the text (it never does for valid UTF-8 with the BERT tokenizer).
+    pub fn count_tokens(&self, text: &str) -> usize {
+        self.encode(&self.counter, text)
+            .map(|e| e.len())
+            .unwrap_or(0)
+    }
+
+    /// The sentence vector of one text (a query), truncated at `max_tokens`.
+    pub fn embed(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
+        let encoding = self.encode(&self.tokenizer, text)?;
+        self.run(&Tokens::from(&encoding))
+    }
+
+    /// One vector per window of a document: the text is split at the token limit into
+    /// windows that overlap by an eighth of a window, each encoded with its own special
+    /// tokens. A text within the limit gives exactly one vector, equal to [`Embedder::embed`]'s.
+    pub fn embed_windows(&self, text: &str) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.windows(text)?.iter().map(|w| self.run(w)).collect()
+    }
+
+    /// The token ids of each window [`Embedder::embed_windows`] would encode.
+    pub fn window_token_ids(&self, text: &str) -> Result<Vec<Vec<u32>>, EmbedError> {
+        Ok(self.windows(text)?.iter().map(|w| w.ids.clone()).collect())
+    }
+
+    /// Splits a text into windows of at most `max_tokens` tokens, special tokens included.
+    ///
+    /// Done here rather than with the tokenizer's truncation stride: tokenizers 0.23 loses
+    /// the middle windows when its template post-processor re-merges the overflowing pieces.
+    fn windows(&self, text: &str) -> Result<Vec<Tokens>, EmbedError> {
+        let full = self.encode_with(&self.counter, text, false)?;
+        let t = &self.template;
+        let (ids, type_ids) = (full.get_ids(), full.get_type_ids());
+        let capacity = self.config.max_tokens - t.prefix.len() - t.suffix.len();
+        let step = capacity - window_overlap(self.config.max_tokens).min(capacity / 2);
+        let mut out = Vec::new();
+        let mut start = 0;
+        loop {
+            let end = (start + capacity).min(ids.len());
+            out.push(t.wrap(&ids[start..end], &type_ids[start..end]));
+            if end == ids.len() {
+                return Ok(out);
+            }
+            start += step;
+        }
+    }
+
+    fn encode(&self, tokenizer: &Tokenizer, text: &str) -> Result<Encoding, EmbedError> {
+        self.encode_with(tokenizer, text, true)
+    }
+
+    fn encode_with(
+        &self,
+        tokenizer: &Tokenizer,
+        text: &str,
+        special: bool,
+    ) -> Result<Encoding, EmbedError> {
+        // encode_fast: no character offsets, which we never use.
+        tokenizer
+            .encode_fast(text, special)
+            .map_err(|e| EmbedError::Tokenizer(e.to_string()))
+    }
+
+    /// Runs the encoder on one token sequence and pools its output.
+    fn run(&self, tokens: &Tokens) -> Result<Vec<f32>, EmbedError> {
+        let len = tokens.ids.len();
+        let mask = &tokens.mask[..];
+        let column = |values: &[u32]| -> Result<TValue, EmbedError> {
+            let data: Vec<i64> = values.iter().map(|&v| v as i64).collect();
+            tract_ndarray::Array2::from_shape_vec((1, len), data)
+                .map(|a| a.into_tensor().into_tvalue())
+                .map_err(|e| EmbedError::Inference(e.to_string()))
+        };
+        let mut feeds = TVec::new();
+        for kind in &self.inputs {
+            feeds.push(match kind {
+                InputKind::Ids => column(&tokens.ids)?,
+                InputKind::Mask => column(mask)?,
+                InputKind::TypeIds => column(&tokens.type_ids)?,
+            });
+        }
+        let outputs = self
+            .plan
+            .run(feeds)
+            .map_err(|e| EmbedError::Inference(format!("{e:#}")))?;
+        let output = outputs[0]
+            .to_plain_array_view::<f32>()
+            .map_err(|e| EmbedError::Inference(format!("encoder output is not f32: {e}")))?;
+        let dims = self.config.dims;
+        let shape = output.shape().to_vec();
+        let mut vector = match shape.as_slice() {
+            // Token vectors: pool them.
+            [1, n, d] if *n == len && *d == dims => {
+                let tokens = output
+                    .into_shape_with_order((len, dims))
+                    .map_err(|e| EmbedError::Inference(e.to_string()))?;
+                pool(self.config.pooling, tokens, mask)
+            }
+            // Already a sentence vector (an export with pooling inside the graph).
+            [1, d] if *d == dims => output.iter().copied().collect(),
+            _ => {
+                return Err(EmbedError::BadModel(format!(
+                    "encoder output has shape {shape:?}, expected [1, {len}, {dims}] or [1, {dims}]"
+                )))
+            }
+        };
+        if self.config.normalize {
+            let norm = vector.iter().map(|v| v * v).sum::<f32>().sqrt();
+            if norm > 0.0 {
+                vector.iter_mut().for_each(|v| *v /= norm);
+            }
+        }
+        Ok(vector)
+    }
+}
+
+/// One encoder input: token ids, their type ids and the attention mask, equally long.
+struct Tokens {
+    ids: Vec<u32>,
+    type_ids: Vec<u32>,
+    mask: Vec<u32>,
+}
+
+impl From<&Encoding> for Tokens {
+    fn from(e: &Encoding) -> Self {
+        Tokens {
+            ids: e.get_ids().to_vec(),
+            type_ids: e.get_type_ids().to_vec(),
+            mask: e.get_attention_mask().to_vec(),
+        }
+    }
+}
+
+/// The special tokens a tokenizer's post-processor wraps a single text in.
+#[derive(Debug, Clone)]
+struct Template {
+    /// (id, type id) of the tokens before the text.
+    prefix: Vec<(u32, u32)>,
+    /// (id, type id) of the tokens after the text.
+    suffix: Vec<(u32, u32)>,
+}
+
+impl Template {
+    /// Encodes a one-word probe with special tokens and reads off what surrounds the text
+    /// (tokens whose sequence id is none are the template's).
+    fn learn(tokenizer: &Tokenizer, max_tokens: usize) -> Result<Self, EmbedError> {
+        let probe = tokenizer
+            .encode_fast("a", true)
+            .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
+        let seq = probe.get_sequence_ids();
+        let first = seq.iter().position(Option::is_some);
+        let last = seq.iter().rposition(Option::is_some);
+        let (Some(first), Some(last)) = (first, last) else {
+            return Err(EmbedError::Tokenizer(
+                "the tokenizer encodes \"a\" to no tokens".into(),
+            ));
+        };
+        let pairs = |range: std::ops::Range<usize>| -> Vec<(u32, u32)> {
+            range
+                .map(|i| (probe.get_ids()[i], probe.get_type_ids()[i]))
+                .collect()
+        };
+        let template = Template {
+            prefix: pairs(0..first),
+            suffix: pairs(last + 1..probe.len()),
+        };
+        if template.prefix.len() + template.suffix.len() + 4 > max_tokens {
+            return Err(EmbedError::BadModel(format!(
+                "max_tokens {max_tokens} leaves no room for text"
+            )));
+        }
+        Ok(template)
+    }
+
+    /// A window: the template's prefix, `ids`, the suffix; mask all ones.
+    fn wrap(&self, ids: &[u32], type_ids: &[u32]) -> Tokens {
+        let mut out = Tokens {
+            ids: Vec::new(),
+            type_ids: Vec::new(),
+            mask: Vec::new(),
+        };
+        let content = ids.iter().copied().zip(type_ids.iter().copied());
+        for (id, type_id) in self
+            .prefix
+            .iter()
+            .copied()
+            .chain(content)
+            .chain(self.suffix.iter().copied())
+        {
+            out.ids.push(id);
+            out.type_ids.push(type_id);
+            out.mask.push(1);
+        }
+        out
+    }
+}
+
+/// Pools token vectors `[len, dims]` into one vector, ignoring positions whose mask is 0.
+fn pool(pooling: Pooling, tokens: tract_ndarray::ArrayView2<f32>, mask: &[u32]) -> Vec<f32> {
+    let dims = tokens.ncols();
+    let kept = || {
+        tokens
+            .outer_iter()
+            .zip(mask)
+            .filter(|(_, &m)| m != 0)
+            .map(|(row, _)| row)
+    };
+    match pooling {
+        Pooling::Cls => tokens.row(0).to_vec(),
+        Pooling::Mean => {
+            // Sum in f64: 256 tokens of f32 lose a few ulps otherwise, and this is cheap.
+            let mut sum = vec![0f64; dims];
+            let mut n = 0usize;
+            for row in kept() {
+                sum.iter_mut().zip(row).for_each(|(s, &v)| *s += v as f64);
+                n += 1;
+            }
+            let n = n.max(1) as f64;
+            sum.into_iter().map(|s| (s / n) as f32).collect()
+        }
+        Pooling::Max => {
+            let mut max = vec![f32::NEG_INFINITY; dims];
+            for row in kept() {
+                max.iter_mut().zip(row).for_each(|(m, &v)| *m = m.max(v));
+            }
+            max
+        }
+    }
+}
+
+/// Parses the ONNX bytes, fixes batch = 1 with a symbolic sequence length, and optimises once
+/// (tract folds the int8 weights' DequantizeLinear into f32 constants here, so runs are fp32).
+fn load_plan(
+    onnx: &[u8],
+    config: &ModelConfig,
+) -> Result<(Arc<TypedRunnableModel>, Vec<InputKind>), EmbedError> {
+    let bad = |stage: &str, e: TractError| EmbedError::BadModel(format!("ONNX {stage}: {e:#}"));
+    let mut model = tract_onnx::onnx()
+        .model_for_read(&mut std::io::Cursor::new(onnx))
+        .map_err(|e| bad("parse", e))?;
+
+    let mut inputs = Vec::new();
+    let names: Vec<String> = model
+        .input_outlets()
+        .map_err(|e| bad("inputs", e))?
+        .iter()
+        .map(|o| model.node(o.node).name.clone())
+        .collect();
+    for name in &names {
+        inputs.push(match name.as_str() {
+            "input_ids" => InputKind::Ids,
+            "attention_mask" => InputKind::Mask,
+            "token_type_ids" => InputKind::TypeIds,
+            other => {
+                return Err(EmbedError::BadModel(format!(
+                    "unexpected encoder input '{other}' (know input_ids, attention_mask, token_type_ids)"
+                )))
+            }
+        });
+    }
+    if !inputs.iter().any(|k| matches!(k, InputKind::Ids)) {
+        return Err(EmbedError::BadModel(
+            "the encoder has no input_ids input".into(),
+        ));
+    }
+
+    let seq = model.symbols.sym("sequence");
+    for i in 0..inputs.len() {
+        let fact = i64::fact([1.to_dim(), seq.to_dim()]);
+        model
+            .set_input_fact(i, fact.into())
+            .map_err(|e| bad("input facts", e))?;
+    }
+    // Keep only the first output (token or sentence vectors); extra outputs (pooler) cost time.
+    let first_output = model.output_outlets().map_err(|e| bad("outputs", e))?[0];
+    model
+        .select_output_outlets(&[first_output])
+        .map_err(|e| bad("outputs", e))?;
+
+    let typed = model.into_optimized().map_err(|e| bad("optimisation", e))?;
+    let out_fact = typed.output_fact(0).map_err(|e| bad("outputs", e))?;
+    let last = out_fact
+        .shape
+        .last()
+        .and_then(|d| d.to_i64().ok().map(|v| v as usize));
+    if last != Some(config.dims) {
+        return Err(EmbedError::BadModel(format!(
+            "encoder output {:?} does not end in dims = {} from the model config",
+            out_fact.shape, config.dims
+        )));
+    }
+    let plan = typed.into_runnable().map_err(|e| bad("plan", e))?;
+    Ok((plan, inputs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_midashi_model_json_and_ignores_notes() {
+        let c = ModelConfig::from_json(
+            r#"{"name":"m","dims":384,"max_tokens":256,"pooling":"mean","normalize":true,"sha256":"ab","check":{"int8":0.9994}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (c.dims, c.max_tokens, c.pooling, c.normalize),
+            (384, 256, Pooling::Mean, true)
+        );
+        assert_eq!(c.sha256.as_deref(), Some("ab"));
+        let err = ModelConfig::from_json(r#"{"dims":384}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("midashi-model.json") && err.contains("max_tokens"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn reads_sentence_transformers_config() {
+        let pooling = r#"{"word_embedding_dimension":384,"pooling_mode_cls_token":false,"pooling_mode_mean_tokens":true,"pooling_mode_max_tokens":false,"pooling_mode_mean_sqrt_len_tokens":false}"#;
+        let modules = r#"[{"idx":0,"name":"0","path":"","type":"sentence_transformers.models.Transformer"},{"idx":2,"name":"2","path":"2_Normalize","type":"sentence_transformers.models.Normalize"}]"#;
+        let c = ModelConfig::from_sentence_transformers(
+            pooling,
+            Some(modules),
+            Some(r#"{"max_seq_length":256,"do_lower_case":false}"#),
+        )
+        .unwrap();
+        assert_eq!(
+            (c.dims, c.max_tokens, c.pooling, c.normalize),
+            (384, 256, Pooling::Mean, true)
+        );
+        let c = ModelConfig::from_sentence_transformers(
+            &pooling
+                .replace("cls_token\":false", "cls_token\":true")
+                .replace("mean_tokens\":true", "mean_tokens\":false"),
+            None,
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            (c.pooling, c.normalize, c.max_tokens),
+            (Pooling::Cls, false, 512)
+        );
+    }
+
+    #[test]
+    fn pooling_ignores_masked_tokens() {
+        let tokens = tract_ndarray::arr2(&[[1.0f32, 2.0], [3.0, 4.0], [100.0, -100.0]]);
+        let mask = [1, 1, 0];
+        assert_eq!(pool(Pooling::Mean, tokens.view(), &mask), vec![2.0, 3.0]);
+        assert_eq!(pool(Pooling::Max, tokens.view(), &mask), vec![3.0, 4.0]);
+        assert_eq!(pool(Pooling::Cls, tokens.view(), &mask), vec![1.0, 2.0]);
+    }
+}

@@ -1,0 +1,83 @@
+//! Encode latency and load time of the embedding model (native).
+//!
+//!   cargo run --release -p midashi-embed --example encode_bench [-- <model dir>]
+//!
+//! Prints the model load time (read + parse + optimise), then the median and p90 encode
+//! latency of one query for a 27-token text and a 256-token text (one thread; tract does not
+//! multithread a single run by default), after a warm-up.
+
+use std::time::{Duration, Instant};
+
+use midashi_embed::Embedder;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = std::env::args().nth(1).unwrap_or_else(|| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/all-MiniLM-L6-v2").to_string()
+    });
+    let dir = std::path::Path::new(&dir);
+
+    let start = Instant::now();
+    let embedder = Embedder::load_dir(dir)?;
+    let load = start.elapsed();
+    let size = std::fs::metadata(dir.join("model.onnx"))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    println!(
+        "model {} ({:.1} MB): load {:.0} ms",
+        dir.display(),
+        size as f64 / 1e6,
+        ms(load)
+    );
+
+    // Texts whose token counts (with [CLS]/[SEP]) are exactly 27 and 256.
+    let short = fit("Midashi finds the section of the documentation that answers a question, in the browser, offline, and from the command line too", 27, &embedder);
+    let long_source = "Section-level search splits every Markdown file into a tree of headings and indexes each node with its breadcrumbs, so that a result points at the paragraph that answers the query rather than at a whole page. ".repeat(20);
+    let long = fit(&long_source, 256, &embedder);
+
+    for (label, text) in [("27 tokens", &short), ("256 tokens", &long)] {
+        let n = embedder.count_tokens(text);
+        let iterations = if n > 100 { 30 } else { 100 };
+        for _ in 0..3 {
+            embedder.embed(text)?;
+        }
+        let mut times: Vec<Duration> = (0..iterations)
+            .map(|_| {
+                let t = Instant::now();
+                embedder.embed(text).expect("embed");
+                t.elapsed()
+            })
+            .collect();
+        times.sort();
+        println!(
+            "{label:>10} ({n} tokens): median {:.1} ms, p90 {:.1} ms, min {:.1} ms over {iterations} runs",
+            ms(times[times.len() / 2]),
+            ms(times[times.len() * 9 / 10]),
+            ms(times[0])
+        );
+    }
+    let t = Instant::now();
+    let _ = embedder.token_ids(&short)?;
+    println!(
+        "tokenize 27 tokens: {:.0} µs",
+        t.elapsed().as_secs_f64() * 1e6
+    );
+    Ok(())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// The longest whitespace-delimited prefix of `text` with at most `tokens` tokens.
+fn fit(text: &str, tokens: usize, embedder: &Embedder) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut best = String::new();
+    for n in 1..=words.len() {
+        let candidate = words[..n].join(" ");
+        if embedder.count_tokens(&candidate) > tokens {
+            break;
+        }
+        best = candidate;
+    }
+    best
+}
