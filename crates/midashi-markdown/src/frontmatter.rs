@@ -153,8 +153,9 @@ fn collapse(s: &str) -> String {
     crate::text::collapse_whitespace(s)
 }
 
-/// The document's hints: frontmatter first, then what the path says (category = first
-/// folder, version = a version-like first folder such as `7.4`).
+/// The document's hints: frontmatter first, then what the path says (version = a
+/// version-like first folder such as `7.4`; category = the first folder that is not a
+/// version, so `7.4/Microsoft.PowerShell.Core/…` files under `Microsoft.PowerShell.Core`).
 pub(crate) fn hints(path: &str, meta: Meta) -> Hints {
     let path = path.replace('\\', "/");
     let mut folders: Vec<&str> = path
@@ -164,12 +165,16 @@ pub(crate) fn hints(path: &str, meta: Meta) -> Hints {
         .collect();
     folders.pop(); // the file name
     let first = folders.first().map(|s| s.to_string());
+    let category = folders
+        .iter()
+        .find(|f| !is_version_like(f))
+        .map(|s| s.to_string());
     Hints {
         title: meta.title,
         description: meta.description,
         keywords: meta.keywords,
         tags: meta.tags,
-        category: meta.category.or_else(|| first.clone()),
+        category: meta.category.or(category),
         lang: meta.lang,
         version: meta
             .version
@@ -247,7 +252,7 @@ mod tests {
             "7.4/Microsoft.PowerShell.Core/About/about_If.md",
             Meta::default(),
         );
-        assert_eq!(h.category.as_deref(), Some("7.4"));
+        assert_eq!(h.category.as_deref(), Some("Microsoft.PowerShell.Core"));
         assert_eq!(h.version.as_deref(), Some("7.4"));
         let h = hints("guide/essentials/computed.md", Meta::default());
         assert_eq!(h.category.as_deref(), Some("guide"));

@@ -458,15 +458,18 @@ fn assemble(
     warnings: &mut Vec<Warning>,
 ) -> Document {
     let first_h1 = nodes.iter().position(|n| n.depth == 1);
+    // Frontmatter title, else the first H1, else the first heading of any level (mdBook
+    // chapters that start at `##` read better titled by it than by their file stem).
+    let first_heading = first_h1.or_else(|| nodes.iter().position(|n| n.depth >= 1));
     let title = fm_title
         .or_else(|| {
-            first_h1
+            first_heading
                 .map(|i| nodes[i].heading.clone())
                 .filter(|h| !h.is_empty())
         })
         .unwrap_or_else(|| file_stem(path));
     // The first H1 repeating the title is not repeated in breadcrumbs.
-    let merged = first_h1.filter(|&i| nodes[i].heading == title);
+    let merged = first_heading.filter(|&i| nodes[i].heading == title);
     let url = page_url(path, opts);
 
     let n = nodes.len();

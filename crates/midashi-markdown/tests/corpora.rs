@@ -333,17 +333,14 @@ fn rust_book_and_powershell_pages() {
         );
     }
     if let Some(src) = read(&root, "rust-book/ch06-02-match.md") {
-        // No H1: the title is the file stem, the H2 hangs under the document.
+        // No H1: the first heading titles the page and is not repeated in breadcrumbs.
         let (doc, _) = parse_document("ch06-02-match.md", &src, &opts(SlugStyle::Mdbook));
         assert_eq!(doc.url, "/ch06-02-match.html");
-        assert_eq!(doc.title, "ch06-02-match");
+        assert_eq!(doc.title, "The match Control Flow Construct");
         let h2 = &doc.sections[1];
         assert_eq!((h2.depth, h2.start_line), (2, 5));
         assert_eq!(h2.heading, "The match Control Flow Construct");
-        assert_eq!(
-            h2.heading_path,
-            ["ch06-02-match", "The match Control Flow Construct"]
-        );
+        assert_eq!(h2.heading_path, ["The match Control Flow Construct"]);
         assert_eq!(
             h2.anchor.as_deref(),
             Some("the-match-control-flow-construct")
