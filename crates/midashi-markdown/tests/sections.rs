@@ -398,7 +398,7 @@ fn frontmatter_hints() {
     assert_eq!(h.keywords, ["alpha", "beta"]);
     assert_eq!(h.tags, ["one", "two"]);
     assert_eq!(h.lang.as_deref(), Some("ja"));
-    assert_eq!(h.category.as_deref(), Some("7.4"));
+    assert_eq!(h.category.as_deref(), Some("Module"));
     assert_eq!(h.version.as_deref(), Some("7.4"));
     assert_eq!(doc.sections[1].heading_path, ["Front Title", "Heading"]);
     assert_eq!(doc.sections[1].start_line, 8);
@@ -455,11 +455,13 @@ fn empty_and_frontmatter_only_files() {
 }
 
 #[test]
-fn title_falls_back_to_the_file_stem() {
+fn title_falls_back_to_the_first_heading_then_the_file_stem() {
     let (doc, _) = parse_with("dir/ch01-02-hello.md", "## Only H2\n", SlugStyle::Mdbook);
-    assert_eq!(doc.title, "ch01-02-hello");
-    assert_eq!(doc.sections[1].heading_path, ["ch01-02-hello", "Only H2"]);
+    assert_eq!(doc.title, "Only H2");
+    assert_eq!(doc.sections[1].heading_path, ["Only H2"]);
     assert_eq!(doc.url, "/dir/ch01-02-hello.html");
+    let (doc, _) = parse_with("dir/ch01-02-hello.md", "no headings\n", SlugStyle::Mdbook);
+    assert_eq!(doc.title, "ch01-02-hello");
 }
 
 #[test]
