@@ -14,9 +14,11 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ASSETS = join(ROOT, "web", "dist");
 
-/** The build-index binary: $BUILD_INDEX, else the newest of the usual target folders, else a debug build. */
+/** The build-index binary: $MIDASHI_BUILD_INDEX (or $BUILD_INDEX), else the newest of the usual target folders, else a debug build. */
 export function buildIndexBin() {
-  if (process.env.BUILD_INDEX) return process.env.BUILD_INDEX;
+  // scripts/test.sh names the binary it just built; a stale one elsewhere must not be used.
+  const named = process.env.MIDASHI_BUILD_INDEX ?? process.env.BUILD_INDEX;
+  if (named) return named;
   const dirs = [process.env.CARGO_TARGET_DIR, join(ROOT, "target")].filter(Boolean);
   for (const d of dirs) {
     for (const profile of ["release", "debug"]) {
