@@ -74,7 +74,11 @@ pub fn model_info(embedder: &Embedder) -> ModelInfo {
 }
 
 fn cache_path(cache_dir: &Path, info: &ModelInfo) -> PathBuf {
-    let key = if info.sha256.is_empty() { info.name.as_str() } else { &info.sha256[..16.min(info.sha256.len())] };
+    let key = if info.sha256.is_empty() {
+        info.name.as_str()
+    } else {
+        &info.sha256[..16.min(info.sha256.len())]
+    };
     cache_dir.join(format!("embeddings-{key}.bin"))
 }
 
@@ -105,7 +109,10 @@ pub fn embed_documents(
     let info = model_info(embedder);
     let cache_file = cache_path(cache_dir, &info);
     let mut cache = load_cache(&cache_file);
-    let sections: Vec<(&Document, &Section)> = docs.iter().flat_map(|d| d.sections.iter().map(move |s| (d, s))).collect();
+    let sections: Vec<(&Document, &Section)> = docs
+        .iter()
+        .flat_map(|d| d.sections.iter().map(move |s| (d, s)))
+        .collect();
     let texts: Vec<(u128, String)> = sections
         .iter()
         .map(|(_, s)| {
@@ -127,8 +134,10 @@ pub fn embed_documents(
     let bar = if progress && !todo.is_empty() {
         let bar = ProgressBar::new(todo.len() as u64);
         bar.set_style(
-            ProgressStyle::with_template("{spinner} embedding {bar:30} {pos}/{len} sections ({eta} left)")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{spinner} embedding {bar:30} {pos}/{len} sections ({eta} left)",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar
     } else {
@@ -176,7 +185,8 @@ pub fn embed_documents(
     cache.retain(|h, _| used.contains(h));
     if !todo.is_empty() {
         std::fs::create_dir_all(cache_dir).map_err(CliError::io(cache_dir))?;
-        let bytes = postcard::to_allocvec(&cache).map_err(|e| CliError::Model(format!("cannot write the embedding cache: {e}")))?;
+        let bytes = postcard::to_allocvec(&cache)
+            .map_err(|e| CliError::Model(format!("cannot write the embedding cache: {e}")))?;
         crate::output::write_atomic(&cache_file, &bytes)?;
     }
     Ok((vectors, report))

@@ -6,6 +6,8 @@ mod embedding;
 mod error;
 mod output;
 mod quote;
+#[cfg(test)]
+mod ranking_tests;
 mod site;
 mod sources;
 
@@ -67,9 +69,16 @@ fn main() -> ExitCode {
     let result = match (&cli.command, &cli.input, &cli.build) {
         (Some(Command::Search(args)), _, _) => commands::search::run(args),
         (Some(Command::Get { dir, target, json }), _, _) => commands::get::run(dir, target, *json),
-        (Some(Command::Eval { dir, mode, model, json }), _, _) => {
-            commands::eval::run(dir, mode, model.as_deref(), *json)
-        }
+        (
+            Some(Command::Eval {
+                dir,
+                mode,
+                model,
+                json,
+            }),
+            _,
+            _,
+        ) => commands::eval::run(dir, mode, model.as_deref(), *json),
         (None, Some(input), Some(build)) => commands::build::run(input, build),
         _ => Err(error::CliError::Usage(
             "give a docs folder and --out <dir>, or a subcommand (see --help)".into(),

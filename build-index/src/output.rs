@@ -37,7 +37,10 @@ pub fn write_index(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
         }
         let path = dir.join(name);
         // Content-hashed: an existing file of that name already has these bytes.
-        if fs::metadata(&path).map(|m| m.len() == bytes.len() as u64).unwrap_or(false) {
+        if fs::metadata(&path)
+            .map(|m| m.len() == bytes.len() as u64)
+            .unwrap_or(false)
+        {
             continue;
         }
         write_atomic(&path, bytes)?;

@@ -53,8 +53,13 @@ pub fn markdown_files(root: &Path, include: &[String], exclude: &[String]) -> Re
         });
     for entry in walker {
         let entry = entry.map_err(|e| CliError::Io {
-            path: e.path().map(Path::to_path_buf).unwrap_or_else(|| root.to_path_buf()),
-            source: e.into_io_error().unwrap_or_else(|| std::io::Error::other("walk failed")),
+            path: e
+                .path()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| root.to_path_buf()),
+            source: e
+                .into_io_error()
+                .unwrap_or_else(|| std::io::Error::other("walk failed")),
         })?;
         if !entry.file_type().is_file() {
             continue;
@@ -98,7 +103,9 @@ fn read_text(root: &Path, rel: &str) -> Result<Result<(String, Option<Warning>),
     }
     let bytes = fs::read(&path).map_err(CliError::io(&path))?;
     if bytes.contains(&0) {
-        return Ok(Err(warn("skipped: binary file (contains NUL bytes)".into())));
+        return Ok(Err(warn(
+            "skipped: binary file (contains NUL bytes)".into(),
+        )));
     }
     Ok(Ok(match String::from_utf8(bytes) {
         Ok(s) => (s, None),
@@ -110,7 +117,12 @@ fn read_text(root: &Path, rel: &str) -> Result<Result<(String, Option<Warning>),
 }
 
 /// Reads and parses every Markdown file under `root`, in parallel, with a progress bar.
-pub fn load_markdown(root: &Path, files: &[String], opts: &Options, progress: bool) -> Result<Loaded> {
+pub fn load_markdown(
+    root: &Path,
+    files: &[String],
+    opts: &Options,
+    progress: bool,
+) -> Result<Loaded> {
     let bar = if progress {
         let bar = ProgressBar::new(files.len() as u64);
         bar.set_style(
@@ -167,7 +179,11 @@ pub fn record_document(id: &str, title: &str, text: &str, url: Option<&str>) -> 
         format!("{title}\n\n{text}")
     };
     let lines = source.lines().count().max(1) as u32;
-    let heading = if title.is_empty() { id.to_string() } else { title.to_string() };
+    let heading = if title.is_empty() {
+        id.to_string()
+    } else {
+        title.to_string()
+    };
     let section = Section {
         id: SectionId::new(id, &[], 0),
         doc_path: id.to_string(),

@@ -62,7 +62,11 @@ fn top_paths(dir: &Path, q: &str, n: usize) -> Vec<String> {
         .args(["--json", "--limit", &n.to_string()])
         .output()
         .unwrap();
-    assert!(o.status.success(), "{q}: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{q}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     v["results"]
         .as_array()
@@ -80,7 +84,11 @@ fn assert_found(dir: &Path, cases: &[(&str, &str)]) {
             misses.push(format!("{q:?}: wanted {want}, got {got:?}"));
         }
     }
-    assert!(misses.is_empty(), "not in the top 3:\n{}", misses.join("\n"));
+    assert!(
+        misses.is_empty(),
+        "not in the top 3:\n{}",
+        misses.join("\n")
+    );
 }
 
 #[test]
@@ -93,12 +101,15 @@ fn japanese_docs_questions_find_their_page() {
         &out,
         &[
             ("算出プロパティ", "guide/essentials/computed.md"),
-            ("ｖ－ｍｏｄｅｌ", "forms.md"),
+            ("ｖ－ｍｏｄｅｌ", "v-model.md"),
             ("ぷろぱてぃ 算出", "computed.md"),
             ("ウォッチャー", "guide/essentials/watchers.md"),
             ("イベントハンドリング", "guide/essentials/event-handling.md"),
             ("テンプレート構文", "guide/essentials/template-syntax.md"),
-            ("リアクティビティーの基礎", "guide/essentials/reactivity-fundamentals.md"),
+            (
+                "リアクティビティーの基礎",
+                "guide/essentials/reactivity-fundamentals.md",
+            ),
             ("コンポーネントの登録", "guide/components/registration.md"),
             ("provide inject", "guide/components/provide-inject.md"),
             ("サーバーサイドレンダリング", "guide/scaling-up/ssr.md"),
@@ -116,14 +127,23 @@ fn english_docs_questions_find_their_page_despite_typos() {
         &out,
         &[
             ("ownership", "ch04-01-what-is-ownership.md"),
-            ("borrowing references", "ch04-02-references-and-borrowing.md"),
+            (
+                "borrowing references",
+                "ch04-02-references-and-borrowing.md",
+            ),
             ("lifetimes", "ch10-03-lifetime-syntax.md"),
             ("ownershp rules", "ch04-01-what-is-ownership.md"),
-            ("refrences and borowing", "ch04-02-references-and-borrowing.md"),
+            (
+                "refrences and borowing",
+                "ch04-02-references-and-borrowing.md",
+            ),
             ("Ｈａｓｈ Ｍａｐ", "ch08-03-hash-maps.md"),
             ("smart pointers Box", "ch15-01-box.md"),
             ("fearless concurrency threads", "ch16"),
-            ("unrecoverable errors panic", "ch09-01-unrecoverable-errors-with-panic.md"),
+            (
+                "unrecoverable errors panic",
+                "ch09-01-unrecoverable-errors-with-panic.md",
+            ),
             ("trait objects", "ch18-02-trait-objects.md"),
         ],
     );

@@ -68,7 +68,11 @@ pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, bool)> {
             ..Options::default()
         };
         Ok((load_markdown(input, &files, &opts, !args.quiet)?, false))
-    } else if input.is_file() && input.extension().is_some_and(|e| e == "jsonl" || e == "ndjson") {
+    } else if input.is_file()
+        && input
+            .extension()
+            .is_some_and(|e| e == "jsonl" || e == "ndjson")
+    {
         Ok((load_records(input)?, true))
     } else {
         Err(CliError::BadInput(input.to_path_buf()))
@@ -86,8 +90,16 @@ pub fn build(
         None => Synonyms::default(),
     };
     let settings = IndexSettings {
-        weights: if records { FieldWeights::RECORDS } else { FieldWeights::DOCS },
-        slug: if records { "records".into() } else { args.slug.to_string() },
+        weights: if records {
+            FieldWeights::RECORDS
+        } else {
+            FieldWeights::DOCS
+        },
+        slug: if records {
+            "records".into()
+        } else {
+            args.slug.to_string()
+        },
         base_url: args.base_url.clone(),
         synonyms,
     };
@@ -95,7 +107,11 @@ pub fn build(
     // Vectors are numbered by section in index order: documents sorted by path.
     loaded.docs.sort_by(|a, b| a.path.cmp(&b.path));
     let mut report = None;
-    let model_dir = if args.keyword_only { None } else { resolve_model_dir(args.model.as_deref())? };
+    let model_dir = if args.keyword_only {
+        None
+    } else {
+        resolve_model_dir(args.model.as_deref())?
+    };
     match model_dir {
         Some(dir) => {
             let embedder = load_model(&dir)?;
@@ -130,18 +146,32 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     // --site renders the same documents after the index is written (see crate::site).
     let site_docs = args.site.then(|| loaded.docs.clone());
     let (output, embed_report) = build(loaded, records, args)?;
-    let index_dir = if args.site { args.out.join("search") } else { args.out.clone() };
+    let index_dir = if args.site {
+        args.out.join("search")
+    } else {
+        args.out.clone()
+    };
     write_index(&index_dir, &output.files)?;
     if let Some(docs) = &site_docs {
         crate::site::build_site(input, args, docs, &output.files)?;
     }
     let m = &output.manifest;
-    println!("Indexed {} documents into {}", m.stats.documents, index_dir.display());
+    println!(
+        "Indexed {} documents into {}",
+        m.stats.documents,
+        index_dir.display()
+    );
     let depths: Vec<String> = per_depth
         .iter()
         .enumerate()
         .filter(|(_, &n)| n > 0)
-        .map(|(d, n)| if d == 0 { format!("documents {n}") } else { format!("H{d} {n}") })
+        .map(|(d, n)| {
+            if d == 0 {
+                format!("documents {n}")
+            } else {
+                format!("H{d} {n}")
+            }
+        })
         .collect();
     println!("  sections   {} ({})", m.stats.sections, depths.join(", "));
     println!("  terms      {}", m.stats.terms);

@@ -4,10 +4,10 @@
 //! Also prints per-query latency percentiles of the search itself.
 
 use crate::commands::build::build;
+use crate::embedding::{load_model, resolve_model_dir, DEFAULT_MODEL_DIR};
 use crate::error::{CliError, Result};
 use crate::sources::load_records;
 use midashi_core::format::FileKind;
-use crate::embedding::{load_model, resolve_model_dir, DEFAULT_MODEL_DIR};
 use midashi_core::{Mode, SearchIndex, SearchOptions};
 use midashi_embed::Embedder;
 use std::collections::HashMap;
@@ -32,9 +32,17 @@ pub fn read_qrels(path: &Path) -> Result<Qrels> {
             if i == 0 {
                 continue; // header
             }
-            return Err(CliError::Usage(format!("{}:{}: bad score {:?}", path.display(), i + 1, cols[2])));
+            return Err(CliError::Usage(format!(
+                "{}:{}: bad score {:?}",
+                path.display(),
+                i + 1,
+                cols[2]
+            )));
         };
-        qrels.entry(cols[0].to_string()).or_default().insert(cols[1].to_string(), score);
+        qrels
+            .entry(cols[0].to_string())
+            .or_default()
+            .insert(cols[1].to_string(), score);
     }
     Ok(qrels)
 }
@@ -48,11 +56,12 @@ pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>> {
         if line.trim().is_empty() {
             continue;
         }
-        let v: serde_json::Value = serde_json::from_str(&line).map_err(|e| CliError::BadRecord {
-            path: path.to_path_buf(),
-            line: i + 1,
-            detail: e.to_string(),
-        })?;
+        let v: serde_json::Value =
+            serde_json::from_str(&line).map_err(|e| CliError::BadRecord {
+                path: path.to_path_buf(),
+                line: i + 1,
+                detail: e.to_string(),
+            })?;
         let id = match &v["_id"] {
             serde_json::Value::String(s) => s.clone(),
             other => other.to_string(),
@@ -72,23 +81,39 @@ pub fn metrics(ranked: &[String], judged: &HashMap<String, f64>, k: usize) -> (f
         .sum();
     let mut ideal: Vec<f64> = judged.values().copied().filter(|&g| g > 0.0).collect();
     ideal.sort_by(|a, b| b.total_cmp(a));
-    let idcg: f64 = ideal.iter().take(k).enumerate().map(|(i, g)| g / ((i + 2) as f64).log2()).sum();
+    let idcg: f64 = ideal
+        .iter()
+        .take(k)
+        .enumerate()
+        .map(|(i, g)| g / ((i + 2) as f64).log2())
+        .sum();
     let relevant = judged.values().filter(|&&g| g > 0.0).count();
-    let found = top.iter().filter(|d| judged.get(*d).is_some_and(|&g| g > 0.0)).count();
+    let found = top
+        .iter()
+        .filter(|d| judged.get(*d).is_some_and(|&g| g > 0.0))
+        .count();
     let rr = top
         .iter()
         .position(|d| judged.get(d).is_some_and(|&g| g > 0.0))
         .map_or(0.0, |p| 1.0 / (p + 1) as f64);
     (
         if idcg > 0.0 { dcg / idcg } else { 0.0 },
-        if relevant > 0 { found as f64 / relevant as f64 } else { 0.0 },
+        if relevant > 0 {
+            found as f64 / relevant as f64
+        } else {
+            0.0
+        },
         rr,
     )
 }
 
 /// Builds an in-memory index from a BEIR corpus (with vectors when `semantic`), and returns
 /// the embedding model for queries.
-pub fn index_corpus(dir: &Path, semantic: bool, model: Option<&Path>) -> Result<(SearchIndex, Option<Embedder>)> {
+pub fn index_corpus(
+    dir: &Path,
+    semantic: bool,
+    model: Option<&Path>,
+) -> Result<(SearchIndex, Option<Embedder>)> {
     let loaded = load_records(&dir.join("corpus.jsonl"))?;
     let args = crate::commands::build::BuildArgs {
         out: dir.to_path_buf(),
@@ -116,7 +141,11 @@ pub fn index_corpus(dir: &Path, semantic: bool, model: Option<&Path>) -> Result<
     };
     let (output, _) = build(loaded, true, &args)?;
     let file = |kind: FileKind| {
-        let name = &output.manifest.file(kind).map(|f| f.name.clone()).unwrap_or_default();
+        let name = &output
+            .manifest
+            .file(kind)
+            .map(|f| f.name.clone())
+            .unwrap_or_default();
         output
             .files
             .iter()
@@ -153,7 +182,9 @@ pub fn run(dir: &Path, mode: &str, model: Option<&Path>, json: bool) -> Result<(
     let mut latencies = Vec::new();
     let mut encode_ms = Vec::new();
     for (qid, text) in &queries {
-        let Some(judged) = qrels.get(qid) else { continue };
+        let Some(judged) = qrels.get(qid) else {
+            continue;
+        };
         let vector = match &embedder {
             Some(e) => {
                 let t = Instant::now();
@@ -179,7 +210,12 @@ pub fn run(dir: &Path, mode: &str, model: Option<&Path>, json: bool) -> Result<(
     let n_f = n.max(1) as f64;
     latencies.sort_by(|a, b| a.total_cmp(b));
     encode_ms.sort_by(|a, b| a.total_cmp(b));
-    let pct = |p: f64| latencies.get(((latencies.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or(0.0);
+    let pct = |p: f64| {
+        latencies
+            .get(((latencies.len() as f64 - 1.0) * p).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
     let encode_p50 = encode_ms.get(encode_ms.len() / 2).copied();
     if json {
         let v = serde_json::json!({
@@ -190,7 +226,12 @@ pub fn run(dir: &Path, mode: &str, model: Option<&Path>, json: bool) -> Result<(
         });
         println!("{v}");
     } else {
-        println!("nDCG@10={:.4} Recall@10={:.4} MRR@10={:.4}", ndcg / n_f, recall / n_f, mrr / n_f);
+        println!(
+            "nDCG@10={:.4} Recall@10={:.4} MRR@10={:.4}",
+            ndcg / n_f,
+            recall / n_f,
+            mrr / n_f
+        );
         println!(
             "queries={n} mode={mode:?} latency p50={:.3} ms p95={:.3} ms p99={:.3} ms",
             pct(0.5),

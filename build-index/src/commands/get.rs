@@ -22,9 +22,14 @@ pub fn run(dir: &Path, target: &str, json: bool) -> Result<()> {
         },
     };
     if let Some(id) = id {
-        let view = index.get_section(id).ok_or_else(|| CliError::NotFound(target.to_string()))?;
+        let view = index
+            .get_section(id)
+            .ok_or_else(|| CliError::NotFound(target.to_string()))?;
         if json {
-            println!("{}", serde_json::to_string_pretty(&view).unwrap_or_default());
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&view).unwrap_or_default()
+            );
             return Ok(());
         }
         let h = &view.hit;

@@ -69,7 +69,11 @@ pub fn parse_mode(s: &str) -> Result<Mode> {
 
 /// Runs the command.
 /// The query's vector, when the mode and the index call for one.
-fn query_vector(index: &midashi_core::SearchIndex, mode: Mode, args: &SearchArgs) -> Result<Option<Vec<f32>>> {
+fn query_vector(
+    index: &midashi_core::SearchIndex,
+    mode: Mode,
+    args: &SearchArgs,
+) -> Result<Option<Vec<f32>>> {
     if mode == Mode::Keyword || !index.has_vectors() {
         return Ok(None);
     }
@@ -97,7 +101,9 @@ fn query_vector(index: &midashi_core::SearchIndex, mode: Mode, args: &SearchArgs
             )));
         }
     }
-    let v = embedder.embed(&args.query).map_err(|e| CliError::Model(e.to_string()))?;
+    let v = embedder
+        .embed(&args.query)
+        .map_err(|e| CliError::Model(e.to_string()))?;
     Ok(Some(v))
 }
 
@@ -138,7 +144,10 @@ pub fn run(args: &SearchArgs) -> Result<()> {
             "suggestions": response.suggestions,
             "results": response.results,
         });
-        println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        );
         return Ok(());
     }
     println!("{} results ({:.1} ms)", response.total, took_ms);

@@ -137,6 +137,61 @@ impl Dictionary<'_> {
         found
     }
 
+    /// Typo corrections that stemming hides: "paginaton" is far from the stem "pagin" of
+    /// "pagination", but a prefix of it is that stem. Candidates are stems within one edit of
+    /// a long prefix of the typed word, kept when the word they stand for (their display
+    /// form) is within the typo budget of what was typed.
+    fn stem_corrections(&self, raw: &str) -> Vec<(WeightedTerm, u64)> {
+        let chars: Vec<char> = raw.chars().collect();
+        let max_dist = match chars.len() {
+            0..=4 => return Vec::new(),
+            5..=8 => 1,
+            9..=40 => 2,
+            _ => return Vec::new(),
+        };
+        let mut out: Vec<(WeightedTerm, u64)> = Vec::new();
+        for k in (chars.len().saturating_sub(4).max(4)..chars.len()).rev() {
+            let prefix: String = chars[..k].iter().collect();
+            let Ok(lev) = Levenshtein::new(&prefix, 1) else {
+                continue;
+            };
+            let mut stream = self.map.search(lev).into_stream();
+            let mut seen = 0;
+            while let Some((key, offset)) = stream.next() {
+                seen += 1;
+                if seen > 200 {
+                    break;
+                }
+                let Ok(key) = std::str::from_utf8(key) else {
+                    continue;
+                };
+                if out.iter().any(|(t, _)| t.term == key) {
+                    continue;
+                }
+                let dist = edit_distance(&self.surface(key, offset), raw);
+                if dist == 0 || dist > max_dist {
+                    continue;
+                }
+                out.push((
+                    WeightedTerm {
+                        term: key.to_string(),
+                        offset,
+                        weight: FUZZY_WEIGHT[dist - 1],
+                    },
+                    self.df(offset),
+                ));
+            }
+        }
+        out.sort_by(|a, b| {
+            b.0.weight
+                .total_cmp(&a.0.weight)
+                .then(b.1.cmp(&a.1))
+                .then(a.0.term.cmp(&b.0.term))
+        });
+        out.truncate(MAX_FUZZY_EXPANSIONS);
+        out
+    }
+
     /// Dictionary terms within the typo budget of `term`, closest and most frequent first.
     fn corrections(&self, term: &str) -> Vec<(WeightedTerm, u64)> {
         let chars = term.chars().count();
@@ -234,13 +289,18 @@ pub fn plan(
                         });
                     }
                 }
+                // A stem shorter than the typed word ("configur" for "configura") counts
+                // only when a word it stands for continues what was typed: "form" is not a
+                // completion of "format", nor "for" (a stopword) of anything.
                 let chars: Vec<(usize, char)> = raw.char_indices().collect();
                 let min_len = chars.len().saturating_sub(3).max(3);
                 for cut in min_len..chars.len() {
                     let p = &raw[..chars[cut].0];
                     if p != tok.term {
                         if let Some(t) = dict.exact(p, PREFIX_WEIGHT) {
-                            clause.alternatives.push(Alternative { terms: vec![t] });
+                            if dict.surface(&t.term, t.offset).starts_with(raw.as_str()) {
+                                clause.alternatives.push(Alternative { terms: vec![t] });
+                            }
                         }
                     }
                 }
@@ -248,7 +308,12 @@ pub fn plan(
         }
         if exact.is_none() && !tok.cjk && !tok.part {
             let corrections = if opts.fuzzy {
-                dict.corrections(&tok.term)
+                let c = dict.corrections(&tok.term);
+                if c.is_empty() {
+                    dict.stem_corrections(&tok.raw)
+                } else {
+                    c
+                }
             } else {
                 Vec::new()
             };
@@ -309,4 +374,20 @@ fn apply_synonyms(
             }
         }
     }
+}
+
+/// Levenshtein distance of two short words (in characters).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }

@@ -487,15 +487,18 @@ impl SearchIndex {
         let top = ranked.first().map_or(0.0, |r| r.1);
         let mut any = false;
         // Exact matches are near the top anyway; looking further only costs time.
-        for r in ranked.iter_mut().take(200) {
+        for (i, r) in ranked.iter_mut().take(200).enumerate() {
             // The heading field's stored length is its term count under the same analyzer:
-            // only headings as long as the query can say exactly the same thing, which
-            // spares analysing the others.
-            if self.field_len(r.0, Field::Heading) != query_len {
+            // only headings as long as the query can say exactly the same thing. Headings
+            // that merely contain every query word get a smaller lift, larger for page-level
+            // headings (a page about X beats a subsection mentioning X); that is only
+            // checked for the head of the list, where it can change what is seen.
+            let same_len = self.field_len(r.0, Field::Heading) == query_len;
+            if !same_len && i >= 50 {
                 continue;
             }
-            let heading = &self.sections.sections[r.0 as usize].heading;
-            let tokens = self.analyzer.analyze_query(heading);
+            let sec = &self.sections.sections[r.0 as usize];
+            let tokens = self.analyzer.analyze_query(&sec.heading);
             let mut have: Vec<&str> = tokens
                 .iter()
                 .filter(|t| !t.part)
@@ -503,8 +506,15 @@ impl SearchIndex {
                 .collect();
             have.sort_unstable();
             have.dedup();
-            if have == wanted {
+            if same_len && have == wanted {
                 r.1 += top;
+                any = true;
+            } else if wanted.iter().all(|w| have.binary_search(w).is_ok()) {
+                r.1 *= match sec.depth {
+                    0 | 1 => 1.25,
+                    2 => 1.15,
+                    _ => 1.1,
+                };
                 any = true;
             }
         }
