@@ -46,7 +46,7 @@ export function ensureAssets() {
 export function buildSite(docs, { slug = "github", name = "site" } = {}) {
   const assets = ensureAssets();
   const out = mkdtempSync(join(tmpdir(), `midashi-${name}-`));
-  execFileSync(buildIndexBin(), [docs, "--out", out, "--site", "--slug", slug, "--assets", assets, "--quiet"], {
+  execFileSync(buildIndexBin(), [docs, "--out", out, "--site", "--slug", slug, "--assets", assets, "--quiet", "--keyword-only"], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
   });

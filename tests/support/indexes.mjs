@@ -56,7 +56,9 @@ export function tempDir(name = "midashi-test-") {
 
 /** Builds an index of `input` (a docs folder or a .jsonl file) into `out`; returns `out`. */
 export function buildIndex(input, out = tempDir("midashi-index-"), extra = []) {
-  execFileSync(buildIndexBin(), [input, "--out", out, "--quiet", ...extra], {
+  // Keyword-only: these tests are about the keyword engine, and embedding a corpus would
+  // only make them slow (the semantic leg has its own tests).
+  execFileSync(buildIndexBin(), [input, "--out", out, "--quiet", "--keyword-only", ...extra], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -89,7 +91,7 @@ export function evalQueries(set) {
 /** `build-index search <dir> <query> --json --limit <n>`: the native answer. */
 export async function cliSearch(dir, query, limit = 10) {
   try {
-    const { stdout } = await execFileAsync(buildIndexBin(), ["search", dir, query, "--json", "--limit", String(limit)], {
+    const { stdout } = await execFileAsync(buildIndexBin(), ["search", dir, query, "--json", "--mode", "keyword", "--limit", String(limit)], {
       maxBuffer: 64 << 20,
     });
     return { ok: true, value: JSON.parse(stdout) };
