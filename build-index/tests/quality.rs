@@ -48,7 +48,7 @@ fn build(corpus: &Path, out: &Path, slug: &str) {
         .arg(corpus)
         .arg("--out")
         .arg(out)
-        .args(["--slug", slug, "--quiet"])
+        .args(["--slug", slug, "--quiet", "--keyword-only"])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
