@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the semantic wasm module (crates/midashi-wasm-embed: tokenizer + tract encoder) into
-# web/pkg/embed/ (ignored by git), in two flavours of wasm-bindgen glue:
+# Builds the semantic wasm module (crates/midashi-wasm-embed: tokenizer + tract encoder), in two
+# flavours of wasm-bindgen glue (both ignored by git):
 #
-#   web/pkg/embed/web/     --target web     (ES module; page, Web Worker, bundlers)
+#   web/dist/embed/        --target web     (ES module: what the `midashi` package loads lazily
+#                                            in a page, a Web Worker or Node; --site copies it)
 #   web/pkg/embed/node/    --target nodejs  (CommonJS; tests/node/embed-parity.test.mjs)
 #
 #   scripts/build-wasm-embed.sh [wasm-dev|wasm-embed-release]     (default: wasm-dev)
@@ -25,7 +26,8 @@ case "$profile" in
 esac
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target-wasm}"
-out_dir=web/pkg/embed
+web_dir=web/dist/embed
+node_dir=web/pkg/embed/node
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
@@ -51,19 +53,32 @@ cargo build -p midashi-wasm-embed --target wasm32-unknown-unknown --profile "$pr
 
 raw="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/midashi_wasm_embed.wasm"
 for target in web nodejs; do
-  dir="$out_dir/$([ "$target" = nodejs ] && echo node || echo web)"
+  dir="$([ "$target" = nodejs ] && echo "$node_dir" || echo "$web_dir")"
   mkdir -p "$dir"
   echo "== wasm-bindgen $wb_version --target $target -> $dir"
   wasm-bindgen "$raw" --out-dir "$dir" --out-name midashi_wasm_embed --target "$target"
 done
 # The nodejs glue is CommonJS, but web/package.json says "type": "module": without a nearer
 # package.json, Node would parse it as an ES module and fail on `exports`.
-echo '{ "type": "commonjs" }' >"$out_dir/node/package.json"
+echo '{ "type": "commonjs" }' >"$node_dir/package.json"
 
-bytes=$(wc -c <"$out_dir/web/midashi_wasm_embed_bg.wasm")
-if command -v brotli >/dev/null 2>&1; then
-  packed="$(brotli -c -q 11 "$out_dir/web/midashi_wasm_embed_bg.wasm" | wc -c) brotli"
-else
-  packed="$(gzip -9c "$out_dir/web/midashi_wasm_embed_bg.wasm" | wc -c) gzip -9"
+if [ "$profile" = wasm-embed-release ]; then
+  wasm_opt=node_modules/.bin/wasm-opt
+  [ -x "$wasm_opt" ] || npm ci --no-audit --no-fund
+  # -O3, not -Oz: this module is judged by encode latency. Same feature flags as rustc's
+  # defaults plus SIMD, or wasm-opt refuses the module.
+  echo "== wasm-opt -O3"
+  "$wasm_opt" -O3 --enable-simd \
+    --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
+    --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
+    "$web_dir/midashi_wasm_embed_bg.wasm" -o "$web_dir/midashi_wasm_embed_bg.wasm.opt"
+  mv "$web_dir/midashi_wasm_embed_bg.wasm.opt" "$web_dir/midashi_wasm_embed_bg.wasm"
 fi
-echo "== $out_dir/*/midashi_wasm_embed_bg.wasm: $bytes bytes ($packed) [$profile]"
+
+bytes=$(wc -c <"$web_dir/midashi_wasm_embed_bg.wasm")
+if command -v brotli >/dev/null 2>&1; then
+  packed="$(brotli -c -q 11 "$web_dir/midashi_wasm_embed_bg.wasm" | wc -c) brotli"
+else
+  packed="$(gzip -9c "$web_dir/midashi_wasm_embed_bg.wasm" | wc -c) gzip -9"
+fi
+echo "== $web_dir/midashi_wasm_embed_bg.wasm: $bytes bytes ($packed) [$profile]"

@@ -6,6 +6,7 @@
 //   midashi.js       ES module: the widget + the midashi package; expects worker.js and
 //                    wasm/ next to itself (import.meta.url)
 //   worker.js        the engine's Web Worker, self-contained
+//   embed-worker.js  the semantic module's Web Worker (loads embed/ next to itself lazily)
 //   midashi-file.js  classic script for pages opened from file:// (no modules, no workers,
 //                    no fetch there): the widget + the wasm-bindgen glue, reading the index
 //                    and the wasm from search/midashi-inline.js
@@ -31,6 +32,7 @@ const common = {
 
 await build({ ...common, entryPoints: [join(web, "src/widget/index.ts")], format: "esm", outfile: join(out, "midashi.js") });
 await build({ ...common, entryPoints: [join(web, "src/worker.ts")], format: "esm", outfile: join(out, "worker.js") });
+await build({ ...common, entryPoints: [join(web, "src/embed-worker.ts")], format: "esm", outfile: join(out, "embed-worker.js") });
 
 if (!existsSync(glue)) {
   console.error(`build-widget: ${glue} is missing; build the wasm first (scripts/build-wasm.sh dev|release)`);
@@ -50,4 +52,4 @@ await build({
   // module is always passed in explicitly here, so that default is never evaluated.
   logOverride: { "empty-import-meta": "silent" },
 });
-console.log(`build-widget: wrote ${out}/{midashi.js,worker.js,midashi-file.js}`);
+console.log(`build-widget: wrote ${out}/{midashi.js,worker.js,embed-worker.js,midashi-file.js}`);

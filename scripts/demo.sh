@@ -32,11 +32,8 @@ fi
 
 step() { printf '\n== %s\n' "$*"; }
 
-setup_args=()
-# The embedding model, once its fetch script exists (semantic search in the demo).
-[ -f scripts/fetch-model.sh ] && setup_args+=(--model)
-step "setup"
-bash scripts/setup.sh "${setup_args[@]}"
+step "setup (toolchain, npm packages, the embedding model)"
+bash scripts/setup.sh --model
 
 if [ "$dev" = 1 ]; then profile=debug; wasm_mode=dev; cargo_flags=(); else profile=release; wasm_mode=release; cargo_flags=(--release); fi
 step "build-index ($profile)"
@@ -45,6 +42,12 @@ bin="${CARGO_TARGET_DIR:-target}/$profile/build-index"
 
 step "wasm module ($wasm_mode)"
 bash scripts/build-wasm.sh "$wasm_mode"
+
+# The semantic module (tract + tokenizer): the release build takes 11-14 min cold on 2 cores
+# (fat LTO), seconds when nothing changed.
+embed_profile=$([ "$dev" = 1 ] && echo wasm-dev || echo wasm-embed-release)
+step "semantic wasm module ($embed_profile)"
+bash scripts/build-wasm-embed.sh "$embed_profile"
 
 step "JavaScript package and widget"
 npm run --silent build:widget
@@ -57,5 +60,5 @@ if [ "$serve" = 0 ]; then
   exit 0
 fi
 step "serving"
-echo "Open http://127.0.0.1:$port/ and press / or Ctrl+K (⌘K) to search."
+echo "Open http://127.0.0.1:$port/ and press / or Ctrl+K (⌘K) to search: keyword results at once, hybrid (keyword + semantic) once the model has loaded."
 exec node scripts/serve.mjs out/demo --port "$port"

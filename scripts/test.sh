@@ -12,6 +12,9 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 step() { printf '\n== %s\n' "$*"; }
 
 bash scripts/setup.sh --browser --model
+# The model is installed now and the semantic module is built below: the semantic tests
+# (Rust and Node) must run, not skip.
+export MIDASHI_REQUIRE_SEMANTIC=1
 
 step "formatting"
 cargo fmt --all -- --check

@@ -8,9 +8,10 @@
 use crate::error::{CliError, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use midashi_core::format::entry::ModelInfo;
+use midashi_core::index::ModelFiles;
 use midashi_core::section::{Document, Section, Warning};
 use midashi_core::vectors::VectorsData;
-use midashi_embed::Embedder;
+use midashi_embed::{Embedder, ModelDir};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -58,9 +59,22 @@ pub fn resolve_model_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
     }
 }
 
-/// Loads the embedding model of a folder, with a message that says how to get one.
-pub fn load_model(dir: &Path) -> Result<Embedder> {
-    Embedder::load_dir(dir).map_err(|e| CliError::Model(e.to_string()))
+/// Loads the embedding model of a folder, with a message that says how to get one; also
+/// returns its files, to ship inside the index for query embedding in the browser.
+pub fn load_model(dir: &Path) -> Result<(Embedder, ModelFiles)> {
+    let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
+    let files = ModelDir::read(dir).map_err(model)?;
+    let embedder =
+        Embedder::from_bytes(&files.onnx, &files.tokenizer, files.config.clone()).map_err(model)?;
+    let config_json = files.config_json();
+    Ok((
+        embedder,
+        ModelFiles {
+            onnx: files.onnx,
+            tokenizer: files.tokenizer,
+            config_json,
+        },
+    ))
 }
 
 /// The model's identity as recorded in the index.

@@ -7,6 +7,7 @@
 
 use crate::error::{CliError, Result};
 use midashi_core::format::entry::ENTRY_FILE_NAME;
+use midashi_core::format::FileKind;
 use std::fs;
 use std::io::Write;
 use std::path::Path;
@@ -48,24 +49,15 @@ pub fn write_index(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
     if let Some(bytes) = entry {
         write_atomic(&dir.join(ENTRY_FILE_NAME), bytes)?;
     }
-    // Remove files of earlier builds (only ours: `<kind>.<16 hex>.bin`).
+    // Remove files of earlier builds (only ours: `<kind>.<16 hex>.<ext>`).
     let keep: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     if let Ok(entries) = fs::read_dir(dir) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if is_hashed_index_file(&name) && !keep.contains(&name.as_str()) {
+            if FileKind::is_hashed_name(&name) && !keep.contains(&name.as_str()) {
                 let _ = fs::remove_file(e.path());
             }
         }
     }
     Ok(())
-}
-
-fn is_hashed_index_file(name: &str) -> bool {
-    let parts: Vec<&str> = name.split('.').collect();
-    parts.len() == 3
-        && ["terms", "sections", "vectors"].contains(&parts[0])
-        && parts[1].len() == 16
-        && parts[1].bytes().all(|b| b.is_ascii_hexdigit())
-        && parts[2] == "bin"
 }

@@ -42,11 +42,18 @@ export function ensureAssets() {
   return ASSETS;
 }
 
-/** Builds `docs` into a fresh temporary site folder; returns its path. */
-export function buildSite(docs, { slug = "github", name = "site" } = {}) {
+/** The embedding model folder (scripts/fetch-model.sh). */
+export const MODEL = process.env.MIDASHI_MODEL_DIR ?? join(ROOT, "models", "all-MiniLM-L6-v2");
+
+/**
+ * Builds `docs` into a fresh temporary site folder; returns its path. Keyword-only unless
+ * `semantic`: then with the model's vectors, the model shipped and the semantic module copied.
+ */
+export function buildSite(docs, { slug = "github", name = "site", semantic = false } = {}) {
   const assets = ensureAssets();
   const out = mkdtempSync(join(tmpdir(), `midashi-${name}-`));
-  execFileSync(buildIndexBin(), [docs, "--out", out, "--site", "--slug", slug, "--assets", assets, "--quiet", "--keyword-only"], {
+  const mode = semantic ? ["--model", MODEL, "--cache-dir", join(out, ".embed-cache")] : ["--keyword-only"];
+  execFileSync(buildIndexBin(), [docs, "--out", out, "--site", "--slug", slug, "--assets", assets, "--quiet", ...mode], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -328,5 +328,47 @@ describe("keyboard only, recent searches, themes, accessibility", () => {
     await page.close();
   });
 
-  test("semantic results", { skip: "the semantic module has not landed yet: keyword results only" }, () => {});
+});
+
+describe("semantic results", () => {
+  let semanticSite;
+  let semanticServer;
+  before(async () => {
+    semanticSite = buildSite(join(ROOT, "docs"), { name: "semantic", semantic: true });
+    semanticServer = await serve(semanticSite);
+  });
+  after(async () => {
+    await semanticServer?.close();
+    remove(semanticSite);
+  });
+
+  test("keyword results at once with a loading note, then hybrid results once the model is in", async () => {
+    const problems = [];
+    const page = await newPage(browser.context, problems);
+    const requests = [];
+    page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+    await page.goto(semanticServer.url + "/index.html");
+    await page.waitForFunction(() => customElements.get("midashi-search") !== undefined);
+    const w = widget(page);
+    // Nothing of the semantic module or the model is fetched before the first query.
+    assert.ok(!requests.some((p) => /embed|model\.|vectors\./.test(p)), requests.join(" "));
+    await page.keyboard.press("Control+k");
+    const first = await search(page, "use it without internet");
+    assert.equal(first.mode, "keyword");
+    assert.equal(first.semanticPending, true);
+    // The widget asks again by itself once the module is ready.
+    const handle = await page.waitForFunction(
+      () => window.__midashi.results.findLast((r) => r.query === "use it without internet" && r.response.mode === "hybrid")?.response,
+      undefined,
+      { timeout: 120_000 },
+    );
+    const hybrid = await handle.jsonValue();
+    assert.ok(hybrid.results.length > 0);
+    await page.waitForFunction(() => document.querySelector("midashi-search").shadowRoot.querySelector("[role=status]").textContent.includes("Semantic results included"));
+    // The module ran in its own worker, and the model came from the index folder.
+    assert.ok(requests.some((p) => p.endsWith("/search/embed-worker.js")), requests.join(" "));
+    assert.ok(requests.some((p) => /\/search\/model\.[0-9a-f]{16}\.onnx$/.test(p)), requests.join(" "));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });

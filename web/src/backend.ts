@@ -1,22 +1,48 @@
 // Where requests run: in a Web Worker (browsers, the default) or on the calling thread (Node,
-// or `{ worker: false }`). Both answer the same requests (host.ts) the same way.
+// or `{ worker: false }`). Both answer the same requests the same way. Two kinds of host use
+// this: the keyword engine (host.ts, worker.ts) and the semantic module (embed-host.ts,
+// embed-worker.ts), each in a worker of its own so that loading the model never holds back a
+// keyword query.
 
 import { MidashiError, reviveError } from "./errors.js";
-import { Host, type Op, type Requests } from "./host.js";
-import type { WorkerReply, WorkerRequest } from "./worker.js";
+
+/** Requests a host answers, by operation: the shape of each one's arguments and result. */
+export type RequestMap<R> = { [K in keyof R]: { args: unknown; result: unknown } };
+
+/** Something that answers requests of `R` (a host). */
+export interface Handler<R extends RequestMap<R>> {
+  handle<K extends keyof R & string>(op: K, args: R[K]["args"]): Promise<R[K]["result"]>;
+}
 
 /** Runs host requests somewhere. */
-export interface Backend {
-  call<K extends Op>(op: K, args: Requests[K]["args"]): Promise<Requests[K]["result"]>;
+export interface Backend<R extends RequestMap<R>> {
+  call<K extends keyof R & string>(op: K, args: R[K]["args"]): Promise<R[K]["result"]>;
   close(): void;
 }
 
+/** A message to a worker. */
+export interface WorkerRequest {
+  id: number;
+  op: string;
+  args: unknown;
+}
+
+/**
+ * A message from a worker: the answer to request `id`, or (without an id) an event the host
+ * emitted, such as loading progress.
+ */
+export type WorkerReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { code: string; message: string } }
+  | { event: unknown };
+
 /** The host on this thread. */
-export class DirectBackend implements Backend {
-  private readonly host = new Host();
+export class DirectBackend<R extends RequestMap<R>> implements Backend<R> {
   private closed = false;
 
-  call<K extends Op>(op: K, args: Requests[K]["args"]): Promise<Requests[K]["result"]> {
+  constructor(private readonly host: Handler<R>) {}
+
+  call<K extends keyof R & string>(op: K, args: R[K]["args"]): Promise<R[K]["result"]> {
     if (this.closed) return Promise.reject(new MidashiError("CLOSED", "this Midashi instance was closed; load the index again"));
     return this.host.handle(op, args);
   }
@@ -32,16 +58,21 @@ interface Pending {
 }
 
 /** The host in a Web Worker. */
-export class WorkerBackend implements Backend {
+export class WorkerBackend<R extends RequestMap<R>> implements Backend<R> {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure?: MidashiError;
 
-  constructor(workerUrl: string | URL) {
-    this.worker = new Worker(workerUrl, { type: "module", name: "midashi" });
+  /** `onEvent` receives the events the host in the worker emits. */
+  constructor(workerUrl: string | URL, name: string, onEvent?: (event: unknown) => void) {
+    this.worker = new Worker(workerUrl, { type: "module", name });
     this.worker.onmessage = (e: MessageEvent) => {
       const reply = e.data as WorkerReply;
+      if ("event" in reply) {
+        onEvent?.(reply.event);
+        return;
+      }
       const p = this.pending.get(reply.id);
       if (!p) return;
       this.pending.delete(reply.id);
@@ -55,12 +86,12 @@ export class WorkerBackend implements Backend {
       this.fail(
         new MidashiError(
           "INTERNAL",
-          `midashi's search worker failed (${e.message || "it could not be started"}); check that worker.js is served next to index.js as JavaScript, or pass { worker: false }`,
+          `midashi's ${name} worker failed (${e.message || "it could not be started"}); check that ${String(workerUrl).split("/").pop()} is served next to index.js as JavaScript, or pass { worker: false }`,
         ),
       );
     };
     this.worker.onmessageerror = () => {
-      this.fail(new MidashiError("INTERNAL", "a message from midashi's search worker could not be read; this is a bug, please report it"));
+      this.fail(new MidashiError("INTERNAL", `a message from midashi's ${name} worker could not be read; this is a bug, please report it`));
     };
   }
 
@@ -70,7 +101,7 @@ export class WorkerBackend implements Backend {
     this.pending.clear();
   }
 
-  call<K extends Op>(op: K, args: Requests[K]["args"]): Promise<Requests[K]["result"]> {
+  call<K extends keyof R & string>(op: K, args: R[K]["args"]): Promise<R[K]["result"]> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
@@ -83,4 +114,27 @@ export class WorkerBackend implements Backend {
     this.worker.terminate();
     this.fail(new MidashiError("CLOSED", "this Midashi instance was closed; load the index again"));
   }
+}
+
+/** The part of a worker's global scope used by worker entry points. */
+interface WorkerScope {
+  onmessage: ((e: MessageEvent) => void) | null;
+  postMessage(message: unknown): void;
+}
+
+/**
+ * Serves `makeHost`'s host from inside a Web Worker: requests in, answers (and the host's
+ * events) out. Errors cross as `{ code, message }`: Error objects lose their own fields in
+ * structured cloning.
+ */
+export function serveInWorker<R extends RequestMap<R>>(makeHost: (emit: (event: unknown) => void) => Handler<R>, toError: (e: unknown) => { code: string; message: string }): void {
+  const scope = globalThis as unknown as WorkerScope;
+  const host = makeHost((event) => scope.postMessage({ event } satisfies WorkerReply));
+  scope.onmessage = (e: MessageEvent) => {
+    const { id, op, args } = e.data as WorkerRequest;
+    host.handle(op as keyof R & string, args as R[keyof R & string]["args"]).then(
+      (value) => scope.postMessage({ id, ok: true, value } satisfies WorkerReply),
+      (err: unknown) => scope.postMessage({ id, ok: false, error: toError(err) } satisfies WorkerReply),
+    );
+  };
 }

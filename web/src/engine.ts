@@ -19,6 +19,7 @@ export interface WasmIndex {
   manifest(): Manifest;
   search(query: string, options: unknown, queryVector?: Float32Array): unknown;
   attachVectors(bytes: Uint8Array): void;
+  attachAnn(bytes: Uint8Array): void;
   hasVectors(): boolean;
   getSection(target: string): unknown;
   getDocument(path: string): unknown;

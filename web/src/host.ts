@@ -13,7 +13,15 @@ export interface Requests {
   init: { args: { glueUrl: string; wasmUrl: string }; result: { version: string } };
   open: { args: { name: string; source: string }; result: IndexInfo & { id: number } };
   search: {
-    args: { ids: number[]; query: string; options: EngineSearchOptions; queryVector?: Float32Array; tag: boolean };
+    args: {
+      ids: number[];
+      query: string;
+      options: EngineSearchOptions;
+      queryVector?: Float32Array;
+      /** sha256 of the model that made `queryVector` (empty: unknown, trust it). */
+      vectorModel?: string;
+      tag: boolean;
+    };
     result: RawResponse;
   };
   getSection: { args: { ids: number[]; target: string; tag: boolean }; result: SectionView | null };
@@ -32,6 +40,8 @@ interface Loaded {
   terms: Uint8Array;
   sections: Uint8Array;
   vectors?: Uint8Array;
+  /** The HNSW graph of a large index, attached after the vectors. */
+  ann?: Uint8Array;
   index: WasmIndex;
 }
 
@@ -137,7 +147,9 @@ export class Host {
       if (l.vectors) {
         const index = l.index;
         const vectors = l.vectors;
+        const ann = l.ann;
         engine.call(() => index.attachVectors(vectors));
+        if (ann) engine.call(() => index.attachAnn(ann));
       }
     }
     this.engine = engine;
@@ -183,15 +195,24 @@ export class Host {
    * Runs a query on each index; with `tag` (several indexes loaded) hits say which index
    * they came from, even when the query picked only one of them.
    */
-  private async search({ ids, query, options, queryVector, tag }: Requests["search"]["args"]): Promise<RawResponse> {
+  private async search({ ids, query, options, queryVector, vectorModel = "", tag }: Requests["search"]["args"]): Promise<RawResponse> {
     const engine = await this.ready();
     const loaded = this.loaded(ids);
+    // The query vector goes only to indexes whose vectors it can be compared with: attached,
+    // and made by the same model. Others answer their keyword leg.
+    const vectorFor = (l: Loaded): Float32Array | undefined => {
+      if (!queryVector || !l.vectors) return undefined;
+      const sha = l.info.manifest.model?.sha256 ?? "";
+      return vectorModel && sha && sha !== vectorModel ? undefined : queryVector;
+    };
+    const optionsFor = (l: Loaded, opts: EngineSearchOptions): EngineSearchOptions =>
+      queryVector && !vectorFor(l) && (opts.mode === "hybrid" || opts.mode === undefined) ? { ...opts, mode: "keyword" } : opts;
     const only = loaded.length === 1 ? loaded[0] : undefined;
-    if (only && !tag) return engine.call(() => only.index.search(query, options, queryVector) as RawResponse);
+    if (only && !tag) return engine.call(() => only.index.search(query, optionsFor(only, options), vectorFor(only)) as RawResponse);
     const each = perIndexOptions(options);
     const parts = loaded.map((l) => ({
       name: l.info.name,
-      response: engine.call(() => l.index.search(query, each, queryVector) as RawResponse),
+      response: engine.call(() => l.index.search(query, optionsFor(l, each), vectorFor(l)) as RawResponse),
     }));
     return mergeResponses(parts, options);
   }
@@ -217,22 +238,35 @@ export class Host {
     return out.slice(0, limit);
   }
 
-  /** Fetches and attaches the vectors files (for semantic search); returns what was fetched. */
+  /**
+   * Fetches and attaches the vectors files (for semantic search), and the HNSW graph of a
+   * large index; returns what was fetched.
+   */
   private async loadVectors({ ids }: Requests["loadVectors"]["args"]): Promise<string[]> {
     const fetched: string[] = [];
     for (const l of this.loaded(ids)) {
       if (l.vectors) continue;
-      const file = l.info.manifest.files.find((f) => f.kind === "Vectors");
+      const files = l.info.manifest.files;
+      const file = files.find((f) => f.kind === "Vectors");
       if (!file) {
         throw new MidashiError("SEMANTIC_UNAVAILABLE", `index ${JSON.stringify(l.info.name)} has no vectors: rebuild it with a model`);
       }
-      const bytes = await readBytes(join(l.info.source, file.name), { what: `index ${JSON.stringify(l.info.name)}`, missing: HOW_TO_BUILD });
+      const annFile = files.find((f) => f.kind === "Ann");
+      const ctx = { what: `index ${JSON.stringify(l.info.name)}`, missing: HOW_TO_BUILD };
+      const [bytes, ann] = await Promise.all([
+        readBytes(join(l.info.source, file.name), ctx),
+        annFile ? readBytes(join(l.info.source, annFile.name), ctx) : Promise.resolve(undefined),
+      ]);
       const engine = await this.ready();
       const index = l.index;
       engine.call(() => index.attachVectors(bytes));
+      if (ann) engine.call(() => index.attachAnn(ann));
       l.vectors = bytes;
-      l.info.fetched.push(file.name);
-      fetched.push(file.name);
+      l.ann = ann;
+      for (const f of annFile ? [file, annFile] : [file]) {
+        l.info.fetched.push(f.name);
+        fetched.push(f.name);
+      }
     }
     return fetched;
   }

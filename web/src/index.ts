@@ -10,9 +10,11 @@
 
 import { DirectBackend, WorkerBackend, type Backend } from "./backend.js";
 import { LruCache } from "./cache.js";
+import { EmbedHost, type EmbedRequests, type EmbedSources } from "./embed-host.js";
 import { MidashiError, toMidashiError } from "./errors.js";
 import type { RawResponse } from "./multi.js";
-import { absolute, isNode } from "./loader.js";
+import { absolute, isNode, join } from "./loader.js";
+import { Host, type Requests } from "./host.js";
 import { LatestOnly } from "./scheduler.js";
 import type {
   DocumentView,
@@ -24,6 +26,8 @@ import type {
   SearchOptions,
   SearchResponse,
   SectionView,
+  SemanticDetail,
+  SemanticState,
 } from "./types.js";
 import { VERSION } from "./version.js";
 
@@ -67,33 +71,56 @@ function stableJson(value: unknown): string {
 }
 
 /** Where the package's own files are: next to this module unless told otherwise. */
-function assets(options: LoadOptions): { glueUrl: string; wasmUrl: string; workerUrl: string } {
+function assets(options: LoadOptions) {
+  const at = (given: string | URL | undefined, file: string) => (given ? absolute(given) : new URL(file, import.meta.url).href);
   return {
-    glueUrl: options.glueUrl ? absolute(options.glueUrl) : new URL("./wasm/midashi_wasm.js", import.meta.url).href,
-    wasmUrl: options.wasmUrl ? absolute(options.wasmUrl) : new URL("./wasm/midashi_wasm_bg.wasm", import.meta.url).href,
-    workerUrl: options.workerUrl ? absolute(options.workerUrl) : new URL("./worker.js", import.meta.url).href,
+    glueUrl: at(options.glueUrl, "./wasm/midashi_wasm.js"),
+    wasmUrl: at(options.wasmUrl, "./wasm/midashi_wasm_bg.wasm"),
+    workerUrl: at(options.workerUrl, "./worker.js"),
+    embedGlueUrl: at(options.embedGlueUrl, "./embed/midashi_wasm_embed.js"),
+    embedWasmUrl: at(options.embedWasmUrl, "./embed/midashi_wasm_embed_bg.wasm"),
+    embedWorkerUrl: at(options.embedWorkerUrl, "./embed-worker.js"),
   };
 }
 
-/** One or several loaded indexes, searched as one. */
-export class Midashi {
+/** The semantic module once loaded: where queries are embedded, and with which model. */
+interface Semantic {
+  backend: Backend<EmbedRequests>;
+  /** sha256 of the model (the host gives the vector only to indexes made with it). */
+  model: string;
+}
+
+/**
+ * One or several loaded indexes, searched as one. An EventTarget: `semantic` events (a
+ * CustomEvent whose `detail` is a {@link SemanticDetail}) tell how far the semantic module
+ * has loaded.
+ */
+export class Midashi extends EventTarget {
   /** The version of this package (and of the wasm module it accepts). */
   static readonly version = VERSION;
 
   private readonly cache: LruCache<string, RawResponse>;
   private readonly latest = new LatestOnly<RawResponse>();
   private closed = false;
+  private state: SemanticState;
+  private failure?: MidashiError;
+  private semanticLoad?: Promise<Semantic>;
+  private semantic?: Semantic;
 
   private constructor(
-    private readonly backend: Backend,
+    private readonly backend: Backend<Requests>,
     private readonly ids: number[],
     /** The loaded indexes, in load order. */
     readonly indexes: readonly IndexInfo[],
     cacheSize: number,
     /** Whether the engine runs in a Web Worker. */
     readonly inWorker: boolean,
+    private readonly options: LoadOptions,
   ) {
+    super();
     this.cache = new LruCache(cacheSize);
+    this.state = options.semantic !== "off" && indexes.some((i) => i.manifest.model) ? "idle" : "unavailable";
+    if (this.state === "idle" && options.semantic === "idle") whenIdle(() => void this.warmup().catch(() => undefined));
   }
 
   /**
@@ -128,15 +155,15 @@ export class Midashi {
     // Node has no web Worker; its worker_threads would only copy the index once more for a
     // server that answers one query at a time anyway.
     const useWorker = (options.worker ?? true) && !isNode() && typeof Worker === "function";
-    let backend: Backend | undefined;
+    let backend: Backend<Requests> | undefined;
     try {
-      backend = useWorker ? new WorkerBackend(workerUrl) : new DirectBackend();
+      backend = useWorker ? new WorkerBackend<Requests>(workerUrl, "search") : new DirectBackend<Requests>(new Host());
       await backend.call("init", { glueUrl, wasmUrl });
       const b = backend;
       // Several indexes load in parallel; each fetches its entry file first.
       const opened = await Promise.all(sources.map((s) => b.call("open", { name: s.name, source: absolute(s.url) })));
       const infos = opened.map(({ id: _id, ...info }) => info);
-      return new Midashi(backend, opened.map((o) => o.id), infos, options.cacheSize ?? DEFAULT_CACHE_SIZE, useWorker);
+      return new Midashi(backend, opened.map((o) => o.id), infos, options.cacheSize ?? DEFAULT_CACHE_SIZE, useWorker, options);
     } catch (e) {
       backend?.close();
       throw toMidashiError(e);
@@ -184,32 +211,137 @@ export class Midashi {
    */
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const started = now();
-    const { queryVector, supersede = true, cache = true, indexes, ...engineOptions } = options;
+    const { queryVector, supersede = true, cache = true, indexes, waitForSemantic = false, ...engineOptions } = options;
     try {
       const ids = this.select(indexes);
       const opts = defined(engineOptions);
-      const key = cache && !queryVector ? stableJson([query, opts, ids]) : undefined;
+      const mode = opts.mode ?? "auto";
+      // The semantic leg, when the query wants one and none was given: from the semantic
+      // module if it is ready; otherwise it starts loading and this answer is keyword-only
+      // (mode `semantic` and `waitForSemantic` wait for it instead).
+      let semantic: Semantic | undefined;
+      let semanticPending = false;
+      if (!queryVector && mode !== "keyword" && this.semanticFor(ids)) {
+        const usable = this.state === "idle" || this.state === "loading" || this.state === "ready";
+        if (usable || mode === "semantic") {
+          const load = this.warmup().then(() => this.semantic);
+          if (mode === "semantic" || waitForSemantic) semantic = await load;
+          else {
+            load.catch(() => undefined);
+            semantic = this.state === "ready" ? this.semantic : undefined;
+          }
+        }
+        if (!semantic) {
+          semanticPending = this.state === "loading";
+          // An explicit hybrid query degrades to its keyword leg rather than failing.
+          if (mode === "hybrid") opts.mode = "keyword";
+        }
+      }
+      const key = cache && !queryVector ? stableJson([query, opts, ids, semantic ? semantic.model : ""]) : undefined;
       const hit = key === undefined ? undefined : this.cache.get(key);
       if (hit) {
         if (supersede) this.latest.bump();
-        return { ...structuredClone(hit), tookMs: now() - started, cached: true };
+        return { ...structuredClone(hit), tookMs: now() - started, cached: true, ...(semanticPending ? { semanticPending } : {}) };
       }
-      const run = () => this.backend.call("search", { ids, query, options: opts, queryVector, tag: this.tagged });
+      const run = async () => {
+        const vector = queryVector ?? (semantic ? await semantic.backend.call("embed", { text: query }) : undefined);
+        return this.backend.call("search", { ids, query, options: opts, queryVector: vector, vectorModel: semantic?.model, tag: this.tagged });
+      };
       let raw: RawResponse;
       if (supersede) {
         const outcome = await this.latest.submit(run);
         if (outcome.superseded) {
-          const mode = opts.mode && opts.mode !== "auto" ? opts.mode : "keyword";
-          return { total: 0, tookMs: now() - started, results: [], suggestions: [], mode, superseded: true };
+          const ran = opts.mode && opts.mode !== "auto" ? opts.mode : "keyword";
+          return { total: 0, tookMs: now() - started, results: [], suggestions: [], mode: ran, superseded: true };
         }
         raw = outcome.value;
       } else {
         raw = await run();
       }
-      if (key !== undefined) this.cache.set(key, structuredClone(raw));
-      return { ...raw, tookMs: now() - started };
+      if (key !== undefined && !semanticPending) this.cache.set(key, structuredClone(raw));
+      return { ...raw, tookMs: now() - started, ...(semanticPending ? { semanticPending } : {}) };
     } catch (e) {
       throw toMidashiError(e);
+    }
+  }
+
+  /** Readiness of semantic search (see {@link SemanticState}); `semantic` events tell changes. */
+  get semanticState(): SemanticState {
+    return this.state;
+  }
+
+  /** Why semantic search failed, when `semanticState` is `failed`. */
+  get semanticError(): MidashiError | undefined {
+    return this.failure;
+  }
+
+  /**
+   * Loads semantic search now: the semantic module, the model and the vectors, each fetched
+   * once, with `semantic` progress events (`loading`: download N of M bytes, then compile;
+   * `ready`, or `failed`). Resolves when hybrid and semantic queries can run; rejects with
+   * `SEMANTIC_UNAVAILABLE` (no vectors, semantic off, or the model failed to load; keyword
+   * search keeps working either way).
+   */
+  warmup(): Promise<void> {
+    if (this.closed) return Promise.reject(new MidashiError("CLOSED", "this Midashi instance was closed; load the index again"));
+    if (this.state === "unavailable") {
+      const why = this.options.semantic === "off" ? "semantic search is off (LoadOptions.semantic)" : "no loaded index has vectors: rebuild it with a model (scripts/fetch-model.sh, then build-index without --keyword-only)";
+      return Promise.reject(new MidashiError("SEMANTIC_UNAVAILABLE", why));
+    }
+    this.semanticLoad ??= this.loadSemantic();
+    return this.semanticLoad.then(() => undefined);
+  }
+
+  /** The model of the loaded indexes with vectors among `ids` (the first one's), if any. */
+  private semanticFor(ids: number[]): IndexInfo | undefined {
+    return ids.map((id) => this.indexes[this.ids.indexOf(id)]).find((i) => i?.manifest.model);
+  }
+
+  private setState(detail: SemanticDetail): void {
+    this.state = detail.state;
+    this.dispatchEvent(new CustomEvent<SemanticDetail>("semantic", { detail }));
+  }
+
+  private async loadSemantic(): Promise<Semantic> {
+    const info = this.semanticFor(this.ids);
+    if (!info?.manifest.model) throw new MidashiError("SEMANTIC_UNAVAILABLE", "no loaded index has vectors");
+    const expect = info.manifest.model;
+    const vectorsBytes = this.indexes.reduce((n, i) => n + (i.manifest.files.find((f) => f.kind === "Vectors")?.bytes ?? 0), 0);
+    let vectorsDone = false;
+    let progress: SemanticDetail = { state: "loading", phase: "download", loaded: 0, total: vectorsBytes };
+    this.setState(progress);
+    const onEvent = (event: unknown) => {
+      const d = event as SemanticDetail;
+      if (this.state !== "loading") return;
+      progress = { ...d, loaded: (d.loaded ?? 0) + (vectorsDone ? vectorsBytes : 0), total: (d.total ?? 0) + vectorsBytes };
+      this.setState(progress);
+    };
+    const a = assets(this.options);
+    const useWorker = this.inWorker;
+    let backend: Backend<EmbedRequests> | undefined;
+    try {
+      backend = useWorker
+        ? new WorkerBackend<EmbedRequests>(a.embedWorkerUrl, "semantic", onEvent)
+        : new DirectBackend<EmbedRequests>(new EmbedHost(onEvent));
+      const b = backend;
+      const sources: EmbedSources = { ...modelFiles(info, this.options), glueUrl: a.embedGlueUrl, wasmUrl: a.embedWasmUrl, expect };
+      await Promise.all([
+        b.call("init", sources),
+        this.loadVectors().then(() => {
+          vectorsDone = true;
+        }),
+      ]);
+      if (this.closed) throw new MidashiError("CLOSED", "this Midashi instance was closed while semantic search loaded");
+      this.semantic = { backend: b, model: expect.sha256 };
+      this.setState({ state: "ready", loaded: progress.total, total: progress.total });
+      return this.semantic;
+    } catch (e) {
+      backend?.close();
+      const err = toMidashiError(e);
+      const failure = err.code === "SEMANTIC_UNAVAILABLE" || err.code === "CLOSED" ? err : new MidashiError("SEMANTIC_UNAVAILABLE", `semantic search could not load: ${err.message}`, { cause: err });
+      this.failure = failure;
+      this.setState({ state: "failed", error: failure.message });
+      throw failure;
     }
   }
 
@@ -266,6 +398,7 @@ export class Midashi {
     if (this.closed) return;
     this.closed = true;
     this.cache.clear();
+    this.semantic?.backend.close();
     this.backend.call("close", { ids: this.ids }).catch(() => undefined);
     this.backend.close();
   }
@@ -286,4 +419,35 @@ export class Midashi {
   get cacheSize(): number {
     return this.cache.size;
   }
+}
+
+/** The model files of an index (the ones it ships, or the `modelUrl` folder's). */
+function modelFiles(info: IndexInfo, options: LoadOptions): Pick<EmbedSources, "model" | "tokenizer" | "config" | "sizes"> {
+  if (options.modelUrl !== undefined) {
+    const dir = absolute(options.modelUrl);
+    return { model: join(dir, "model.onnx"), tokenizer: join(dir, "tokenizer.json"), config: join(dir, "midashi-model.json"), sizes: {} };
+  }
+  const file = (kind: "Model" | "Tokenizer" | "ModelConfig") => info.manifest.files.find((f) => f.kind === kind);
+  const model = file("Model");
+  const tokenizer = file("Tokenizer");
+  const config = file("ModelConfig");
+  if (!model || !tokenizer || !config) {
+    throw new MidashiError(
+      "SEMANTIC_UNAVAILABLE",
+      `index ${JSON.stringify(info.name)} has vectors but ships no model (built with --no-ship-model): pass modelUrl, a folder with model.onnx, tokenizer.json and midashi-model.json`,
+    );
+  }
+  return {
+    model: join(info.source, model.name),
+    tokenizer: join(info.source, tokenizer.name),
+    config: join(info.source, config.name),
+    sizes: { model: model.bytes, tokenizer: tokenizer.bytes, config: config.bytes },
+  };
+}
+
+/** Runs `f` once the page is idle (or soon, where there is no idle callback). */
+function whenIdle(f: () => void): void {
+  const g = globalThis as { requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => void };
+  if (g.requestIdleCallback) g.requestIdleCallback(f, { timeout: 5000 });
+  else setTimeout(f, 1000);
 }

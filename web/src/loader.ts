@@ -71,9 +71,12 @@ export interface ReadContext {
   missing: string;
 }
 
-/** Reads a file's bytes from a URL or (in Node) a path. */
-export async function readBytes(location: string, ctx: ReadContext): Promise<Uint8Array> {
-  if (isFetchable(location)) return fetchBytes(location, ctx);
+/** Told the bytes read so far and, when known, the file's size. */
+export type OnProgress = (loaded: number, total: number | undefined) => void;
+
+/** Reads a file's bytes from a URL or (in Node) a path; `onProgress` hears how far it got. */
+export async function readBytes(location: string, ctx: ReadContext, onProgress?: OnProgress): Promise<Uint8Array> {
+  if (isFetchable(location)) return fetchBytes(location, ctx, onProgress);
   if (!isNode()) {
     throw new MidashiError("NETWORK", `cannot read ${location}: not an http(s) URL; ${ctx.missing}`);
   }
@@ -81,6 +84,7 @@ export async function readBytes(location: string, ctx: ReadContext): Promise<Uin
   const path = location.startsWith("file:") ? toPath(location) : location;
   try {
     const buf = await readFile(path);
+    onProgress?.(buf.length, buf.length);
     // A Node Buffer is a Uint8Array view into a shared pool: copy it to own its memory.
     return new Uint8Array(buf);
   } catch (e) {
@@ -92,7 +96,7 @@ export async function readBytes(location: string, ctx: ReadContext): Promise<Uin
   }
 }
 
-async function fetchBytes(url: string, ctx: ReadContext): Promise<Uint8Array> {
+async function fetchBytes(url: string, ctx: ReadContext, onProgress?: OnProgress): Promise<Uint8Array> {
   let res: Response;
   try {
     res = await fetch(url);
@@ -113,7 +117,8 @@ async function fetchBytes(url: string, ctx: ReadContext): Promise<Uint8Array> {
     throw new MidashiError("NETWORK", `${ctx.what}: ${url} answered HTTP ${res.status} ${res.statusText}; try again later or check the server`);
   }
   try {
-    return new Uint8Array(await res.arrayBuffer());
+    if (!onProgress || !res.body) return new Uint8Array(await res.arrayBuffer());
+    return await readStream(res, onProgress);
   } catch (e) {
     throw new MidashiError(
       "NETWORK",
@@ -121,4 +126,31 @@ async function fetchBytes(url: string, ctx: ReadContext): Promise<Uint8Array> {
       { cause: e },
     );
   }
+}
+
+/** Reads a response body chunk by chunk, telling `onProgress` as bytes arrive. */
+async function readStream(res: Response, onProgress: OnProgress): Promise<Uint8Array> {
+  // Content-Length is the encoded size; with compression the decoded bytes outgrow it, so it
+  // is only a hint (the total then grows to what arrived).
+  const header = Number(res.headers.get("content-length"));
+  const hint = Number.isFinite(header) && header > 0 ? header : undefined;
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  onProgress(0, hint);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.length;
+    onProgress(loaded, hint === undefined ? undefined : Math.max(hint, loaded));
+  }
+  const out = new Uint8Array(loaded);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  onProgress(loaded, loaded);
+  return out;
 }

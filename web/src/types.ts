@@ -60,6 +60,12 @@ export interface SearchOptions extends EngineSearchOptions {
   supersede?: boolean;
   /** Whether the LRU cache may answer this query (default true). */
   cache?: boolean;
+  /**
+   * Wait for the semantic module (loading it if needed) instead of answering with keyword
+   * results while it loads (default false; mode `semantic` always waits). For batch use,
+   * servers and agents, where the fused answer matters more than the first 100 ms.
+   */
+  waitForSemantic?: boolean;
   /** With several indexes loaded: search only these (by name). Default: all. */
   indexes?: string[];
 }
@@ -123,6 +129,34 @@ export interface SearchResponse {
   superseded?: boolean;
   /** True when the LRU cache answered. */
   cached?: boolean;
+  /**
+   * True when the index can answer semantically but the semantic module was still loading:
+   * these are keyword results, and the same query once `semanticState` is `ready` (the
+   * `semantic` event) gives the fused ones.
+   */
+  semanticPending?: boolean;
+}
+
+/**
+ * Readiness of semantic search. `unavailable`: the index has no vectors, or semantic search
+ * is off (keyword only, nothing to wait for); `idle`: available, not loaded yet (the first
+ * semantic or hybrid query, or `warmup()`, loads it); `loading`: the module, model and
+ * vectors are being fetched (keyword results are given meanwhile); `ready`; `failed`
+ * (keyword only from now on; `semanticError` says why).
+ */
+export type SemanticState = "unavailable" | "idle" | "loading" | "ready" | "failed";
+
+/** The `detail` of a `semantic` event. */
+export interface SemanticDetail {
+  state: SemanticState;
+  /** While loading: `download` (bytes arriving), then `compile` (module and model). */
+  phase?: "download" | "compile";
+  /** Bytes loaded so far, when known. */
+  loaded?: number;
+  /** Bytes in all, when known. */
+  total?: number;
+  /** With `failed`: why. */
+  error?: string;
 }
 
 /** A section with its whole source text (midashi-core `SectionView`). */
@@ -145,7 +179,7 @@ export interface DocumentView {
 }
 
 /** What a file of the index holds. */
-export type FileKind = "Entry" | "Terms" | "Sections" | "Vectors";
+export type FileKind = "Entry" | "Terms" | "Sections" | "Vectors" | "Model" | "Tokenizer" | "ModelConfig" | "Ann";
 
 /** One file of an index, as the entry file names it. */
 export interface FileRef {
@@ -191,6 +225,12 @@ export interface AssetOptions {
   glueUrl?: string | URL;
   /** URL of `worker.js`. */
   workerUrl?: string | URL;
+  /** URL of the semantic module's glue `embed/midashi_wasm_embed.js`. */
+  embedGlueUrl?: string | URL;
+  /** URL of the semantic module `embed/midashi_wasm_embed_bg.wasm`. */
+  embedWasmUrl?: string | URL;
+  /** URL of `embed-worker.js` (the semantic module's Web Worker). */
+  embedWorkerUrl?: string | URL;
 }
 
 /** Options of {@link Midashi.load}. */
@@ -204,6 +244,18 @@ export interface LoadOptions extends AssetOptions {
   worker?: boolean;
   /** Entries of the LRU cache of answers (default 64; 0 disables it). */
   cacheSize?: number;
+  /**
+   * When the semantic module (about 3 MB of wasm plus the model, ~23 MB) loads, for an index
+   * with vectors: `lazy` (default) on the first semantic or hybrid query or `warmup()`;
+   * `idle` also as soon as the browser is idle after load; `off` never (keyword only).
+   */
+  semantic?: "lazy" | "idle" | "off";
+  /**
+   * A folder with the embedding model (`model.onnx`, `tokenizer.json`,
+   * `midashi-model.json`), for an index built with `--no-ship-model`. Default: the model
+   * files the index names. It must be the model the vectors were made with.
+   */
+  modelUrl?: string | URL;
 }
 
 /** One index of {@link Midashi.loadMany}. */

@@ -43,6 +43,14 @@ pub struct BuildArgs {
     /// Build a keyword-only index (no vectors, no model needed).
     #[arg(long)]
     pub keyword_only: bool,
+    /// Vector rows from which an HNSW graph is added for semantic search (below it, an exact
+    /// scan answers: faster to build, fewer bytes, and fast enough up to this size).
+    #[arg(long, default_value_t = midashi_core::ann::ANN_MIN_ROWS)]
+    pub ann_min_rows: usize,
+    /// Do not copy the model's files into the index (then browsers need `modelUrl` for
+    /// semantic search; the CLI and the MCP server read the model folder instead).
+    #[arg(long)]
+    pub no_ship_model: bool,
     /// Where embeddings are cached between builds (default: $MIDASHI_CACHE_DIR or ~/.cache/midashi).
     #[arg(long)]
     pub cache_dir: Option<PathBuf>,
@@ -102,6 +110,7 @@ pub fn build(
         },
         base_url: args.base_url.clone(),
         synonyms,
+        ann_min_rows: args.ann_min_rows,
     };
     let mut builder = IndexBuilder::new(settings);
     // Vectors are numbered by section in index order: documents sorted by path.
@@ -114,10 +123,13 @@ pub fn build(
     };
     match model_dir {
         Some(dir) => {
-            let embedder = load_model(&dir)?;
+            let (embedder, files) = load_model(&dir)?;
             let cache_dir = args.cache_dir.clone().unwrap_or_else(default_cache_dir);
             let (vectors, r) = embed_documents(&loaded.docs, &embedder, &cache_dir, !args.quiet)?;
             builder.set_vectors(model_info(&embedder), vectors);
+            if !args.no_ship_model {
+                builder.set_model_files(files);
+            }
             report = Some(r);
         }
         None if !args.keyword_only => eprintln!(

@@ -127,6 +127,9 @@ pub fn index_corpus(
         assets: None,
         model: model.map(Path::to_path_buf),
         keyword_only: !semantic,
+        // Evaluation reads the model from its folder; no copy into the in-memory index.
+        no_ship_model: true,
+        ann_min_rows: midashi_core::ann::ANN_MIN_ROWS,
         cache_dir: None,
     };
     let embedder = if semantic {
@@ -135,7 +138,7 @@ pub fn index_corpus(
                 "semantic evaluation needs a model: run scripts/fetch-model.sh (expects {DEFAULT_MODEL_DIR}) or pass --model <dir>"
             ))
         })?;
-        Some(load_model(&dir)?)
+        Some(load_model(&dir)?.0)
     } else {
         None
     };
@@ -160,6 +163,9 @@ pub fn index_corpus(
     )?;
     if semantic {
         index.attach_vectors(file(FileKind::Vectors))?;
+        if output.manifest.file(FileKind::Ann).is_some() {
+            index.attach_ann(file(FileKind::Ann))?;
+        }
     }
     Ok((index, embedder))
 }

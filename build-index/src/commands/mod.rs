@@ -37,9 +37,16 @@ pub fn open_index(dir: &Path, with_vectors: bool) -> Result<SearchIndex> {
         Some(_) if with_vectors => Some(read(FileKind::Vectors)?),
         _ => None,
     };
+    let ann = match manifest.file(FileKind::Ann) {
+        Some(_) if with_vectors => Some(read(FileKind::Ann)?),
+        _ => None,
+    };
     let mut index = SearchIndex::from_manifest(manifest, &terms, &sections)?;
     if let Some(v) = vectors {
         index.attach_vectors(&v)?;
+    }
+    if let Some(a) = ann {
+        index.attach_ann(&a)?;
     }
     Ok(index)
 }

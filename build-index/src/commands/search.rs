@@ -4,8 +4,10 @@ use crate::commands::open_index;
 use crate::embedding::{load_model, model_info, resolve_model_dir, DEFAULT_MODEL_DIR};
 use crate::error::{CliError, Result};
 use crate::quote::quote;
+use midashi_core::format::{FileKind, Manifest};
 use midashi_core::{Mode, SearchOptions};
-use std::path::PathBuf;
+use midashi_embed::{Embedder, ModelConfig};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Search arguments.
@@ -67,7 +69,6 @@ pub fn parse_mode(s: &str) -> Result<Mode> {
     }
 }
 
-/// Runs the command.
 /// The query's vector, when the mode and the index call for one.
 fn query_vector(
     index: &midashi_core::SearchIndex,
@@ -78,16 +79,26 @@ fn query_vector(
         return Ok(None);
     }
     let explicit = matches!(mode, Mode::Semantic | Mode::Hybrid);
+    // The model shipped inside the index is the one its vectors were made with: use it
+    // unless --model says otherwise.
+    if args.model.is_none() {
+        if let Some(embedder) = shipped_model(&args.dir, index.manifest())? {
+            let v = embedder
+                .embed(&args.query)
+                .map_err(|e| CliError::Model(e.to_string()))?;
+            return Ok(Some(v));
+        }
+    }
     let dir = match resolve_model_dir(args.model.as_deref())? {
         Some(d) => d,
         None if explicit => {
             return Err(CliError::Model(format!(
-                "{mode:?} search needs the embedding model: run scripts/fetch-model.sh (expects {DEFAULT_MODEL_DIR}) or pass --model <dir>"
+                "{mode:?} search needs the embedding model: the index does not ship one (built with --no-ship-model); run scripts/fetch-model.sh (expects {DEFAULT_MODEL_DIR}) or pass --model <dir>"
             )))
         }
         None => return Ok(None),
     };
-    let embedder = load_model(&dir)?;
+    let (embedder, _) = load_model(&dir)?;
     if let Some(built) = &index.manifest().model {
         let used = model_info(&embedder);
         if !built.sha256.is_empty() && !used.sha256.is_empty() && built.sha256 != used.sha256 {
@@ -105,6 +116,33 @@ fn query_vector(
         .embed(&args.query)
         .map_err(|e| CliError::Model(e.to_string()))?;
     Ok(Some(v))
+}
+
+/// The embedding model shipped inside an index folder (`model.*.onnx`, `tokenizer.*.json`,
+/// `model-config.*.json`), if the index has one.
+pub fn shipped_model(dir: &Path, manifest: &Manifest) -> Result<Option<Embedder>> {
+    let (Some(onnx), Some(tokenizer), Some(config)) = (
+        manifest.file(FileKind::Model),
+        manifest.file(FileKind::Tokenizer),
+        manifest.file(FileKind::ModelConfig),
+    ) else {
+        return Ok(None);
+    };
+    let read = |name: &str| {
+        let p = dir.join(name);
+        std::fs::read(&p).map_err(CliError::io(&p))
+    };
+    let config = String::from_utf8_lossy(&read(&config.name)?).into_owned();
+    let model = |e: midashi_embed::EmbedError| {
+        CliError::Model(format!(
+            "the model shipped in {} is unusable ({e}); rebuild the index",
+            dir.display()
+        ))
+    };
+    let config = ModelConfig::from_json(&config).map_err(model)?;
+    Embedder::from_bytes(&read(&onnx.name)?, &read(&tokenizer.name)?, config)
+        .map(Some)
+        .map_err(model)
 }
 
 /// Runs the command.

@@ -18,6 +18,18 @@ const WIDGET_FILES: &[(&str, &str)] = &[
     ("wasm/midashi_wasm_bg.wasm", "wasm/midashi_wasm_bg.wasm"),
 ];
 
+/// The semantic module and its worker (built by `scripts/build-wasm-embed.sh` and
+/// `npm run build:widget`): copied when the index has vectors, so that the site's widget
+/// answers hybrid queries once they have loaded.
+const SEMANTIC_FILES: &[(&str, &str)] = &[
+    ("bundle/embed-worker.js", "embed-worker.js"),
+    ("embed/midashi_wasm_embed.js", "embed/midashi_wasm_embed.js"),
+    (
+        "embed/midashi_wasm_embed_bg.wasm",
+        "embed/midashi_wasm_embed_bg.wasm",
+    ),
+];
+
 /// The wasm module, relative to the assets folder (also inlined for file://).
 const WASM: &str = "wasm/midashi_wasm_bg.wasm";
 
@@ -48,8 +60,24 @@ pub fn check(assets_dir: &Path) -> Result<()> {
 
 /// Copies the widget into `search_dir`.
 pub fn copy_widget(assets_dir: &Path, search_dir: &Path) -> Result<u64> {
+    copy_files(assets_dir, search_dir, WIDGET_FILES)
+}
+
+/// Copies the semantic module into `search_dir`; `Ok(None)` (and nothing copied) when it has
+/// not been built, so the site stays keyword-only.
+pub fn copy_semantic(assets_dir: &Path, search_dir: &Path) -> Result<Option<u64>> {
+    if SEMANTIC_FILES
+        .iter()
+        .any(|(from, _)| !assets_dir.join(from).is_file())
+    {
+        return Ok(None);
+    }
+    copy_files(assets_dir, search_dir, SEMANTIC_FILES).map(Some)
+}
+
+fn copy_files(assets_dir: &Path, search_dir: &Path, files: &[(&str, &str)]) -> Result<u64> {
     let mut bytes = 0;
-    for (from, to) in WIDGET_FILES {
+    for (from, to) in files {
         let src = assets_dir.join(from);
         let dst = search_dir.join(to);
         if let Some(parent) = dst.parent() {

@@ -23,6 +23,8 @@ pub use assets::default_assets_dir;
 
 use crate::error::{CliError, Result};
 use crate::output::write_atomic;
+use midashi_core::format::entry::ENTRY_FILE_NAME;
+use midashi_core::format::{FileKind, Manifest};
 use midashi_core::section::Document;
 use sidebar::PageEntry;
 use std::collections::{BTreeMap, BTreeSet};
@@ -55,6 +57,10 @@ pub struct SiteReport {
     pub bytes: u64,
     /// Documents skipped, with why (two documents wanting the same page file).
     pub skipped: Vec<String>,
+    /// Whether the semantic module was copied (hybrid search in the widget).
+    pub semantic: bool,
+    /// Things the user should know (e.g. why the site is keyword-only).
+    pub notes: Vec<String>,
 }
 
 /// Writes the site into `out`: pages, stylesheet, widget and the file:// bundle. The index
@@ -73,6 +79,23 @@ pub fn write_site(
     let search = out.join("search");
     fs::create_dir_all(&search).map_err(CliError::io(&search))?;
     report.bytes += assets::copy_widget(assets_dir, &search)?;
+    let manifest = index_files
+        .iter()
+        .find(|(n, _)| n == ENTRY_FILE_NAME)
+        .and_then(|(_, b)| Manifest::decode(b).ok());
+    if manifest.is_some_and(|m| m.file(FileKind::Model).is_some()) {
+        match assets::copy_semantic(assets_dir, &search)? {
+            Some(bytes) => {
+                report.bytes += bytes;
+                report.semantic = true;
+            }
+            None => report.notes.push(format!(
+                "the index has vectors but {} has no semantic module: the site searches by keyword only \
+                 (build it with scripts/build-wasm-embed.sh, then npm run build:widget)",
+                assets_dir.display()
+            )),
+        }
+    }
     let inline = assets::inline_script(index_files, assets_dir)?;
     report.bytes += inline.len() as u64;
     write_atomic(&search.join("midashi-inline.js"), inline.as_bytes())?;
@@ -423,8 +446,19 @@ pub fn build_site(
         args.out.display(),
         args.out.display()
     );
+    println!(
+        "  search: {}",
+        if report.semantic {
+            "keyword + semantic (hybrid once the model has loaded)"
+        } else {
+            "keyword"
+        }
+    );
     for s in &report.skipped {
         println!("  skipped {s}");
+    }
+    for n in &report.notes {
+        println!("  note: {n}");
     }
     Ok(())
 }

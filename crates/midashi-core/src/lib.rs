@@ -7,6 +7,7 @@
 //! - [`query`] — how a query string becomes weighted clauses (prefix, fuzzy, synonyms);
 //! - [`scoring`] — BM25F;
 //! - [`vectors`] — int8 section vectors and their scan;
+//! - [`ann`] — an HNSW graph over the vectors, for sets too large to scan;
 //! - [`fusion`] — reciprocal rank fusion and linear blending of the two legs;
 //! - [`search`] — running a query: filters, grouping, previews, highlights;
 //! - [`format`] — the bytes on disk (magic, version, checksum, postcard) and the entry file.
@@ -15,6 +16,7 @@
 //! in `build-index` and in the browser.
 
 pub mod analyzer;
+pub mod ann;
 pub mod error;
 pub mod format;
 pub mod fusion;

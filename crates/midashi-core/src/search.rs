@@ -4,6 +4,7 @@
 //! definition, so the two cannot drift apart.
 
 use crate::analyzer::Analyzer;
+use crate::ann::AnnData;
 use crate::error::{Error, Result};
 use crate::format::{decode, FileKind, Manifest};
 use crate::fusion::{fuse, Fusion};
@@ -86,6 +87,18 @@ impl Default for SearchOptions {
             fuzzy: true,
             group: true,
         }
+    }
+}
+
+impl SearchOptions {
+    /// Whether any filter (path, category, tags, depth, language, version) is set.
+    pub fn has_filters(&self) -> bool {
+        self.path.is_some()
+            || self.category.is_some()
+            || !self.tags.is_empty()
+            || !self.depth.is_empty()
+            || self.lang.is_some()
+            || self.version.is_some()
     }
 }
 
@@ -178,6 +191,7 @@ pub struct SearchIndex {
     by_id: HashMap<u64, u32>,
     by_path: HashMap<String, u32>,
     vectors: Option<VectorsData>,
+    ann: Option<AnnData>,
 }
 
 impl std::fmt::Debug for SearchIndex {
@@ -261,6 +275,7 @@ impl SearchIndex {
             by_id,
             by_path,
             vectors: None,
+            ann: None,
         })
     }
 
@@ -280,6 +295,32 @@ impl SearchIndex {
         }
         self.vectors = Some(v);
         Ok(())
+    }
+
+    /// Adds the HNSW graph file of a large index (after [`SearchIndex::attach_vectors`]):
+    /// unfiltered semantic queries then search the graph instead of scanning every row.
+    pub fn attach_ann(&mut self, bytes: &[u8]) -> Result<()> {
+        let name = self
+            .manifest
+            .file(FileKind::Ann)
+            .map_or_else(|| "ann".to_string(), |f| f.name.clone());
+        let vectors = self.vectors.as_ref().ok_or_else(|| {
+            Error::SemanticUnavailable("attach the vectors before the ANN graph".into())
+        })?;
+        let ann: AnnData = decode(FileKind::Ann, &name, bytes)?;
+        if !ann.matches(vectors) {
+            return Err(Error::Malformed {
+                file: name,
+                detail: "the ANN graph does not match the vectors".into(),
+            });
+        }
+        self.ann = Some(ann);
+        Ok(())
+    }
+
+    /// Whether the HNSW graph is attached.
+    pub fn has_ann(&self) -> bool {
+        self.ann.is_some()
     }
 
     /// Whether semantic search can run (vectors attached).
@@ -361,11 +402,14 @@ impl SearchIndex {
                         "the index has no vectors: rebuild it with a model".into(),
                     )
                 })?;
-                let semantic: Vec<(u32, f32)> = vectors
-                    .scan(qv)
-                    .into_iter()
-                    .filter(|&(s, _)| keep(s))
-                    .collect();
+                // The graph answers unfiltered queries; with a filter its candidates could
+                // all be filtered away, so filtered queries scan every row.
+                let candidates = match &self.ann {
+                    Some(ann) if !opts.has_filters() => ann.search(vectors, qv),
+                    _ => vectors.scan(qv),
+                };
+                let semantic: Vec<(u32, f32)> =
+                    candidates.into_iter().filter(|&(s, _)| keep(s)).collect();
                 if mode == Mode::Semantic {
                     semantic
                 } else {

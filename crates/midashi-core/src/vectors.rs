@@ -54,23 +54,48 @@ impl VectorsData {
         self.scales.len() == n * 4 && self.data.len() == n * self.dims as usize
     }
 
+    /// Row `r`'s int8 values (as bytes).
+    pub fn row(&self, r: usize) -> &[u8] {
+        let dims = self.dims as usize;
+        &self.data[r * dims..(r + 1) * dims]
+    }
+
+    /// Row `r`'s dequantisation scale.
+    pub fn scale(&self, r: usize) -> f32 {
+        let s = &self.scales[r * 4..r * 4 + 4];
+        f32::from_le_bytes([s[0], s[1], s[2], s[3]])
+    }
+
+    /// Cosine similarity of `query` (L2-normalised) with row `r`.
+    fn score(&self, query: &[f32], r: usize) -> f32 {
+        let dot: f32 = self
+            .row(r)
+            .iter()
+            .zip(query)
+            .map(|(&q, &x)| f32::from(q as i8) * x)
+            .sum();
+        dot * self.scale(r)
+    }
+
     /// Cosine similarity of `query` (L2-normalised) with every row, best row per section:
     /// `(section, score)` sorted by score, then section. Exact; a few ms for 100k rows.
     pub fn scan(&self, query: &[f32]) -> Vec<(u32, f32)> {
+        self.score_rows(query, 0..self.count())
+    }
+
+    /// [`VectorsData::scan`] over some rows only (the candidates of an ANN search).
+    pub fn score_rows(
+        &self,
+        query: &[f32],
+        rows: impl IntoIterator<Item = usize>,
+    ) -> Vec<(u32, f32)> {
         let dims = self.dims as usize;
         if query.len() != dims || !self.is_consistent() || dims == 0 {
             return Vec::new();
         }
         let mut best: Vec<(u32, f32)> = Vec::new();
-        for (row, chunk) in self.data.chunks_exact(dims).enumerate() {
-            let s = &self.scales[row * 4..row * 4 + 4];
-            let scale = f32::from_le_bytes([s[0], s[1], s[2], s[3]]);
-            let dot: f32 = chunk
-                .iter()
-                .zip(query)
-                .map(|(&q, &x)| f32::from(q as i8) * x)
-                .sum();
-            let score = dot * scale;
+        for row in rows {
+            let score = self.score(query, row);
             let section = self.row_section[row];
             // Rows of one section are contiguous: keep only its best window.
             match best.last_mut() {
@@ -79,6 +104,9 @@ impl VectorsData {
             }
         }
         best.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        // Candidates from a graph are not contiguous by section: keep each section's best.
+        let mut seen = std::collections::HashSet::new();
+        best.retain(|(s, _)| seen.insert(*s));
         best
     }
 }

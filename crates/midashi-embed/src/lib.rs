@@ -171,6 +171,99 @@ impl ModelConfig {
     }
 }
 
+/// A model folder's files, read but not loaded: what [`Embedder::load_dir`] runs, and what
+/// `build-index` ships inside an index so a browser embeds queries with the same model.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone)]
+pub struct ModelDir {
+    /// How to use the model (from `midashi-model.json`, or derived from a
+    /// sentence-transformers export).
+    pub config: ModelConfig,
+    /// The ONNX graph's bytes.
+    pub onnx: Vec<u8>,
+    /// `tokenizer.json`'s bytes.
+    pub tokenizer: Vec<u8>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl ModelDir {
+    /// Reads `midashi-model.json` + the files it names, or a sentence-transformers export.
+    /// A missing folder or file is [`EmbedError::ModelMissing`], whose message says how to
+    /// get a model.
+    pub fn read(dir: &std::path::Path) -> Result<Self, EmbedError> {
+        let missing = |path: &std::path::Path, what: &str| EmbedError::ModelMissing {
+            path: path.display().to_string(),
+            what: what.to_string(),
+        };
+        if !dir.is_dir() {
+            return Err(missing(dir, "no such folder"));
+        }
+        let read_text = |name: &str| -> Result<Option<String>, EmbedError> {
+            let path = dir.join(name);
+            match std::fs::read_to_string(&path) {
+                Ok(s) => Ok(Some(s)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(EmbedError::BadModel(format!(
+                    "cannot read {}: {e}",
+                    path.display()
+                ))),
+            }
+        };
+
+        let config = if let Some(json) = read_text(MODEL_CONFIG_FILE)? {
+            ModelConfig::from_json(&json)?
+        } else if let Some(pooling) = read_text("1_Pooling/config.json")? {
+            let mut c = ModelConfig::from_sentence_transformers(
+                &pooling,
+                read_text("modules.json")?.as_deref(),
+                read_text("sentence_bert_config.json")?.as_deref(),
+            )?;
+            c.name = dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            c
+        } else {
+            return Err(missing(
+                dir,
+                &format!("neither {MODEL_CONFIG_FILE} nor a sentence-transformers 1_Pooling/config.json in the folder"),
+            ));
+        };
+
+        let onnx_path = match &config.onnx {
+            Some(name) => dir.join(name),
+            None => ["model.onnx", "onnx/model.onnx"]
+                .iter()
+                .map(|n| dir.join(n))
+                .find(|p| p.is_file())
+                .unwrap_or_else(|| dir.join("model.onnx")),
+        };
+        let tokenizer_path = dir.join(config.tokenizer.as_deref().unwrap_or("tokenizer.json"));
+        let read = |path: &std::path::Path| {
+            std::fs::read(path).map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => missing(path, "file missing"),
+                _ => EmbedError::BadModel(format!("cannot read {}: {e}", path.display())),
+            })
+        };
+        let onnx = read(&onnx_path)?;
+        let tokenizer = read(&tokenizer_path)?;
+        Ok(ModelDir {
+            config,
+            onnx,
+            tokenizer,
+        })
+    }
+
+    /// The configuration as the browser's module takes it (`midashi-model.json`), without
+    /// the folder-relative file names.
+    pub fn config_json(&self) -> String {
+        let mut c = self.config.clone();
+        c.onnx = None;
+        c.tokenizer = None;
+        serde_json::to_string_pretty(&c).unwrap_or_default()
+    }
+}
+
 /// Why a model could not be loaded or run. Messages say what to do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum EmbedError {
@@ -285,66 +378,11 @@ impl Embedder {
 
     /// Loads a model folder: `midashi-model.json` + the files it names (as written by
     /// `scripts/fetch-model.sh`), or a sentence-transformers export (`1_Pooling/config.json`,
-    /// `tokenizer.json`, and `model.onnx` or `onnx/model.onnx`).
+    /// `tokenizer.json`, and `model.onnx` or `onnx/model.onnx`). See [`ModelDir::read`].
     #[cfg(not(target_arch = "wasm32"))]
     pub fn load_dir(dir: &std::path::Path) -> Result<Self, EmbedError> {
-        let missing = |path: &std::path::Path, what: &str| EmbedError::ModelMissing {
-            path: path.display().to_string(),
-            what: what.to_string(),
-        };
-        if !dir.is_dir() {
-            return Err(missing(dir, "no such folder"));
-        }
-        let read_text = |name: &str| -> Result<Option<String>, EmbedError> {
-            let path = dir.join(name);
-            match std::fs::read_to_string(&path) {
-                Ok(s) => Ok(Some(s)),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(EmbedError::BadModel(format!(
-                    "cannot read {}: {e}",
-                    path.display()
-                ))),
-            }
-        };
-
-        let config = if let Some(json) = read_text(MODEL_CONFIG_FILE)? {
-            ModelConfig::from_json(&json)?
-        } else if let Some(pooling) = read_text("1_Pooling/config.json")? {
-            let mut c = ModelConfig::from_sentence_transformers(
-                &pooling,
-                read_text("modules.json")?.as_deref(),
-                read_text("sentence_bert_config.json")?.as_deref(),
-            )?;
-            c.name = dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            c
-        } else {
-            return Err(missing(
-                dir,
-                &format!("neither {MODEL_CONFIG_FILE} nor a sentence-transformers 1_Pooling/config.json in the folder"),
-            ));
-        };
-
-        let onnx_path = match &config.onnx {
-            Some(name) => dir.join(name),
-            None => ["model.onnx", "onnx/model.onnx"]
-                .iter()
-                .map(|n| dir.join(n))
-                .find(|p| p.is_file())
-                .unwrap_or_else(|| dir.join("model.onnx")),
-        };
-        let tokenizer_path = dir.join(config.tokenizer.as_deref().unwrap_or("tokenizer.json"));
-        let read = |path: &std::path::Path| {
-            std::fs::read(path).map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => missing(path, "file missing"),
-                _ => EmbedError::BadModel(format!("cannot read {}: {e}", path.display())),
-            })
-        };
-        let onnx = read(&onnx_path)?;
-        let tokenizer = read(&tokenizer_path)?;
-        Self::from_bytes(&onnx, &tokenizer, config)
+        let files = ModelDir::read(dir)?;
+        Self::from_bytes(&files.onnx, &files.tokenizer, files.config)
     }
 
     /// The model's configuration.

@@ -196,6 +196,12 @@ impl WasmIndex {
         self.inner.attach_vectors(bytes).map_err(core_error)
     }
 
+    /// Adds the HNSW graph file of a large index (after the vectors).
+    #[wasm_bindgen(js_name = attachAnn)]
+    pub fn attach_ann(&mut self, bytes: &[u8]) -> Result<(), JsValue> {
+        self.inner.attach_ann(bytes).map_err(core_error)
+    }
+
     /// Whether vectors are attached.
     #[wasm_bindgen(js_name = hasVectors)]
     pub fn has_vectors(&self) -> bool {

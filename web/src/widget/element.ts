@@ -160,6 +160,8 @@ export class MidashiSearchElement extends HTMLElement {
   private source?: Promise<SearchSource>;
   private loadedSource?: SearchSource;
   private semantic: SemanticState = "unavailable";
+  /** Percent of the semantic module's bytes loaded, while it loads. */
+  private semanticProgress?: number;
   private items: Item[] = [];
   private active = -1;
   private composing = false;
@@ -510,6 +512,7 @@ export class MidashiSearchElement extends HTMLElement {
     if (!detail) return;
     const was = this.semantic;
     this.semantic = detail.state;
+    this.semanticProgress = detail.state === "loading" && detail.total ? Math.min(99, Math.floor(((detail.loaded ?? 0) / detail.total) * 100)) : undefined;
     if (detail.state === "ready" && was !== "ready" && this.open && this.input.value.trim()) {
       // Keyword results were shown while the model loaded: ask again for the fused ones.
       void this.run(true);
@@ -527,7 +530,9 @@ export class MidashiSearchElement extends HTMLElement {
   private statusFor(response: SearchResponse): string {
     const s = this.strings;
     const parts = [s.count(response.total)];
-    if (this.semantic === "loading" && response.mode === "keyword") parts.push(s.semanticLoading);
+    if (this.semantic === "loading" && response.mode === "keyword") {
+      parts.push(this.semanticProgress === undefined ? s.semanticLoading : `${s.semanticLoading} ${this.semanticProgress}%`);
+    }
     else if (response.mode === "hybrid" || response.mode === "semantic") parts.push(s.semanticReady);
     return parts.join(" · ");
   }

@@ -2,23 +2,10 @@
 // Midashi.load (index.ts); a page opened from file:// uses an in-memory engine instead
 // (file.ts). Anything with `search()` can be plugged in, e.g. for tests or a server API.
 
-import type { SearchOptions, SearchResponse } from "../types.js";
+import type { SearchOptions, SearchResponse, SemanticState } from "../types.js";
 
-/**
- * Readiness of semantic search. `unavailable`: the index has no vectors or no module is
- * configured (keyword only, nothing to wait for); `loading`: the model and vectors are being
- * fetched (keyword results show meanwhile); `ready`; `failed` (keyword only from now on).
- */
-export type SemanticState = "unavailable" | "loading" | "ready" | "failed";
-
-/** The `detail` of a `semantic` event of a source. */
-export interface SemanticDetail {
-  state: SemanticState;
-  /** Bytes loaded so far, when known. */
-  loaded?: number;
-  /** Bytes in all, when known. */
-  total?: number;
-}
+// Semantic readiness is the package's own notion (types.ts): a Midashi instance is a source.
+export type { SemanticDetail, SemanticState } from "../types.js";
 
 /** A loaded index the element can search. */
 export interface SearchSource {

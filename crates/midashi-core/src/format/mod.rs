@@ -29,7 +29,9 @@ pub const MAGIC: [u8; 4] = *b"MDSH";
 /// Format major version written and read by this engine.
 pub const FORMAT_MAJOR: u16 = 1;
 /// Format minor version written by this engine.
-pub const FORMAT_MINOR: u16 = 0;
+/// 1: the entry file may name the model files (`Model`, `Tokenizer`, `ModelConfig`) and an
+/// HNSW graph (`Ann`).
+pub const FORMAT_MINOR: u16 = 1;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.
@@ -46,6 +48,16 @@ pub enum FileKind {
     Sections,
     /// Section vectors for semantic search.
     Vectors,
+    /// The embedding model's ONNX graph, shipped so a browser can embed queries with the
+    /// model the vectors were made with. A raw file (no header): ONNX has its own framing,
+    /// and the manifest's size + content hash in the name already pin its bytes.
+    Model,
+    /// The model's `tokenizer.json` (raw).
+    Tokenizer,
+    /// The model's `midashi-model.json` (raw JSON: dims, token limit, pooling).
+    ModelConfig,
+    /// An HNSW graph over the vectors, for large sets (see [`crate::ann`]).
+    Ann,
 }
 
 impl FileKind {
@@ -55,6 +67,10 @@ impl FileKind {
             FileKind::Terms => 2,
             FileKind::Sections => 3,
             FileKind::Vectors => 4,
+            FileKind::Model => 5,
+            FileKind::Tokenizer => 6,
+            FileKind::ModelConfig => 7,
+            FileKind::Ann => 8,
         }
     }
 
@@ -64,6 +80,10 @@ impl FileKind {
             2 => FileKind::Terms,
             3 => FileKind::Sections,
             4 => FileKind::Vectors,
+            5 => FileKind::Model,
+            6 => FileKind::Tokenizer,
+            7 => FileKind::ModelConfig,
+            8 => FileKind::Ann,
             _ => return None,
         })
     }
@@ -75,7 +95,57 @@ impl FileKind {
             FileKind::Terms => "terms",
             FileKind::Sections => "sections",
             FileKind::Vectors => "vectors",
+            FileKind::Model => "model",
+            FileKind::Tokenizer => "tokenizer",
+            FileKind::ModelConfig => "model-config",
+            FileKind::Ann => "ann",
         }
+    }
+
+    /// The extension of its files: `bin` for Midashi's own (header + postcard), the
+    /// native one for the model files shipped as they are.
+    pub fn extension(self) -> &'static str {
+        match self {
+            FileKind::Model => "onnx",
+            FileKind::Tokenizer | FileKind::ModelConfig => "json",
+            _ => "bin",
+        }
+    }
+
+    /// Every kind, in tag order.
+    pub const ALL: [FileKind; 8] = [
+        FileKind::Entry,
+        FileKind::Terms,
+        FileKind::Sections,
+        FileKind::Vectors,
+        FileKind::Model,
+        FileKind::Tokenizer,
+        FileKind::ModelConfig,
+        FileKind::Ann,
+    ];
+
+    /// The file name of content `bytes`: `<stem>.<16 hex>.<extension>`.
+    pub fn hashed_name(self, bytes: &[u8]) -> String {
+        format!(
+            "{}.{}.{}",
+            self.stem(),
+            content_hash(bytes),
+            self.extension()
+        )
+    }
+
+    /// Whether `name` is a content-hashed file name of some kind (what a build may remove
+    /// when a new build no longer names it).
+    pub fn is_hashed_name(name: &str) -> bool {
+        let mut parts = name.splitn(3, '.');
+        let (Some(stem), Some(hash), Some(ext)) = (parts.next(), parts.next(), parts.next()) else {
+            return false;
+        };
+        hash.len() == 16
+            && hash.bytes().all(|b| b.is_ascii_hexdigit())
+            && FileKind::ALL
+                .iter()
+                .any(|k| *k != FileKind::Entry && k.stem() == stem && k.extension() == ext)
     }
 }
 
@@ -240,9 +310,26 @@ mod tests {
         bytes[5] = 9;
         let err = decode::<u8>(FileKind::Entry, "x", &bytes).unwrap_err();
         assert_eq!(err.code(), "FORMAT_VERSION");
-        assert!(err.to_string().contains("format 9.0"), "{err}");
+        let found = format!("format 9.{FORMAT_MINOR}");
+        assert!(err.to_string().contains(&found), "{err}");
         assert!(err.to_string().contains("rebuild"), "{err}");
         let err = decode::<u8>(FileKind::Entry, "x", b"<html>404</html>").unwrap_err();
         assert_eq!(err.code(), "NOT_AN_INDEX");
+    }
+
+    #[test]
+    fn hashed_names_round_trip_and_only_ours_are_recognised() {
+        for kind in FileKind::ALL {
+            assert_eq!(FileKind::from_tag(kind.tag()), Some(kind));
+            if kind != FileKind::Entry {
+                let name = kind.hashed_name(b"abc");
+                assert!(FileKind::is_hashed_name(&name), "{name}");
+            }
+        }
+        assert!(FileKind::is_hashed_name("model.0123456789abcdef.onnx"));
+        assert!(!FileKind::is_hashed_name("model.0123456789abcdef.bin"));
+        assert!(!FileKind::is_hashed_name("index.html"));
+        assert!(!FileKind::is_hashed_name("terms.xyz.bin"));
+        assert!(!FileKind::is_hashed_name("midashi-entry.bin"));
     }
 }

@@ -10,7 +10,7 @@ use super::{DocRecord, SectionRecord, SectionsData, TermsData};
 use crate::analyzer::Analyzer;
 use crate::error::{Error, Result};
 use crate::format::entry::{FileRef, Manifest, ModelInfo, Stats, ENTRY_FILE_NAME};
-use crate::format::{content_hash, encode, FileKind, ENGINE_VERSION};
+use crate::format::{encode, FileKind, ENGINE_VERSION};
 use crate::section::{Document, Section};
 use crate::vectors::VectorsData;
 use std::collections::HashMap;
@@ -26,6 +26,9 @@ pub struct IndexSettings {
     pub base_url: String,
     /// Query-time synonyms.
     pub synonyms: Synonyms,
+    /// Vector rows from which an HNSW graph is added for semantic search (below it, the
+    /// exact scan answers; see [`crate::ann`]).
+    pub ann_min_rows: usize,
 }
 
 impl Default for IndexSettings {
@@ -35,6 +38,7 @@ impl Default for IndexSettings {
             slug: "github".into(),
             base_url: "/".into(),
             synonyms: Synonyms::default(),
+            ann_min_rows: crate::ann::ANN_MIN_ROWS,
         }
     }
 }
@@ -55,6 +59,19 @@ pub struct IndexBuilder {
     analyzer: Analyzer,
     docs: Vec<Document>,
     vectors: Option<(ModelInfo, VectorsData)>,
+    model_files: Option<ModelFiles>,
+}
+
+/// The embedding model's files, shipped inside the index so that a browser embeds queries
+/// with exactly the model the vectors were made with (no second place to keep in step).
+#[derive(Debug, Clone)]
+pub struct ModelFiles {
+    /// The ONNX graph.
+    pub onnx: Vec<u8>,
+    /// `tokenizer.json`.
+    pub tokenizer: Vec<u8>,
+    /// `midashi-model.json` (dims, token limit, pooling, normalisation).
+    pub config_json: String,
 }
 
 /// Text of one section per field, as indexed.
@@ -94,6 +111,7 @@ impl IndexBuilder {
             analyzer: Analyzer::new(),
             docs: Vec::new(),
             vectors: None,
+            model_files: None,
         }
     }
 
@@ -111,6 +129,11 @@ impl IndexBuilder {
     /// Attaches section vectors (in the order of [`Self::documents_sorted`]'s sections).
     pub fn set_vectors(&mut self, model: ModelInfo, vectors: VectorsData) {
         self.vectors = Some((model, vectors));
+    }
+
+    /// Ships the model's files with the index (written only when there are vectors too).
+    pub fn set_model_files(&mut self, files: ModelFiles) {
+        self.model_files = Some(files);
     }
 
     /// Builds every file.
@@ -248,7 +271,7 @@ impl IndexBuilder {
         let mut files = Vec::new();
         let mut refs = Vec::new();
         let mut push = |kind: FileKind, bytes: Vec<u8>, needed: bool| {
-            let name = format!("{}.{}.bin", kind.stem(), content_hash(&bytes));
+            let name = kind.hashed_name(&bytes);
             refs.push(FileRef {
                 kind,
                 name: name.clone(),
@@ -272,7 +295,17 @@ impl IndexBuilder {
                 encode(FileKind::Vectors, &vectors)?,
                 false,
             );
+            if vectors.count() >= self.settings.ann_min_rows.max(1) {
+                let ann = crate::ann::AnnData::build(&vectors);
+                push(FileKind::Ann, encode(FileKind::Ann, &ann)?, false);
+            }
             model = Some(info);
+            // The model only makes sense with vectors made by it.
+            if let Some(files) = self.model_files.take() {
+                push(FileKind::Model, files.onnx, false);
+                push(FileKind::Tokenizer, files.tokenizer, false);
+                push(FileKind::ModelConfig, files.config_json.into_bytes(), false);
+            }
         }
         let manifest = Manifest {
             generator: format!("midashi {ENGINE_VERSION}"),

@@ -11,7 +11,7 @@ pub mod fields;
 pub mod postings;
 pub mod synonyms;
 
-pub use builder::{BuildOutput, IndexBuilder, IndexSettings};
+pub use builder::{BuildOutput, IndexBuilder, IndexSettings, ModelFiles};
 pub use fields::{Field, FieldWeights, NUM_FIELDS};
 pub use synonyms::Synonyms;
 

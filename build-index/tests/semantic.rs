@@ -1,0 +1,271 @@
+//! Semantic and hybrid search from the CLI, with the real model (scripts/fetch-model.sh):
+//! the index ships the model and `search` uses it from any folder; a rebuild of an unchanged
+//! folder encodes nothing; the HNSW path answers like the exact scan; paraphrased questions
+//! whose words are not in their section find it in hybrid mode (a held-out set over the Rust
+//! book, tests/fixtures/paraphrases.json).
+//!
+//! Without the model these tests skip with a note, unless MIDASHI_REQUIRE_SEMANTIC=1
+//! (scripts/test.sh sets it), which makes a missing model a failure.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_build-index"))
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The model folder, or `None` (skip) when it is absent and not required.
+fn model() -> Option<PathBuf> {
+    let dir = std::env::var_os("MIDASHI_MODEL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("models/all-MiniLM-L6-v2"));
+    if dir.join("model.onnx").is_file() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("MIDASHI_REQUIRE_SEMANTIC").as_deref() != Ok("1"),
+        "{} has no model.onnx: run scripts/fetch-model.sh",
+        dir.display()
+    );
+    eprintln!(
+        "skipped: no model at {} (run scripts/fetch-model.sh)",
+        dir.display()
+    );
+    None
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().expect("build-index runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "panic: {stderr}");
+    assert!(out.status.success(), "{stderr}");
+    out
+}
+
+/// Builds `docs` with the model into `out` (embedding cache in `cache`); returns the report.
+fn build(docs: &Path, out: &Path, model: &Path, cache: &Path, extra: &[&str]) -> String {
+    let o = run(bin()
+        .arg(docs)
+        .arg("--out")
+        .arg(out)
+        .arg("--model")
+        .arg(model)
+        .arg("--cache-dir")
+        .arg(cache)
+        .arg("--quiet")
+        .args(extra));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// `search --json` run from an empty folder (so no default model folder is at hand).
+fn search(dir: &Path, query: &str, extra: &[&str]) -> serde_json::Value {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let o = run(bin()
+        .current_dir(elsewhere.path())
+        .arg("search")
+        .arg(dir)
+        .arg(query)
+        .arg("--json")
+        .args(extra));
+    serde_json::from_slice(&o.stdout).expect("valid JSON")
+}
+
+fn ids(v: &serde_json::Value) -> Vec<String> {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn docs() -> PathBuf {
+    root().join("docs")
+}
+
+#[test]
+fn the_index_ships_its_model_and_search_uses_it_anywhere() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("index");
+    build(&docs(), &out, &model, &tmp.path().join("cache"), &[]);
+    let names: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for prefix in ["vectors.", "model.", "tokenizer.", "model-config."] {
+        assert!(
+            names.iter().any(|n| n.starts_with(prefix)),
+            "{prefix}* in {names:?}"
+        );
+    }
+    let r = search(&out, "use it without internet", &["--mode", "hybrid"]);
+    assert_eq!(r["mode"], "hybrid");
+    assert!(!ids(&r).is_empty());
+    // auto is hybrid when the index can embed the query itself.
+    let r = search(&out, "use it without internet", &[]);
+    assert_eq!(r["mode"], "hybrid");
+
+    // --no-ship-model: no model files; semantic search then needs --model, and says so.
+    let bare = tmp.path().join("bare");
+    build(
+        &docs(),
+        &bare,
+        &model,
+        &tmp.path().join("cache"),
+        &["--no-ship-model"],
+    );
+    assert!(!fs::read_dir(&bare).unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .starts_with("model.")));
+    let elsewhere = tempfile::tempdir().unwrap();
+    let o = bin()
+        .current_dir(elsewhere.path())
+        .arg("search")
+        .arg(&bare)
+        .arg("install")
+        .args(["--mode", "semantic"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--model") && err.contains("fetch-model"),
+        "{err}"
+    );
+    let r = search(
+        &bare,
+        "install",
+        &["--mode", "semantic", "--model", model.to_str().unwrap()],
+    );
+    assert_eq!(r["mode"], "semantic");
+}
+
+#[test]
+fn a_second_build_of_an_unchanged_folder_encodes_nothing() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let first = build(&docs(), &tmp.path().join("a"), &model, &cache, &[]);
+    let second = build(&docs(), &tmp.path().join("b"), &model, &cache, &[]);
+    let line = |report: &str| {
+        report
+            .lines()
+            .find(|l| l.trim_start().starts_with("vectors"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(line(&first).contains(", 0 from cache)"), "{first}");
+    assert!(line(&second).contains("(0 encoded,"), "{second}");
+    // Same input, same bytes: the cached vectors are the computed ones.
+    for e in fs::read_dir(tmp.path().join("a")).unwrap() {
+        let e = e.unwrap();
+        let other = tmp.path().join("b").join(e.file_name());
+        assert_eq!(
+            fs::read(e.path()).unwrap(),
+            fs::read(&other).unwrap(),
+            "{:?} differs between the cold and the cached build",
+            e.file_name()
+        );
+    }
+}
+
+#[test]
+fn the_hnsw_path_answers_like_the_exact_scan() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let exact = tmp.path().join("exact");
+    let ann = tmp.path().join("ann");
+    build(&docs(), &exact, &model, &cache, &[]);
+    build(&docs(), &ann, &model, &cache, &["--ann-min-rows", "1"]);
+    let has_ann = |d: &Path| {
+        fs::read_dir(d)
+            .unwrap()
+            .any(|e| e.unwrap().file_name().to_string_lossy().starts_with("ann."))
+    };
+    assert!(!has_ann(&exact), "small sets are scanned");
+    assert!(has_ann(&ann), "--ann-min-rows 1 adds the graph");
+    for q in [
+        "use it without internet",
+        "change the colours",
+        "ranking of headings",
+        "日本語の検索",
+    ] {
+        for mode in ["semantic", "hybrid"] {
+            let a = search(&exact, q, &["--mode", mode]);
+            let b = search(&ann, q, &["--mode", mode]);
+            // Fewer rows than the graph's search breadth: the graph finds every row, so the
+            // answers are the same.
+            assert_eq!(ids(&a), ids(&b), "{mode} {q}");
+        }
+    }
+}
+
+#[test]
+fn paraphrased_questions_find_their_sections_in_hybrid_mode() {
+    let Some(model) = model() else { return };
+    let shared = std::env::var_os("MIDASHI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"));
+    let book = shared.join("corpora/rust-book");
+    assert!(book.is_dir(), "{} is missing", book.display());
+    let set: Vec<serde_json::Value> = serde_json::from_str(
+        &fs::read_to_string(root().join("build-index/tests/fixtures/paraphrases.json")).unwrap(),
+    )
+    .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("book");
+    // The embedding cache lives with the target dir, so reruns do not re-encode the book.
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("embed-cache");
+    build(&book, &out, &model, &cache, &["--slug", "mdbook"]);
+    let mut found = [0usize; 2];
+    let mut misses = Vec::new();
+    for item in &set {
+        let q = item["query"].as_str().unwrap();
+        let path = item["path"].as_str().unwrap();
+        let heading = item["heading"].as_str().unwrap();
+        for (i, mode) in ["keyword", "hybrid"].iter().enumerate() {
+            let r = search(&out, q, &["--mode", mode, "--limit", "5"]);
+            // The target, or a section that contains it or that it contains (grouping shows
+            // a passage once, by its best-scoring node).
+            let hit = r["results"].as_array().unwrap().iter().any(|h| {
+                h["path"] == path
+                    && h["heading_path"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|p| p.as_str() == Some(heading))
+                    || h["path"] == path && h["heading"].as_str() == Some(heading)
+            });
+            if hit {
+                found[i] += 1;
+            } else if *mode == "hybrid" {
+                misses.push(format!("{q} -> {path} > {heading}"));
+            }
+        }
+    }
+    let n = set.len();
+    eprintln!(
+        "paraphrases in the top 5: keyword {}/{n}, hybrid {}/{n}",
+        found[0], found[1]
+    );
+    assert!(
+        found[1] * 10 >= n * 8,
+        "hybrid found {}/{n}; missed: {misses:#?}",
+        found[1]
+    );
+    assert!(
+        found[1] > found[0],
+        "the semantic leg must add what words alone miss (keyword {}, hybrid {})",
+        found[0],
+        found[1]
+    );
+}

@@ -1,0 +1,172 @@
+// Semantic and hybrid search through the JS API, end to end: an index of Midashi's own docs
+// built with the model (which the index ships), the semantic wasm module loaded lazily, and
+// the answers compared with the native CLI's.
+//
+// - keyword results come at once while the module loads; `semantic` events report download
+//   progress (N of M bytes), compiling, ready; the same query then answers hybrid;
+// - hybrid answers equal `build-index search --mode hybrid --json` (same ids, same order);
+// - semantic mode waits for the module and finds a paraphrase's section;
+// - a broken or missing model fails semantic search clearly while keyword search goes on.
+//
+// Needs the model (scripts/fetch-model.sh) and the module (scripts/build-wasm-embed.sh).
+// scripts/test.sh sets MIDASHI_REQUIRE_SEMANTIC=1, so there a missing piece fails instead
+// of skipping.
+
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { promisify } from "node:util";
+import { DIST, ROOT, buildIndexBin, copyIndexWith, importMidashi, tempDir } from "../support/indexes.mjs";
+
+const execFileAsync = promisify(execFile);
+const MODEL = process.env.MIDASHI_MODEL_DIR ?? path.join(ROOT, "models/all-MiniLM-L6-v2");
+const DOCS = path.join(ROOT, "docs");
+
+const missing = [
+  [path.join(MODEL, "model.onnx"), "run scripts/fetch-model.sh"],
+  [path.join(DIST, "embed/midashi_wasm_embed_bg.wasm"), "run scripts/build-wasm-embed.sh"],
+].find(([f]) => !existsSync(f));
+if (missing && process.env.MIDASHI_REQUIRE_SEMANTIC === "1") {
+  throw new Error(`${missing[0]} is missing (${missing[1]})`);
+}
+const skip = missing ? `${missing[0]} is missing (${missing[1]})` : false;
+
+/** Builds an index of `docs` with the model; returns the folder. */
+async function buildSemanticIndex(extra = []) {
+  const out = tempDir("midashi-semantic-");
+  await execFileAsync(buildIndexBin(), [DOCS, "--out", out, "--quiet", "--model", MODEL, "--cache-dir", path.join(out, ".cache"), ...extra], {
+    cwd: ROOT,
+  });
+  rmSync(path.join(out, ".cache"), { recursive: true, force: true });
+  return out;
+}
+
+async function cliHybrid(dir, query) {
+  const { stdout } = await execFileAsync(buildIndexBin(), ["search", dir, query, "--json", "--mode", "hybrid", "--limit", "10"], { cwd: tempDir() });
+  return JSON.parse(stdout);
+}
+
+/** Resolves with the detail of the first `semantic` event whose state is one of `states`. */
+function nextState(idx, ...states) {
+  return new Promise((resolve) => {
+    const on = (e) => {
+      if (states.includes(e.detail.state)) {
+        idx.removeEventListener("semantic", on);
+        resolve(e.detail);
+      }
+    };
+    idx.addEventListener("semantic", on);
+  });
+}
+
+describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
+  let Midashi;
+  let dir;
+  before(async () => {
+    ({ Midashi } = await importMidashi());
+    dir = await buildSemanticIndex();
+  });
+
+  test("the index ships the model; keyword answers at once, then hybrid once the module is ready", async () => {
+    const idx = await Midashi.load(dir);
+    after(() => idx.close());
+    const kinds = idx.manifest.files.map((f) => f.kind);
+    for (const k of ["Vectors", "Model", "Tokenizer", "ModelConfig"]) assert.ok(kinds.includes(k), `${k} in ${kinds}`);
+    // Loading fetched only what keyword search needs.
+    assert.ok(!idx.indexes[0].fetched.some((f) => f.startsWith("model.") || f.startsWith("vectors.")), idx.indexes[0].fetched.join());
+    assert.equal(idx.semanticState, "idle");
+
+    const events = [];
+    idx.addEventListener("semantic", (e) => events.push(e.detail));
+    const ready = nextState(idx, "ready", "failed");
+    const first = await idx.search("offline docs without a server", { mode: "hybrid" });
+    assert.equal(first.mode, "keyword", "the first answer does not wait for the model");
+    assert.equal(first.semanticPending, true);
+    assert.equal(idx.semanticState, "loading");
+    assert.ok(first.results.length > 0);
+
+    const done = await ready;
+    assert.equal(done.state, "ready", JSON.stringify(done));
+    const downloads = events.filter((e) => e.phase === "download");
+    assert.ok(downloads.length >= 2, `progress events: ${JSON.stringify(events)}`);
+    const last = downloads.at(-1);
+    assert.ok(last.total > 20e6, `the model is counted in the total: ${last.total}`);
+    for (const e of downloads) assert.ok(e.loaded <= e.total, JSON.stringify(e));
+    assert.ok(events.some((e) => e.phase === "compile"), "a compile phase is reported");
+    assert.equal(events.at(-1).state, "ready");
+
+    const again = await idx.search("offline docs without a server", { mode: "hybrid" });
+    assert.equal(again.mode, "hybrid");
+    assert.equal(again.semanticPending, undefined);
+    const auto = await idx.search("offline docs without a server");
+    assert.equal(auto.mode, "hybrid", "auto mode is hybrid once the module is ready");
+  });
+
+  test("hybrid answers equal the CLI's: same ids, same order", async () => {
+    const idx = await Midashi.load(dir);
+    after(() => idx.close());
+    await idx.warmup();
+    const queries = [
+      "how do I install it",
+      "search as you type",
+      "Japanese text segmentation",
+      "keyboard shortcut to open the search box",
+      "what happens when the index file is damaged",
+      "use it from an AI agent",
+      "ranking of headings versus body text",
+      "run without network access",
+      "ページング",
+      "change the colours of the widget",
+    ];
+    const mismatches = [];
+    for (const q of queries) {
+      const js = await idx.search(q, { mode: "hybrid", limit: 10, prefix: false, supersede: false, cache: false });
+      const cli = await cliHybrid(dir, q);
+      assert.equal(js.mode, "hybrid");
+      const a = js.results.map((r) => r.id);
+      const b = cli.results.map((r) => r.id);
+      if (JSON.stringify(a) !== JSON.stringify(b)) mismatches.push(`${q}: ${a.join(",")} vs ${b.join(",")}`);
+    }
+    assert.deepEqual(mismatches, []);
+  });
+
+  test("semantic mode waits for the module and finds a paraphrase", async () => {
+    const idx = await Midashi.load(dir);
+    after(() => idx.close());
+    // None of these words is in the target's heading; it is found by meaning.
+    const r = await idx.search("my browser tab has no internet connection, can I still look things up", { mode: "semantic", limit: 5 });
+    assert.equal(r.mode, "semantic");
+    assert.ok(r.results.some((h) => h.path === "getting-started/offline.md"), r.results.map((h) => `${h.path}#${h.anchor}`).join(" "));
+  });
+
+  test("a missing model fails semantic search clearly; keyword search goes on", async () => {
+    const { readdirSync } = await import("node:fs");
+    const model = readdirSync(dir).find((f) => f.startsWith("model.") && f.endsWith(".onnx"));
+    assert.ok(model);
+    const broken = copyIndexWith(dir, model, (b) => b.subarray(0, 1000));
+    const idx = await Midashi.load(broken);
+    after(() => idx.close());
+    const failed = nextState(idx, "failed", "ready");
+    await assert.rejects(idx.warmup(), (e) => e.code === "SEMANTIC_UNAVAILABLE" && /model/.test(e.message));
+    assert.equal((await failed).state, "failed");
+    assert.equal(idx.semanticState, "failed");
+    assert.match(idx.semanticError.message, /model/);
+    const r = await idx.search("install", { mode: "hybrid" });
+    assert.equal(r.mode, "keyword");
+    assert.ok(r.results.length > 0);
+    await assert.rejects(idx.search("install", { mode: "semantic" }), (e) => e.code === "SEMANTIC_UNAVAILABLE");
+  });
+
+  test("keyword-only indexes and `semantic: \"off\"` never load the module", async () => {
+    const off = await Midashi.load(dir, { semantic: "off" });
+    after(() => off.close());
+    assert.equal(off.semanticState, "unavailable");
+    const r = await off.search("install", { mode: "hybrid" });
+    assert.equal(r.mode, "keyword");
+    assert.equal(r.semanticPending, undefined);
+    await assert.rejects(off.warmup(), (e) => e.code === "SEMANTIC_UNAVAILABLE" && /off/.test(e.message));
+    assert.equal(off.semanticState, "unavailable");
+  });
+});
