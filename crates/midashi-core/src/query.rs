@@ -499,7 +499,7 @@ mod tests {
         assert_eq!(p.clauses[0].alternatives.len(), MAX_FUZZY_EXPANSIONS);
 
         // Only the first MAX_FUZZY_WORDS unknown words are corrected.
-        let query = vec!["pagenatin"; MAX_FUZZY_WORDS + 3].join(" ") + " ";
+        let query = ["pagenatin"; MAX_FUZZY_WORDS + 3].join(" ") + " ";
         let p = plan_for(&[&text], &query, ALL);
         assert_eq!(p.clauses.len(), MAX_FUZZY_WORDS);
         let uncorrected = p.unknown.iter().filter(|u| u.2.is_none()).count();
