@@ -25,10 +25,14 @@ const MAX_PREFIX_SCAN: usize = 20_000;
 const MAX_PLAN_PREFIX_SCAN: usize = 2 * MAX_PREFIX_SCAN;
 /// Typo corrections tried per word.
 pub const MAX_FUZZY_EXPANSIONS: usize = 4;
+/// Longest word (in characters) that gets typo corrections: a Levenshtein automaton's
+/// construction grows with the word's length (~25 ms for 32 characters at distance 2), and
+/// long identifiers are pasted rather than typed.
+pub const MAX_FUZZY_CHARS: usize = 20;
 /// Words of one query that get typo corrections. Each costs up to six Levenshtein automata
 /// (their construction dominates a query's time), so 64 long unknown words must not all
 /// get them; people mistype a few words, not dozens.
-pub const MAX_FUZZY_WORDS: usize = 8;
+pub const MAX_FUZZY_WORDS: usize = 4;
 /// Weight of a completion relative to an exact term.
 const PREFIX_WEIGHT: f32 = 0.9;
 /// Weight of a correction at edit distance 1 and 2.
@@ -167,7 +171,7 @@ impl Dictionary<'_> {
         let max_dist = match chars.len() {
             0..=4 => return Vec::new(),
             5..=8 => 1,
-            9..=40 => 2,
+            9..=MAX_FUZZY_CHARS => 2,
             _ => return Vec::new(),
         };
         let mut out: Vec<(WeightedTerm, u64)> = Vec::new();
@@ -219,7 +223,7 @@ impl Dictionary<'_> {
         let max_dist = match chars {
             0..=3 => return Vec::new(),
             4..=7 => 1,
-            8..=40 => 2,
+            8..=MAX_FUZZY_CHARS => 2,
             _ => return Vec::new(),
         };
         let mut out: Vec<(WeightedTerm, u64)> = Vec::new();

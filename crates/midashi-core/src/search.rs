@@ -242,6 +242,15 @@ impl SearchIndex {
                     "section {i} points outside the index"
                 )));
             }
+            if !(1 <= s.start_line
+                && s.start_line <= s.own_end_line
+                && s.own_end_line <= s.end_line)
+            {
+                return Err(sections_malformed(format!(
+                    "section {i} has lines {}-{} (own text to {})",
+                    s.start_line, s.end_line, s.own_end_line
+                )));
+            }
         }
         // `get_document` walks a document's sections by ordinal.
         for (i, d) in sections.docs.iter().enumerate() {
