@@ -16,6 +16,14 @@ pub enum CliError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// The index cannot be written to the output folder.
+    #[error("{}: cannot write the index there ({source}); choose another --out folder, or make this one writable", path.display())]
+    Output {
+        /// The folder or file that could not be written.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
     /// The input is neither a folder of Markdown nor a JSONL file.
     #[error("{}: not a folder of Markdown or a .jsonl file of records", .0.display())]
     BadInput(PathBuf),
@@ -32,6 +40,14 @@ pub enum CliError {
     /// Nothing to index.
     #[error("{}: no Markdown files found (check --include/--exclude)", .0.display())]
     NothingToIndex(PathBuf),
+    /// Markdown files were found but none could be indexed.
+    #[error("{}: none of the Markdown files could be indexed; the previous index (if any) is left as it was:{reasons}", dir.display())]
+    NothingReadable {
+        /// The docs folder.
+        dir: PathBuf,
+        /// The first few files' warnings, one per line.
+        reasons: String,
+    },
     /// The folder has no index in it.
     #[error("{}: no Midashi index here (expected midashi-entry.bin); build one with `build-index <docs> --out {}`", .0.display(), .0.display())]
     NoIndex(PathBuf),

@@ -24,12 +24,18 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
-    result.map_err(CliError::io(path))
+    result.map_err(|source| CliError::Output {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Writes an index's files into `dir` (entry last) and removes stale index files.
 pub fn write_index(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
-    fs::create_dir_all(dir).map_err(CliError::io(dir))?;
+    fs::create_dir_all(dir).map_err(|source| CliError::Output {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     let mut entry = None;
     for (name, bytes) in files {
         if name == ENTRY_FILE_NAME {
@@ -49,15 +55,33 @@ pub fn write_index(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
     if let Some(bytes) = entry {
         write_atomic(&dir.join(ENTRY_FILE_NAME), bytes)?;
     }
-    // Remove files of earlier builds (only ours: `<kind>.<16 hex>.<ext>`).
+    // Remove files of earlier builds (only ours: `<kind>.<16 hex>.<ext>`), and temporary
+    // files left by a build that was killed mid-write.
     let keep: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     if let Ok(entries) = fs::read_dir(dir) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if FileKind::is_hashed_name(&name) && !keep.contains(&name.as_str()) {
+            let stale = FileKind::is_hashed_name(&name) && !keep.contains(&name.as_str());
+            if stale || is_leftover_temp_file(&name) {
                 let _ = fs::remove_file(e.path());
             }
         }
     }
     Ok(())
+}
+
+/// `<kind>.<16 hex>.tmp<pid>` or `midashi-entry.tmp<pid>`: what [`write_atomic`] writes
+/// before its rename.
+fn is_leftover_temp_file(name: &str) -> bool {
+    let Some((stem, ext)) = name.rsplit_once('.') else {
+        return false;
+    };
+    let pid_ext = ext
+        .strip_prefix("tmp")
+        .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+    pid_ext
+        && (stem == ENTRY_FILE_NAME.trim_end_matches(".bin")
+            || FileKind::ALL
+                .iter()
+                .any(|k| FileKind::is_hashed_name(&format!("{stem}.{}", k.extension()))))
 }

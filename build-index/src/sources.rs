@@ -84,45 +84,47 @@ pub fn markdown_files(root: &Path, include: &[String], exclude: &[String]) -> Re
     Ok(out)
 }
 
-/// Reads one file as text: invalid UTF-8 is replaced (with a warning), binary files and
-/// oversized files are skipped (with a warning).
-fn read_text(root: &Path, rel: &str) -> Result<Result<(String, Option<Warning>), Warning>> {
+/// Reads one file as text: invalid UTF-8 is replaced (with a warning); binary, oversized and
+/// unreadable files are skipped (with a warning): one bad file must not stop a whole site's
+/// build.
+fn read_text(root: &Path, rel: &str) -> Result<(String, Option<Warning>), Warning> {
     let path = root.join(rel);
-    let meta = fs::metadata(&path).map_err(CliError::io(&path))?;
     let warn = |message: String| Warning {
         path: rel.to_string(),
         line: None,
         message,
     };
+    let unreadable = |e: std::io::Error| warn(format!("skipped: cannot read it ({e})"));
+    let meta = fs::metadata(&path).map_err(unreadable)?;
     if meta.len() > MAX_FILE_BYTES {
-        return Ok(Err(warn(format!(
+        return Err(warn(format!(
             "skipped: {} MB is over the {} MB limit for one file",
             meta.len() / (1024 * 1024),
             MAX_FILE_BYTES / (1024 * 1024)
-        ))));
-    }
-    let bytes = fs::read(&path).map_err(CliError::io(&path))?;
-    if bytes.contains(&0) {
-        return Ok(Err(warn(
-            "skipped: binary file (contains NUL bytes)".into(),
         )));
     }
-    Ok(Ok(match String::from_utf8(bytes) {
+    let bytes = fs::read(&path).map_err(unreadable)?;
+    // The size may have changed since the check (a file being written): check again.
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(warn(format!(
+            "skipped: over the {} MB limit for one file",
+            MAX_FILE_BYTES / (1024 * 1024)
+        )));
+    }
+    if bytes.contains(&0) {
+        return Err(warn("skipped: binary file (contains NUL bytes)".into()));
+    }
+    Ok(match String::from_utf8(bytes) {
         Ok(s) => (s, None),
         Err(e) => (
             String::from_utf8_lossy(e.as_bytes()).into_owned(),
             Some(warn("invalid UTF-8 replaced with U+FFFD".into())),
         ),
-    }))
+    })
 }
 
 /// Reads and parses every Markdown file under `root`, in parallel, with a progress bar.
-pub fn load_markdown(
-    root: &Path,
-    files: &[String],
-    opts: &Options,
-    progress: bool,
-) -> Result<Loaded> {
+pub fn load_markdown(root: &Path, files: &[String], opts: &Options, progress: bool) -> Loaded {
     let bar = if progress {
         let bar = ProgressBar::new(files.len() as u64);
         bar.set_style(
@@ -133,10 +135,10 @@ pub fn load_markdown(
     } else {
         ProgressBar::hidden()
     };
-    let parsed: Vec<Result<(Option<Document>, Vec<Warning>)>> = files
+    let parsed: Vec<(Option<Document>, Vec<Warning>)> = files
         .par_iter()
         .map(|rel| {
-            let out = match read_text(root, rel)? {
+            let out = match read_text(root, rel) {
                 Err(w) => (None, vec![w]),
                 Ok((text, w)) => {
                     let (doc, mut warnings) = parse_document(rel, &text, opts);
@@ -145,17 +147,16 @@ pub fn load_markdown(
                 }
             };
             bar.inc(1);
-            Ok(out)
+            out
         })
         .collect();
     bar.finish_and_clear();
     let mut loaded = Loaded::default();
-    for r in parsed {
-        let (doc, warnings) = r?;
+    for (doc, warnings) in parsed {
         loaded.docs.extend(doc);
         loaded.warnings.extend(warnings);
     }
-    Ok(loaded)
+    loaded
 }
 
 #[derive(serde::Deserialize)]
@@ -237,4 +238,40 @@ pub fn load_records(path: &Path) -> Result<Loaded> {
             .push(record_document(&id, &r.title, &r.text, r.url.as_deref()));
     }
     Ok(loaded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unreadable_binary_and_oversized_files_are_skipped_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("good.md"), "# Good\n\ntext\n").unwrap();
+        fs::write(dir.path().join("nul.md"), b"# A\0B\n").unwrap();
+        fs::File::create(dir.path().join("big.md"))
+            .unwrap()
+            .set_len(MAX_FILE_BYTES + 1)
+            .unwrap();
+        // Listed, then gone before it is read (or unreadable): a warning, not a failed build.
+        let files: Vec<String> = ["big.md", "gone.md", "good.md", "nul.md"]
+            .map(String::from)
+            .to_vec();
+        let loaded = load_markdown(dir.path(), &files, &Options::default(), false);
+        assert_eq!(loaded.docs.len(), 1);
+        assert_eq!(loaded.docs[0].path, "good.md");
+        let said = |path: &str, what: &str| {
+            loaded
+                .warnings
+                .iter()
+                .any(|w| w.path == path && w.message.contains(what))
+        };
+        assert!(said("gone.md", "cannot read"), "{:?}", loaded.warnings);
+        assert!(said("nul.md", "binary"), "{:?}", loaded.warnings);
+        assert!(
+            said("big.md", "over the 16 MB limit"),
+            "{:?}",
+            loaded.warnings
+        );
+    }
 }

@@ -75,7 +75,20 @@ pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, bool)> {
             base_url: args.base_url.clone(),
             ..Options::default()
         };
-        Ok((load_markdown(input, &files, &opts, !args.quiet)?, false))
+        let loaded = load_markdown(input, &files, &opts, !args.quiet);
+        if loaded.docs.is_empty() {
+            // Every file was skipped: writing an empty index would replace a good one.
+            return Err(CliError::NothingReadable {
+                dir: input.to_path_buf(),
+                reasons: loaded
+                    .warnings
+                    .iter()
+                    .take(5)
+                    .map(|w| format!("\n  {}: {}", w.path, w.message))
+                    .collect(),
+            });
+        }
+        Ok((loaded, false))
     } else if input.is_file()
         && input
             .extension()

@@ -17,11 +17,22 @@ pub const MAX_QUERY_BYTES: usize = 4096;
 /// Query words beyond this many are ignored.
 pub const MAX_QUERY_TERMS: usize = 64;
 /// Completions tried for the word being typed.
-const MAX_PREFIX_EXPANSIONS: usize = 24;
+pub const MAX_PREFIX_EXPANSIONS: usize = 24;
 /// Dictionary entries walked to find them (bounds the time of a one-letter prefix).
 const MAX_PREFIX_SCAN: usize = 20_000;
+/// Dictionary entries walked for completions in one whole query: a query of many lone CJK
+/// characters (each prefix-expanded) costs no more than two one-letter prefixes.
+const MAX_PLAN_PREFIX_SCAN: usize = 2 * MAX_PREFIX_SCAN;
 /// Typo corrections tried per word.
-const MAX_FUZZY_EXPANSIONS: usize = 4;
+pub const MAX_FUZZY_EXPANSIONS: usize = 4;
+/// Longest word (in characters) that gets typo corrections: a Levenshtein automaton's
+/// construction grows with the word's length (~25 ms for 32 characters at distance 2), and
+/// long identifiers are pasted rather than typed.
+pub const MAX_FUZZY_CHARS: usize = 20;
+/// Words of one query that get typo corrections. Each costs up to six Levenshtein automata
+/// (their construction dominates a query's time), so 64 long unknown words must not all
+/// get them; people mistype a few words, not dozens.
+pub const MAX_FUZZY_WORDS: usize = 4;
 /// Weight of a completion relative to an exact term.
 const PREFIX_WEIGHT: f32 = 0.9;
 /// Weight of a correction at edit distance 1 and 2.
@@ -119,19 +130,33 @@ impl Dictionary<'_> {
 
     /// Completions of `prefix`, most frequent first.
     pub fn completions(&self, prefix: &str, max: usize) -> Vec<(String, u64, u64)> {
+        let mut budget = MAX_PREFIX_SCAN;
+        self.completions_within(prefix, max, &mut budget)
+    }
+
+    /// [`Self::completions`], walking at most `budget` dictionary entries (and taking them
+    /// off the budget).
+    fn completions_within(
+        &self,
+        prefix: &str,
+        max: usize,
+        budget: &mut usize,
+    ) -> Vec<(String, u64, u64)> {
         let mut found = Vec::new();
         let automaton = Str::new(prefix).starts_with();
         let mut stream = self.map.search(automaton).into_stream();
+        let limit = (*budget).min(MAX_PREFIX_SCAN);
         let mut scanned = 0;
         while let Some((k, offset)) = stream.next() {
-            scanned += 1;
-            if scanned > MAX_PREFIX_SCAN {
+            if scanned == limit {
                 break;
             }
+            scanned += 1;
             if let Ok(k) = std::str::from_utf8(k) {
                 found.push((k.to_string(), offset, self.df(offset)));
             }
         }
+        *budget -= scanned;
         found.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
         found.truncate(max);
         found
@@ -146,7 +171,7 @@ impl Dictionary<'_> {
         let max_dist = match chars.len() {
             0..=4 => return Vec::new(),
             5..=8 => 1,
-            9..=40 => 2,
+            9..=MAX_FUZZY_CHARS => 2,
             _ => return Vec::new(),
         };
         let mut out: Vec<(WeightedTerm, u64)> = Vec::new();
@@ -198,7 +223,7 @@ impl Dictionary<'_> {
         let max_dist = match chars {
             0..=3 => return Vec::new(),
             4..=7 => 1,
-            8..=40 => 2,
+            8..=MAX_FUZZY_CHARS => 2,
             _ => return Vec::new(),
         };
         let mut out: Vec<(WeightedTerm, u64)> = Vec::new();
@@ -252,6 +277,8 @@ pub fn plan(
     let last_word_start = tokens.iter().filter(|t| !t.part).map(|t| t.start).max();
 
     let mut plan = QueryPlan::default();
+    let mut scan_budget = MAX_PLAN_PREFIX_SCAN;
+    let mut fuzzy_words = MAX_FUZZY_WORDS;
     let mut consumed = vec![false; tokens.len()];
     apply_synonyms(dict, &tokens, &mut consumed, &mut plan);
 
@@ -278,7 +305,9 @@ pub fn plan(
                 &tok.raw
             };
             if raw.chars().count() >= 2 || tok.cjk {
-                for (term, offset, _) in dict.completions(raw, MAX_PREFIX_EXPANSIONS) {
+                for (term, offset, _) in
+                    dict.completions_within(raw, MAX_PREFIX_EXPANSIONS, &mut scan_budget)
+                {
                     if term != tok.term {
                         clause.alternatives.push(Alternative {
                             terms: vec![WeightedTerm {
@@ -307,7 +336,8 @@ pub fn plan(
             }
         }
         if exact.is_none() && !tok.cjk && !tok.part {
-            let corrections = if opts.fuzzy {
+            let corrections = if opts.fuzzy && fuzzy_words > 0 {
+                fuzzy_words -= 1;
                 let c = dict.corrections(&tok.term);
                 if c.is_empty() {
                     dict.stem_corrections(&tok.raw)
@@ -390,4 +420,110 @@ fn edit_distance(a: &str, b: &str) -> usize {
         prev = cur;
     }
     prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{decode, FileKind};
+    use crate::index::{IndexBuilder, IndexSettings};
+    use crate::section::{Document, Hints, Section, SectionId};
+
+    /// A one-section document of `text`.
+    fn doc(path: &str, text: &str) -> Document {
+        Document {
+            path: path.into(),
+            url: format!("/{path}"),
+            title: path.into(),
+            source: text.into(),
+            sections: vec![Section {
+                id: SectionId::new(path, &[], 0),
+                doc_path: path.into(),
+                url: format!("/{path}"),
+                anchor: None,
+                heading: path.into(),
+                depth: 0,
+                heading_path: vec![path.into()],
+                parent: None,
+                order: 0,
+                section_number: 1,
+                start_line: 1,
+                end_line: 1,
+                own_end_line: 1,
+                text: text.into(),
+                code: String::new(),
+                hints: Hints::default(),
+                token_estimate: 1,
+            }],
+        }
+    }
+
+    /// Plans `query` against an index of `texts`.
+    fn plan_for(texts: &[&str], query: &str, opts: PlanOptions) -> QueryPlan {
+        let mut b = IndexBuilder::new(IndexSettings::default());
+        for (i, t) in texts.iter().enumerate() {
+            b.add(doc(&format!("d{i}.md"), t));
+        }
+        let out = b.build().unwrap();
+        let terms = &out
+            .files
+            .iter()
+            .find(|(n, _)| n.starts_with("terms"))
+            .unwrap()
+            .1;
+        let data: TermsData = decode(FileKind::Terms, "terms", terms).unwrap();
+        let map = Map::new(data.fst.clone()).unwrap();
+        plan(
+            &Analyzer::new(),
+            &Dictionary {
+                map: &map,
+                data: &data,
+            },
+            query,
+            opts,
+        )
+    }
+
+    const ALL: PlanOptions = PlanOptions {
+        prefix: true,
+        fuzzy: true,
+    };
+
+    #[test]
+    fn typo_corrections_are_bounded_per_word_and_per_query() {
+        // Many dictionary words one edit away from "pagenation".
+        let words: Vec<String> = (b'a'..=b'z')
+            .map(|c| format!("pagenati{}n", c as char))
+            .collect();
+        let text = words.join(" ");
+        let p = plan_for(&[&text], "pagenatin", ALL);
+        assert_eq!(p.clauses.len(), 1);
+        assert!(p.clauses[0].alternatives.len() <= MAX_FUZZY_EXPANSIONS + MAX_PREFIX_EXPANSIONS);
+        let p = plan_for(&[&text], "pagenatin ", ALL);
+        assert_eq!(p.clauses[0].alternatives.len(), MAX_FUZZY_EXPANSIONS);
+
+        // Only the first MAX_FUZZY_WORDS unknown words are corrected.
+        let query = ["pagenatin"; MAX_FUZZY_WORDS + 3].join(" ") + " ";
+        let p = plan_for(&[&text], &query, ALL);
+        assert_eq!(p.clauses.len(), MAX_FUZZY_WORDS);
+        let uncorrected = p.unknown.iter().filter(|u| u.2.is_none()).count();
+        assert_eq!(uncorrected, 3, "the rest stay uncorrected");
+    }
+
+    #[test]
+    fn completions_are_bounded_per_word_and_per_query() {
+        let text: String = (0..500).map(|i| format!("config{i} ")).collect();
+        let p = plan_for(&[&text], "conf", ALL);
+        assert_eq!(p.clauses.len(), 1);
+        assert_eq!(p.clauses[0].alternatives.len(), MAX_PREFIX_EXPANSIONS);
+        // Lone CJK characters are each prefix-expanded, within one budget for the query.
+        let cjk: String = (0..3000u32)
+            .map(|i| char::from_u32(0x4e00 + i).unwrap().to_string() + "あ ")
+            .collect();
+        let query: String = (0..MAX_QUERY_TERMS).map(|i| format!("あ {i} ")).collect();
+        let p = plan_for(&[&cjk], &query, ALL);
+        let alternatives: usize = p.clauses.iter().map(|c| c.alternatives.len()).sum();
+        assert!(alternatives <= MAX_QUERY_TERMS * MAX_PREFIX_EXPANSIONS);
+        assert!(p.clauses.len() <= MAX_QUERY_TERMS);
+    }
 }

@@ -231,21 +231,48 @@ impl SearchIndex {
             detail,
         };
         let map = fst::Map::new(terms.fst.clone()).map_err(|e| malformed(e.to_string()))?;
+        // fst trusts its bytes and panics on a damaged dictionary at query time; its own
+        // checksum turns that into an error here. (Only a dictionary forged with a matching
+        // checksum could still reach fst's panics.)
+        map.as_fst()
+            .verify()
+            .map_err(|e| malformed(format!("term dictionary: {e}")))?;
         let n = sections.sections.len();
         if terms.n_sections as usize != n
-            || terms.field_lengths.len() != n * crate::index::NUM_FIELDS * 2
+            || n.checked_mul(crate::index::NUM_FIELDS * 2) != Some(terms.field_lengths.len())
         {
             return Err(malformed(
                 "terms and sections files do not belong together".into(),
             ));
         }
+        let sections_malformed = |detail: String| Error::Malformed {
+            file: name(FileKind::Sections),
+            detail,
+        };
         for (i, s) in sections.sections.iter().enumerate() {
             let parent_ok = s.parent.is_none_or(|p| (p as usize) < i);
             if s.doc as usize >= sections.docs.len() || !parent_ok {
-                return Err(Error::Malformed {
-                    file: name(FileKind::Sections),
-                    detail: format!("section {i} points outside the index"),
-                });
+                return Err(sections_malformed(format!(
+                    "section {i} points outside the index"
+                )));
+            }
+            if !(1 <= s.start_line
+                && s.start_line <= s.own_end_line
+                && s.own_end_line <= s.end_line)
+            {
+                return Err(sections_malformed(format!(
+                    "section {i} has lines {}-{} (own text to {})",
+                    s.start_line, s.end_line, s.own_end_line
+                )));
+            }
+        }
+        // `get_document` walks a document's sections by ordinal.
+        for (i, d) in sections.docs.iter().enumerate() {
+            let end = d.first_section.checked_add(d.section_count);
+            if end.is_none_or(|end| end as usize > n) {
+                return Err(sections_malformed(format!(
+                    "document {i} claims sections the file does not have"
+                )));
             }
         }
         let line_starts = sections
@@ -663,10 +690,18 @@ impl SearchIndex {
     fn hit(&self, s: u32, score: f32, preview_lines: usize, terms: &HashSet<&str>) -> SearchHit {
         let sec: &SectionRecord = &self.sections.sections[s as usize];
         let doc = &self.sections.docs[sec.doc as usize];
-        let span = sec.end_line.saturating_sub(sec.start_line) + 1;
-        let shown = (preview_lines as u32).min(span);
+        // Saturating: line numbers come from a file, and a damaged one must not panic here.
+        let span = sec
+            .end_line
+            .saturating_sub(sec.start_line)
+            .saturating_add(1);
+        let shown = u32::try_from(preview_lines).unwrap_or(u32::MAX).min(span);
         let preview = self
-            .lines(sec.doc, sec.start_line, sec.start_line + shown - 1)
+            .lines(
+                sec.doc,
+                sec.start_line,
+                sec.start_line.saturating_add(shown).saturating_sub(1),
+            )
             .trim_end_matches(['\n', '\r'])
             .to_string();
         let highlights = if terms.is_empty() {
@@ -739,7 +774,13 @@ impl SearchIndex {
 
     /// Completions for the word being typed (display words, most frequent first).
     pub fn suggest(&self, prefix: &str, limit: usize) -> Vec<String> {
-        let tokens = self.analyzer.analyze_query(prefix);
+        // Only the end of the text can hold the word being typed: a huge input costs no more
+        // than the longest query.
+        let mut cut = prefix.len().saturating_sub(MAX_QUERY_BYTES);
+        while !prefix.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let tokens = self.analyzer.analyze_query(&prefix[cut..]);
         let Some(last) = tokens.iter().rev().find(|t| !t.part) else {
             return Vec::new();
         };

@@ -51,7 +51,8 @@ impl VectorsData {
     /// Checks the internal lengths agree (after decoding untrusted bytes).
     pub fn is_consistent(&self) -> bool {
         let n = self.row_section.len();
-        self.scales.len() == n * 4 && self.data.len() == n * self.dims as usize
+        n.checked_mul(4) == Some(self.scales.len())
+            && n.checked_mul(self.dims as usize) == Some(self.data.len())
     }
 
     /// Row `r`'s int8 values (as bytes).

@@ -60,6 +60,32 @@ fn check_invariants(doc: &Document, src: &str) {
     }
     let ids: std::collections::HashSet<_> = s.iter().map(|s| s.id).collect();
     assert_eq!(ids.len(), s.len(), "ids are unique");
+
+    // The sections' own ranges tile the file: in document order, each starts after the
+    // previous one's own text ends (a section with no text of its own before its first
+    // child, e.g. the document node of a file starting with a heading, is just its start
+    // line, shared with that child), and every non-blank line is in one of them.
+    for w in s.windows(2) {
+        let empty_parent =
+            w[0].own_end_line == w[0].start_line && w[1].start_line == w[0].start_line;
+        assert!(
+            w[1].start_line > w[0].own_end_line || empty_parent,
+            "{:?}\n{:?}",
+            w[0],
+            w[1]
+        );
+    }
+    for (i, line) in src.split_inclusive('\n').enumerate() {
+        let line_no = i as u32 + 1;
+        if line.trim_start_matches('\u{feff}').trim().is_empty() {
+            continue;
+        }
+        assert!(
+            s.iter()
+                .any(|sec| sec.start_line <= line_no && line_no <= sec.own_end_line),
+            "line {line_no} {line:?} is in no section"
+        );
+    }
 }
 
 #[test]

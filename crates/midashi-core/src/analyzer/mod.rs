@@ -53,6 +53,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use rust_stemmers::{Algorithm, Stemmer};
+use unicode_normalization::UnicodeNormalization;
 use unicode_segmentation::UnicodeSegmentation;
 
 use normalize::Normalized;
@@ -156,11 +157,20 @@ impl Analyzer {
 /// The normalisation the analyzer applies before segmentation: NFKC, katakana → hiragana,
 /// `’` → `'`, and case folding (`to_lowercase`). `"ＶＵＥ３"` → `"vue3"`.
 pub fn normalize(text: &str) -> String {
-    let n = Normalized::new(text);
-    if n.text.is_ascii() {
-        n.text.to_ascii_lowercase()
-    } else {
-        n.text.to_lowercase()
+    lowercase(&Normalized::new(text).text)
+}
+
+/// Lower-cases normalised text. Lower-casing can leave combining marks out of canonical
+/// order (`İ̖` → `i̖̇`), so such text is normalised again: text typed in upper case and the
+/// same text already in lower case must give the same terms.
+fn lowercase(w: &str) -> String {
+    if w.is_ascii() {
+        return w.to_ascii_lowercase();
+    }
+    let lower = w.to_lowercase();
+    match unicode_normalization::is_nfkc_quick(lower.chars()) {
+        unicode_normalization::IsNormalized::Yes => lower,
+        _ => lower.nfkc().collect(),
     }
 }
 
@@ -255,12 +265,7 @@ impl Walker<'_, '_> {
     }
 
     fn piece(&mut self, s: usize, e: usize, stem: bool, part: bool) -> Piece {
-        let w = &self.buf[s..e];
-        let lower = if w.is_ascii() {
-            w.to_ascii_lowercase()
-        } else {
-            w.to_lowercase()
-        };
+        let lower = lowercase(&self.buf[s..e]);
         let stemmed = if stem && stemmable(&lower) {
             self.stem(&lower)
         } else {

@@ -381,6 +381,14 @@ fn analyzer_is_shareable() {
     assert_traits::<Analyzer>();
 }
 
+#[test]
+fn upper_and_lower_case_meet_even_with_combining_marks() {
+    // Lower-casing `İ` gives `i` + U+0307, which must then be reordered before U+0316
+    // (found by the idempotence property).
+    assert_eq!(normalize("İ\u{316}"), "i\u{316}\u{307}");
+    assert_eq!(terms("İ\u{316}x"), terms("i\u{316}\u{307}x"));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -394,6 +402,20 @@ proptest! {
         s in "[a-zA-Z0-9_.:\\- 'ーぁ-んァ-ヶｦ-ﾟ一-龥\u{300}-\u{36f}\u{3099}\u{309a}Ａ-Ｚａ-ｚ０-９㍿ﬁİ가-힣ᄀ-ᇿ\u{200d}]{0,60}"
     ) {
         check_invariants(&s);
+    }
+
+    #[test]
+    fn normalization_is_idempotent(s in any::<String>()) {
+        let once = normalize(&s);
+        prop_assert_eq!(normalize(&once), once);
+    }
+
+    #[test]
+    fn normalization_is_idempotent_on_cjk_and_width_variants(
+        s in "[a-zA-Z0-9 ーぁ-んァ-ヶｦ-ﾟ一-龥\u{300}-\u{36f}\u{3099}\u{309a}Ａ-Ｚａ-ｚ０-９㍿ﬁİẞΣς가-힣ᄀ-ᇿ]{0,40}"
+    ) {
+        let once = normalize(&s);
+        prop_assert_eq!(normalize(&once), once);
     }
 
     #[test]

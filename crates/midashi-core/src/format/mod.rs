@@ -168,16 +168,23 @@ pub fn encode<T: Serialize>(kind: FileKind, value: &T) -> Result<Vec<u8>> {
         file: kind.to_string(),
         detail: format!("cannot encode: {e}"),
     })?;
+    Ok(frame(kind, &payload))
+}
+
+/// Puts the header (magic, kind, version, length, CRC-32) in front of an already encoded
+/// payload. [`encode`] uses it; fuzzers and tests use it to hand the decoders payloads whose
+/// checksum is right, so that what lies behind the checksum gets exercised too.
+pub fn frame(kind: FileKind, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
     out.extend_from_slice(&MAGIC);
     out.push(kind.tag());
     out.extend_from_slice(&FORMAT_MAJOR.to_le_bytes());
     out.extend_from_slice(&FORMAT_MINOR.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    let crc = checksum(&out, &payload);
+    let crc = checksum(&out, payload);
     out.extend_from_slice(&crc.to_le_bytes());
-    out.extend_from_slice(&payload);
-    Ok(out)
+    out.extend_from_slice(payload);
+    out
 }
 
 /// Checks the header of `bytes` (named `file` in errors) and returns the verified payload.
