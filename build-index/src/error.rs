@@ -57,6 +57,9 @@ pub enum CliError {
     /// The embedding model is missing, broken, or not the one the index was built with.
     #[error("{0}")]
     Model(String),
+    /// The MCP server could not start or lost its connection.
+    #[error("MCP server: {0}")]
+    Mcp(String),
     /// Invalid command-line usage not caught by the parser.
     #[error("{0}")]
     Usage(String),

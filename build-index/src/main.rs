@@ -4,6 +4,7 @@
 mod commands;
 mod embedding;
 mod error;
+mod mcp;
 mod output;
 mod quote;
 #[cfg(test)]
@@ -22,7 +23,7 @@ use std::process::ExitCode;
     version,
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true,
-    after_help = "Examples:\n  build-index docs/ --out public/search --slug vitepress\n  build-index search public/search \"computed property\" --preview-lines 5\n  build-index get public/search guide/intro.md#getting-started\n  build-index eval ../shared/eval/scifact"
+    after_help = "Examples:\n  build-index docs/ --out public/search --slug vitepress\n  build-index search public/search \"computed property\" --preview-lines 5\n  build-index get public/search guide/intro.md#getting-started\n  build-index mcp public/search\n  build-index eval ../shared/eval/scifact"
 )]
 struct Cli {
     /// A folder of Markdown, or a .jsonl file of records (`_id`, `title`, `text`, `url`).
@@ -48,6 +49,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve an index folder to AI agents: a Model Context Protocol server on stdin/stdout
+    /// with the tools search, get_document and list_documents.
+    Mcp {
+        /// The index folder.
+        dir: PathBuf,
+        /// Embedding model folder for semantic/hybrid search and token counts (default:
+        /// models/all-MiniLM-L6-v2 if present; give an absolute path when an agent starts the
+        /// server from another folder).
+        #[arg(long)]
+        model: Option<PathBuf>,
+    },
     /// Retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv).
     Eval {
         /// The BEIR folder.
@@ -69,6 +81,7 @@ fn main() -> ExitCode {
     let result = match (&cli.command, &cli.input, &cli.build) {
         (Some(Command::Search(args)), _, _) => commands::search::run(args),
         (Some(Command::Get { dir, target, json }), _, _) => commands::get::run(dir, target, *json),
+        (Some(Command::Mcp { dir, model }), _, _) => mcp::run(dir, model.as_deref()),
         (
             Some(Command::Eval {
                 dir,

@@ -3,7 +3,7 @@
 
 use crate::commands::open_index;
 use crate::error::{CliError, Result};
-use crate::quote::{breadcrumb, fence_for, level};
+use crate::quote::{quote_document, quote_section};
 use midashi_core::section::SectionId;
 use std::path::Path;
 
@@ -32,19 +32,7 @@ pub fn run(dir: &Path, target: &str, json: bool) -> Result<()> {
             );
             return Ok(());
         }
-        let h = &view.hit;
-        println!("{}", breadcrumb(h));
-        println!(
-            "Level: {} | Section: {} | Line: {}-{} | URL: {}",
-            level(h.depth),
-            h.section_number,
-            h.start_line,
-            h.end_line,
-            h.url
-        );
-        let fence = fence_for(&view.text);
-        println!("{fence}markdown\n{}\n{fence}", view.text.trim_end());
-        println!("id: {}", h.id);
+        print!("{}", quote_section(&view));
         return Ok(());
     }
     let doc = index
@@ -54,9 +42,6 @@ pub fn run(dir: &Path, target: &str, json: bool) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return Ok(());
     }
-    println!("{} — {}", doc.path, doc.title);
-    println!("URL: {} | Sections: {}", doc.url, doc.sections.len());
-    let fence = fence_for(&doc.source);
-    println!("{fence}markdown\n{}\n{fence}", doc.source.trim_end());
+    print!("{}", quote_document(&doc));
     Ok(())
 }

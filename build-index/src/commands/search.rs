@@ -5,7 +5,7 @@ use crate::embedding::{load_model, model_info, resolve_model_dir, DEFAULT_MODEL_
 use crate::error::{CliError, Result};
 use crate::quote::quote;
 use midashi_core::format::{FileKind, Manifest};
-use midashi_core::{Mode, SearchOptions};
+use midashi_core::{Mode, SearchIndex, SearchOptions, SearchResponse};
 use midashi_embed::{Embedder, ModelConfig};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -69,38 +69,11 @@ pub fn parse_mode(s: &str) -> Result<Mode> {
     }
 }
 
-/// The query's vector, when the mode and the index call for one.
-fn query_vector(
-    index: &midashi_core::SearchIndex,
-    mode: Mode,
-    args: &SearchArgs,
-) -> Result<Option<Vec<f32>>> {
-    if mode == Mode::Keyword || !index.has_vectors() {
-        return Ok(None);
-    }
-    let explicit = matches!(mode, Mode::Semantic | Mode::Hybrid);
-    // The model shipped inside the index is the one its vectors were made with: use it
-    // unless --model says otherwise.
-    if args.model.is_none() {
-        if let Some(embedder) = shipped_model(&args.dir, index.manifest())? {
-            let v = embedder
-                .embed(&args.query)
-                .map_err(|e| CliError::Model(e.to_string()))?;
-            return Ok(Some(v));
-        }
-    }
-    let dir = match resolve_model_dir(args.model.as_deref())? {
-        Some(d) => d,
-        None if explicit => {
-            return Err(CliError::Model(format!(
-                "{mode:?} search needs the embedding model: the index does not ship one (built with --no-ship-model); run scripts/fetch-model.sh (expects {DEFAULT_MODEL_DIR}) or pass --model <dir>"
-            )))
-        }
-        None => return Ok(None),
-    };
-    let (embedder, _) = load_model(&dir)?;
+/// Checks that `embedder` (loaded from `dir`) is the model the index's vectors were made with:
+/// a query vector from another model would be compared with meaningless numbers.
+pub fn check_model(index: &SearchIndex, embedder: &Embedder, dir: &Path) -> Result<()> {
     if let Some(built) = &index.manifest().model {
-        let used = model_info(&embedder);
+        let used = model_info(embedder);
         if !built.sha256.is_empty() && !used.sha256.is_empty() && built.sha256 != used.sha256 {
             return Err(CliError::Model(format!(
                 "the index's vectors were made with {} ({}…) but the model at {} is {} ({}…): pass --model with the same model, or rebuild the index",
@@ -112,8 +85,41 @@ fn query_vector(
             )));
         }
     }
+    Ok(())
+}
+
+/// The query's vector, when the mode and the index call for one. An explicit semantic or
+/// hybrid mode is an error without vectors in the index or without a model (`embedder`);
+/// `auto` then quietly runs keyword search.
+pub fn query_vector(
+    index: &SearchIndex,
+    mode: Mode,
+    query: &str,
+    embedder: Option<&Embedder>,
+) -> Result<Option<Vec<f32>>> {
+    if mode == Mode::Keyword {
+        return Ok(None);
+    }
+    let explicit = matches!(mode, Mode::Semantic | Mode::Hybrid);
+    if !index.has_vectors() {
+        if explicit {
+            return Err(midashi_core::Error::SemanticUnavailable(
+                "this index has no vectors: rebuild it without --keyword-only, with a model".into(),
+            )
+            .into());
+        }
+        return Ok(None);
+    }
+    let Some(embedder) = embedder else {
+        if explicit {
+            return Err(CliError::Model(format!(
+                "{mode:?} search needs the embedding model: the index does not ship one (built with --no-ship-model); run scripts/fetch-model.sh (expects {DEFAULT_MODEL_DIR}) or pass --model <dir>"
+            )));
+        }
+        return Ok(None);
+    };
     let v = embedder
-        .embed(&args.query)
+        .embed(query)
         .map_err(|e| CliError::Model(e.to_string()))?;
     Ok(Some(v))
 }
@@ -145,17 +151,60 @@ pub fn shipped_model(dir: &Path, manifest: &Manifest) -> Result<Option<Embedder>
         .map_err(model)
 }
 
+/// The model for the index in `dir`: `--model` if given (checked against the index's
+/// vectors), else the one the index ships (the vectors' own), else the default model folder
+/// if present. `Ok(None)`: no model at hand.
+pub fn resolve_embedder(
+    dir: &Path,
+    index: &SearchIndex,
+    model: Option<&Path>,
+) -> Result<Option<Embedder>> {
+    if model.is_none() {
+        if let Some(embedder) = shipped_model(dir, index.manifest())? {
+            return Ok(Some(embedder));
+        }
+    }
+    match resolve_model_dir(model)? {
+        Some(model_dir) => {
+            let (embedder, _) = load_model(&model_dir)?;
+            check_model(index, &embedder, &model_dir)?;
+            Ok(Some(embedder))
+        }
+        None => Ok(None),
+    }
+}
+
+/// The options of a query as `build-index search` runs it (the MCP server's too).
+pub fn command_line_options() -> SearchOptions {
+    SearchOptions {
+        // A command line query is complete: no search-as-you-type completion.
+        prefix: false,
+        ..SearchOptions::default()
+    }
+}
+
+/// The `--json` answer: `{ total, took_ms, mode, suggestions, results }`.
+pub fn response_json(response: &SearchResponse, took_ms: f64) -> serde_json::Value {
+    serde_json::json!({
+        "total": response.total,
+        "took_ms": took_ms,
+        "mode": response.mode,
+        "suggestions": response.suggestions,
+        "results": response.results,
+    })
+}
+
 /// Runs the command.
 pub fn run(args: &SearchArgs) -> Result<()> {
     let mode = parse_mode(&args.mode)?;
     let index = open_index(&args.dir, mode != Mode::Keyword)?;
-    if matches!(mode, Mode::Semantic | Mode::Hybrid) && !index.has_vectors() {
-        return Err(midashi_core::Error::SemanticUnavailable(
-            "this index has no vectors: rebuild it without --keyword-only, with a model".into(),
-        )
-        .into());
-    }
-    let vector = query_vector(&index, mode, args)?;
+    // The model is loaded only when this query can use it.
+    let embedder = if mode != Mode::Keyword && index.has_vectors() {
+        resolve_embedder(&args.dir, &index, args.model.as_deref())?
+    } else {
+        None
+    };
+    let vector = query_vector(&index, mode, &args.query, embedder.as_ref())?;
     let opts = SearchOptions {
         limit: args.limit,
         offset: args.offset,
@@ -167,24 +216,15 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         version: args.version.clone(),
         preview_lines: args.preview_lines,
         min_score: args.min_score,
-        // A command line query is complete: no search-as-you-type completion.
-        prefix: false,
-        ..SearchOptions::default()
+        ..command_line_options()
     };
     let started = Instant::now();
     let response = index.search(&args.query, &opts, vector.as_deref())?;
     let took_ms = started.elapsed().as_secs_f64() * 1000.0;
     if args.json {
-        let value = serde_json::json!({
-            "total": response.total,
-            "took_ms": took_ms,
-            "mode": response.mode,
-            "suggestions": response.suggestions,
-            "results": response.results,
-        });
         println!(
             "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
+            serde_json::to_string_pretty(&response_json(&response, took_ms)).unwrap_or_default()
         );
         return Ok(());
     }

@@ -22,6 +22,7 @@ mod url;
 pub use render::render_html;
 pub use sections::parse_document;
 pub use slug::{slugify, ParseSlugStyleError, SlugStyle};
+pub use text::token_estimate;
 pub use url::page_url;
 
 /// Headings past this many in one file are folded into their parent's text (with a warning),

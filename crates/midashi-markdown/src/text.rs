@@ -151,8 +151,9 @@ pub(crate) fn is_cjk(c: char) -> bool {
 }
 
 /// Roughly the model tokens of some text: one per CJK character, one per four other
-/// characters.
-pub(crate) fn token_estimate(parts: &[&str]) -> u32 {
+/// characters. The index's own estimate (sections carry it); public so that tools reporting
+/// token costs without a model use the same figure.
+pub fn token_estimate(parts: &[&str]) -> u32 {
     let (mut cjk, mut other) = (0u64, 0u64);
     for part in parts {
         if part.is_ascii() {

@@ -1,0 +1,43 @@
+//! `build-index mcp <dir>`: a Model Context Protocol server over stdio, so that an agent can
+//! search an index folder, read whole sections and documents, and browse the documents.
+//!
+//! The index (and the embedding model, if one is at hand) is loaded once at start; answers are
+//! quoted exactly as `build-index search` and `get` print them (the [`crate::quote`] code), with
+//! token counts so an agent can spend its context window wisely.
+
+mod library;
+mod params;
+mod server;
+
+use crate::error::{CliError, Result};
+use library::Library;
+use rmcp::ServiceExt;
+use server::DocsServer;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Serves the index in `dir` on stdin/stdout until the client closes the connection.
+pub fn run(dir: &Path, model: Option<&Path>) -> Result<()> {
+    let library = Library::open(dir, model)?;
+    // stdout carries the protocol: everything for people goes to stderr.
+    eprintln!("midashi MCP server: {}", library.describe());
+    let server = DocsServer::new(Arc::new(library));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Mcp(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(async move {
+        let service = server
+            .serve(rmcp::transport::stdio_pipes())
+            .await
+            .map_err(|e| CliError::Mcp(format!("the client did not initialise: {e}")))?;
+        service
+            .waiting()
+            .await
+            .map_err(|e| CliError::Mcp(e.to_string()))?;
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,213 @@
+// `build-index mcp <dir>` driven by the official MCP TypeScript client over stdio, as an agent
+// would: initialise, list the tools, search (English and Japanese), read a section by the id a
+// search gave, list documents, cap an answer with a token budget, and make mistakes (unknown
+// id, empty query, bad limit, unknown argument) after which the server still answers.
+
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { after, before, describe, test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { buildIndex, buildIndexBin, FIXTURE_DOCS, ROOT, tempDir } from "../support/indexes.mjs";
+
+const execFileAsync = promisify(execFile);
+
+/** Starts the server on `dir` and connects a client to it. */
+async function connect(dir) {
+  const transport = new StdioClientTransport({
+    command: buildIndexBin(),
+    args: ["mcp", dir],
+    cwd: ROOT,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "midashi-test", version: "0.0.0" });
+  await client.connect(transport);
+  return { client };
+}
+
+/** The text of a tool result (one text block). */
+function text(result) {
+  assert.equal(result.content.length, 1);
+  assert.equal(result.content[0].type, "text");
+  return result.content[0].text;
+}
+
+describe("build-index mcp", () => {
+  let dir;
+  let client;
+
+  before(async () => {
+    dir = buildIndex(FIXTURE_DOCS);
+    ({ client } = await connect(dir));
+  });
+
+  after(async () => {
+    await client?.close();
+  });
+
+  test("initialises with the server's name and instructions", () => {
+    const info = client.getServerVersion();
+    assert.equal(info.name, "midashi");
+    assert.match(client.getInstructions(), /6 documents, \d+ sections; keyword search/);
+    assert.ok(client.getServerCapabilities().tools);
+  });
+
+  test("lists the three tools with their arguments", async () => {
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    assert.deepEqual(Object.keys(byName).sort(), ["get_document", "list_documents", "search"]);
+    const search = byName.search.inputSchema;
+    assert.deepEqual(search.required, ["query"]);
+    for (const arg of ["query", "mode", "limit", "depth", "path", "previewLines", "tokenBudget"]) {
+      assert.ok(search.properties[arg], `search takes ${arg}`);
+    }
+    assert.deepEqual(byName.get_document.inputSchema.required, ["path"]);
+    assert.ok(byName.get_document.inputSchema.properties.sectionId);
+    assert.ok(byName.list_documents.inputSchema.properties.path);
+    assert.equal(byName.search.annotations?.readOnlyHint, true);
+    assert.match(byName.search.description, /get_document/);
+  });
+
+  test("search quotes sections as the CLI does, with the same hits", async () => {
+    const result = await client.callTool({ name: "search", arguments: { query: "cursor paging", previewLines: 2 } });
+    assert.ok(!result.isError);
+    const out = text(result);
+    const first = result.structuredContent.results[0];
+    assert.equal(first.path, "en/pagination.md");
+    assert.equal(first.heading, "Cursor-based paging");
+    // The quoted block: breadcrumb, metadata with the section's size, fenced preview, id.
+    const block = [
+      `1. en/pagination.md > ${first.heading_path.join(" > ")}`,
+      `Level: H3 | Section: ${first.section_number} | Line: ${first.start_line}-${first.end_line} | Score: ${first.score.toFixed(2)} | Tokens: ${first.section_tokens}`,
+      "```markdown",
+      first.preview,
+    ].join("\n");
+    assert.ok(out.includes(block), out);
+    assert.ok(out.includes(`id: ${first.id}\n`));
+    assert.match(out, /only the first 2 lines of its section/);
+    assert.match(out, /call get_document with its path and sectionId/);
+    assert.ok(first.tokens > 0 && first.section_tokens > 0);
+    assert.equal(result.structuredContent.token_counter, "estimate");
+
+    // Same hits, same order as `build-index search --mode keyword --json`.
+    const { stdout } = await execFileAsync(buildIndexBin(), ["search", dir, "cursor paging", "--json", "--mode", "keyword", "--preview-lines", "2"]);
+    const cli = JSON.parse(stdout);
+    assert.deepEqual(
+      result.structuredContent.results.map((h) => h.id),
+      cli.results.map((h) => h.id),
+    );
+    assert.equal(result.structuredContent.total, cli.total);
+  });
+
+  test("summaries come before previews", async () => {
+    const result = await client.callTool({ name: "search", arguments: { query: "install", path: "en/" } });
+    const out = text(result);
+    // (The preview holds a code fence, so the quote's fence is longer.)
+    const at = out.search(/Summary: Install the library and run your first search\.\n`{3,}markdown\n/);
+    assert.ok(at > 0, out);
+    assert.match(out.slice(0, at), /\n1\. en\/getting-started\.md > [^\n]+\nLevel: [^\n]+\n$/);
+  });
+
+  test("Japanese queries find Japanese sections, fetched whole by id", async () => {
+    const result = await client.callTool({ name: "search", arguments: { query: "算出プロパティ", limit: 3 } });
+    const first = result.structuredContent.results[0];
+    assert.equal(first.path, "ja/reactivity.md");
+    assert.equal(first.heading, "算出プロパティ");
+    assert.ok(text(result).includes("1. ja/reactivity.md > リアクティビティー"));
+
+    const section = await client.callTool({ name: "get_document", arguments: { path: first.path, sectionId: first.id } });
+    assert.ok(!section.isError);
+    const whole = text(section);
+    assert.ok(whole.includes("## 算出プロパティ {#computed-properties}"));
+    assert.ok(whole.includes("### 算出プロパティとメソッドの比較"), "subsections are part of the section");
+    assert.ok(!whole.includes("## ウォッチャー"), "the next section is not");
+    assert.ok(whole.endsWith(`id: ${first.id}\n`));
+    assert.equal(section.structuredContent.id, first.id);
+    assert.ok(section.structuredContent.tokens > 0);
+
+    // By heading anchor: the same section.
+    const byAnchor = await client.callTool({ name: "get_document", arguments: { path: first.path, sectionId: "computed-properties" } });
+    assert.equal(text(byAnchor), whole);
+  });
+
+  test("a whole document", async () => {
+    const doc = await client.callTool({ name: "get_document", arguments: { path: "en/pagination.md" } });
+    const out = text(doc);
+    assert.ok(out.startsWith("en/pagination.md — Pagination\n"));
+    assert.ok(out.includes("Pagination has its own configuration block"));
+    assert.equal(doc.structuredContent.sections.length, 5);
+  });
+
+  test("list_documents lists documents under a prefix", async () => {
+    const result = await client.callTool({ name: "list_documents", arguments: { path: "ja/" } });
+    const out = text(result);
+    assert.ok(out.startsWith('3 documents under "ja/" (6 in the index)\n'), out);
+    assert.match(out, /- ja\/reactivity\.md — リアクティビティー \(\d+ sections\)/);
+    assert.deepEqual(result.structuredContent.documents.map((d) => d.path).sort(), ["ja/getting-started.md", "ja/pagination.md", "ja/reactivity.md"]);
+    for (const d of result.structuredContent.documents) assert.ok(d.sections >= 1);
+    const all = await client.callTool({ name: "list_documents", arguments: {} });
+    assert.equal(all.structuredContent.total, 6);
+  });
+
+  test("a token budget caps the answer at whole results", async () => {
+    const full = await client.callTool({ name: "search", arguments: { query: "install", limit: 10 } });
+    const tokens = full.structuredContent.results.map((h) => h.tokens);
+    assert.ok(tokens.length >= 3, JSON.stringify(tokens));
+    const budget = tokens[0] + tokens[1] + Math.floor(tokens[2] / 2);
+    const capped = await client.callTool({ name: "search", arguments: { query: "install", limit: 10, tokenBudget: budget } });
+    assert.equal(capped.structuredContent.results.length, 2);
+    assert.equal(capped.structuredContent.tokens, tokens[0] + tokens[1]);
+    assert.ok(capped.structuredContent.tokens <= budget);
+    assert.equal(capped.structuredContent.left_out, tokens.length - 2);
+    assert.match(text(capped), new RegExp(`of a ${budget}-token budget`));
+    assert.match(text(capped), /more results did not fit in the token budget/);
+  });
+
+  test("mistakes are answered with clear errors and the server keeps answering", async () => {
+    const unknownId = await client.callTool({ name: "get_document", arguments: { path: "en/pagination.md", sectionId: "0123456789abcdef" } });
+    assert.equal(unknownId.isError, true);
+    assert.match(text(unknownId), /no section "0123456789abcdef" in en\/pagination\.md/);
+
+    const unknownPath = await client.callTool({ name: "get_document", arguments: { path: "nope.md" } });
+    assert.equal(unknownPath.isError, true);
+    assert.match(text(unknownPath), /no document "nope\.md".*list_documents/);
+
+    const empty = await client.callTool({ name: "search", arguments: { query: "   " } });
+    assert.equal(empty.isError, true);
+    assert.match(text(empty), /empty query/);
+
+    const badLimit = await client.callTool({ name: "search", arguments: { query: "page", limit: 0 } });
+    assert.equal(badLimit.isError, true);
+    assert.match(text(badLimit), /limit: 0 is not between 1 and 1000/);
+
+    const semantic = await client.callTool({ name: "search", arguments: { query: "page", mode: "semantic" } });
+    assert.equal(semantic.isError, true);
+    assert.match(text(semantic), /no vectors/);
+
+    // Arguments of the wrong shape: rmcp answers with the deserialiser's message.
+    const wrongType = await client.callTool({ name: "search", arguments: { query: "page", limit: "ten" } });
+    assert.equal(wrongType.isError, true);
+    assert.match(text(wrongType), /invalid type: string "ten"/);
+    const wrongName = await client.callTool({ name: "search", arguments: { query: "page", preview_lines: 3 } });
+    assert.equal(wrongName.isError, true);
+    assert.match(text(wrongName), /unknown field `preview_lines`, expected one of .*`previewLines`/);
+    // An unknown tool is a protocol error.
+    await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), (e) => e.code === -32602);
+
+    // Still alive and answering.
+    const after = await client.callTool({ name: "search", arguments: { query: "offset", limit: 1 } });
+    assert.ok(!after.isError);
+    assert.equal(after.structuredContent.results.length, 1);
+  });
+});
+
+test("a folder that is not an index: a clear error and exit code 2", async () => {
+  const empty = tempDir("midashi-not-an-index-");
+  await assert.rejects(execFileAsync(buildIndexBin(), ["mcp", empty]), (e) => {
+    assert.equal(e.code, 2);
+    assert.match(String(e.stderr), /no Midashi index here/);
+    assert.equal(String(e.stdout), "", "nothing on the protocol channel");
+    return true;
+  });
+});
