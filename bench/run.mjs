@@ -5,6 +5,9 @@
 //   node bench/run.mjs [--quick] [--only quality,runtime,site,build] [--systems midashi,lunr,...]
 //
 // --quick: a spread sample of queries (100 per set), 5 site queries, no powershell-docs build.
+// --semantic: also Midashi's semantic and hybrid legs, natively (`build-index eval --mode`),
+// when models/all-MiniLM-L6-v2 exists. Off by default: the first run embeds each corpus
+// (SciFact: ~15 min on 2 cores; cached by build-index afterwards).
 // Needs: build-index (cargo build --release -p build-index), web/dist (npm run build:wasm,
 // npm run build:web, npm run build:widget), Debian's chromium.
 
@@ -29,6 +32,7 @@ const { values: args } = parseArgs({
     systems: { type: "string" },
     out: { type: "string", default: path.join(ROOT, "bench/results") },
     "build-timeout": { type: "string", default: "240" },
+    semantic: { type: "boolean", default: false },
   },
 });
 const parts = args.only ? args.only.split(",") : ["quality", "runtime", "site", "build"];
@@ -108,7 +112,7 @@ const result = {
 
 if (parts.includes("quality")) {
   const sets = EVAL_SETS.map((s) => ({ ...loadEvalSet(s.name), lang: s.lang }));
-  result.quality = await measureQuality(sets, { queryLimit: () => (args.quick ? 100 : 0), only, spread, semantic: !only || only.includes("midashi") });
+  result.quality = await measureQuality(sets, { queryLimit: () => (args.quick ? 100 : 0), only, spread, semantic: args.semantic && (!only || only.includes("midashi")) });
 }
 if (parts.includes("runtime")) {
   console.error("[runtime] bundles");
