@@ -31,7 +31,7 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     systems: { type: "string" },
     out: { type: "string", default: path.join(ROOT, "bench/results") },
-    "build-timeout": { type: "string", default: "240" },
+    "build-timeout": { type: "string", default: "120" },
     semantic: { type: "boolean", default: false },
   },
 });

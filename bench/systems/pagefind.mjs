@@ -42,7 +42,10 @@ export function bundleFiles(dir) {
 
 /** The runtime files a page loads before any index chunk: loader JS, its worker/wasm. */
 export function runtimeFiles(dir, lang) {
-  return bundleFiles(dir).filter((f) => f.name === "pagefind.js" || f.name === `wasm.${lang}.pagefind` || f.name === "wasm.unknown.pagefind");
+  const files = bundleFiles(dir);
+  // pagefind.js fetches the wasm of the page's language, or the generic one when there is none.
+  const wasm = files.find((f) => f.name === `wasm.${lang}.pagefind`) ?? files.find((f) => f.name === "wasm.unknown.pagefind");
+  return [...files.filter((f) => f.name === "pagefind.js"), wasm].filter(Boolean);
 }
 
 /** The script run in the page: every query, its ranked hashes and its time (ms). */
