@@ -72,7 +72,7 @@ function preflight() {
 function machine() {
   let chromium = null;
   try {
-    chromium = execFileSync(process.env.CHROMIUM ?? "/usr/bin/chromium", ["--version"], { encoding: "utf8" }).trim();
+    chromium = execFileSync(process.env.CHROMIUM ?? "/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {}
   return {
     cpu: os.cpus()[0]?.model?.trim() ?? "unknown",

@@ -3,12 +3,9 @@
 // and `/usr/bin/time` to read a process's wall time and peak memory.
 
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./data.mjs";
-
-const require = createRequire(import.meta.url);
 
 /** The build-index binary, refusing to run against a missing build. */
 export function buildIndexBin() {
@@ -24,7 +21,7 @@ export function buildIndexBin() {
 
 /** Pagefind's binary as its npm package installs it (the extended build: CJK segmentation). */
 export function pagefindBin() {
-  const pkg = path.dirname(require.resolve("@pagefind/linux-x64/package.json"));
+  const pkg = path.join(ROOT, "node_modules/@pagefind/linux-x64");
   for (const name of ["pagefind_extended", "pagefind"]) {
     const p = path.join(pkg, "bin", name);
     if (existsSync(p)) return p;
@@ -32,9 +29,9 @@ export function pagefindBin() {
   throw new Error("Pagefind's binary is missing from @pagefind/linux-x64");
 }
 
-/** A package's installed version. */
+/** A package's installed version (read from node_modules: some packages do not export package.json). */
 export function versionOf(pkg) {
-  return require(`${pkg}/package.json`).version;
+  return JSON.parse(readFileSync(path.join(ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
 }
 
 /** build-index's version line. */
