@@ -123,7 +123,11 @@ export function qualityVsLatencySvg(quality) {
     for (const p of pts) {
       const x = X(p.latencyMs.p50);
       const y = Y(p.ndcg10);
-      g.push(`<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5" fill="${color(p.key)}"/><text x="${(x + 7).toFixed(1)}" y="${(y - 6).toFixed(1)}" font-size="11">${esc(p.system.replace(" (native)", ""))}</text>`);
+      // Labels near the right edge go to the left of their point, so none is cut off.
+      const right = x > W - m.r - 90;
+      g.push(
+        `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="5" fill="${color(p.key)}"/><text x="${(right ? x - 7 : x + 7).toFixed(1)}" y="${(y - 6).toFixed(1)}" font-size="11" text-anchor="${right ? "end" : "start"}">${esc(p.system.replace(" (native)", ""))}</text>`,
+      );
     }
     g.push("</g>");
     return g.join("\n");
