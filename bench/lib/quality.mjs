@@ -151,7 +151,7 @@ function midashiNative(set, mode) {
 export async function measureQuality(sets, { queryLimit, only, spread, semantic }) {
   const work = mkdtempSync(path.join(os.tmpdir(), "bench-indexes-"));
   const rows = [];
-  const browser = !only || only.includes("pagefind") ? await launch() : null;
+  const withPagefind = !only || only.includes("pagefind");
   try {
     for (const set of sets) {
       const queries = spread(set.queries, queryLimit(set));
@@ -160,14 +160,21 @@ export async function measureQuality(sets, { queryLimit, only, spread, semantic 
         log(set.name, key, `${queries.length} queries`);
         rows.push(await nodeSystem(key, set, queries, set.lang, work));
       }
-      if (browser) {
+      if (withPagefind) {
         log(set.name, "pagefind", `${queries.length} queries`);
-        rows.push(await pagefindSystem(set, queries, set.lang, browser));
+        // A browser per set, launched when needed: one left idle through the Node systems'
+        // minutes of work has been found closed under it.
+        const browser = await launch();
+        try {
+          rows.push(await pagefindSystem(set, queries, set.lang, browser));
+        } finally {
+          await browser.close().catch(() => undefined);
+        }
       }
       if (semantic) for (const mode of ["semantic", "hybrid"]) rows.push(midashiNative(set, mode));
     }
   } finally {
-    await browser?.close();
+    // nothing to close: each set's browser is closed after use
   }
   return rows;
 }
