@@ -152,29 +152,25 @@ export async function measureQuality(sets, { queryLimit, only, spread, semantic 
   const work = mkdtempSync(path.join(os.tmpdir(), "bench-indexes-"));
   const rows = [];
   const withPagefind = !only || only.includes("pagefind");
-  try {
-    for (const set of sets) {
-      const queries = spread(set.queries, queryLimit(set));
-      for (const key of Object.keys(NODE_SYSTEMS)) {
-        if (only && !only.includes(key)) continue;
-        log(set.name, key, `${queries.length} queries`);
-        rows.push(await nodeSystem(key, set, queries, set.lang, work));
-      }
-      if (withPagefind) {
-        log(set.name, "pagefind", `${queries.length} queries`);
-        // A browser per set, launched when needed: one left idle through the Node systems'
-        // minutes of work has been found closed under it.
-        const browser = await launch();
-        try {
-          rows.push(await pagefindSystem(set, queries, set.lang, browser));
-        } finally {
-          await browser.close().catch(() => undefined);
-        }
-      }
-      if (semantic) for (const mode of ["semantic", "hybrid"]) rows.push(midashiNative(set, mode));
+  for (const set of sets) {
+    const queries = spread(set.queries, queryLimit(set));
+    for (const key of Object.keys(NODE_SYSTEMS)) {
+      if (only && !only.includes(key)) continue;
+      log(set.name, key, `${queries.length} queries`);
+      rows.push(await nodeSystem(key, set, queries, set.lang, work));
     }
-  } finally {
-    // nothing to close: each set's browser is closed after use
+    if (withPagefind) {
+      log(set.name, "pagefind", `${queries.length} queries`);
+      // A browser per set, launched when needed: one left idle through the Node systems'
+      // minutes of work has been found closed under it.
+      const browser = await launch();
+      try {
+        rows.push(await pagefindSystem(set, queries, set.lang, browser));
+      } finally {
+        await browser.close().catch(() => undefined);
+      }
+    }
+    if (semantic) for (const mode of ["semantic", "hybrid"]) rows.push(midashiNative(set, mode));
   }
   return rows;
 }
