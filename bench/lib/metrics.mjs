@@ -1,0 +1,62 @@
+// The one place where retrieval quality and latency figures are computed, for every system:
+// nDCG@k (gain = judgment score, log2 discount, ideal ranking from the qrels — the formula
+// build-index eval uses), Recall@k and MRR@k, and latency percentiles.
+
+/**
+ * Scores one ranked list against its judgments.
+ * @param {string[]} ranked  document ids, best first
+ * @param {Map<string, number>} judged  document id → grade
+ * @param {number} k
+ * @returns {{ndcg: number, recall: number, mrr: number}}
+ */
+export function scoreQuery(ranked, judged, k = 10) {
+  const top = ranked.slice(0, k);
+  let dcg = 0;
+  top.forEach((d, i) => {
+    dcg += (judged.get(d) ?? 0) / Math.log2(i + 2);
+  });
+  const ideal = [...judged.values()].filter((g) => g > 0).sort((a, b) => b - a);
+  let idcg = 0;
+  ideal.slice(0, k).forEach((g, i) => {
+    idcg += g / Math.log2(i + 2);
+  });
+  const relevant = ideal.length;
+  const found = top.filter((d) => (judged.get(d) ?? 0) > 0).length;
+  const first = top.findIndex((d) => (judged.get(d) ?? 0) > 0);
+  return {
+    ndcg: idcg > 0 ? dcg / idcg : 0,
+    recall: relevant > 0 ? found / relevant : 0,
+    mrr: first >= 0 ? 1 / (first + 1) : 0,
+  };
+}
+
+/** Mean nDCG/Recall/MRR over queries: `runs` is `[{ qid, ranked }]`. */
+export function meanScores(runs, qrels, k = 10) {
+  const sum = { ndcg: 0, recall: 0, mrr: 0 };
+  for (const { qid, ranked } of runs) {
+    const s = scoreQuery(ranked, qrels.get(qid), k);
+    sum.ndcg += s.ndcg;
+    sum.recall += s.recall;
+    sum.mrr += s.mrr;
+  }
+  const n = Math.max(1, runs.length);
+  return { queries: runs.length, ndcg10: sum.ndcg / n, recall10: sum.recall / n, mrr10: sum.mrr / n };
+}
+
+/** Nearest-rank percentile of a list of numbers (p in 0..1), as build-index eval computes it. */
+export function percentile(values, p) {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.round((sorted.length - 1) * p)];
+}
+
+/** p50/p95/p99 and mean of latencies in ms. */
+export function latencySummary(ms) {
+  const mean = ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length);
+  return { p50: percentile(ms, 0.5), p95: percentile(ms, 0.95), p99: percentile(ms, 0.99), mean };
+}
+
+/** The median of a few numbers. */
+export function median(values) {
+  return percentile(values, 0.5);
+}

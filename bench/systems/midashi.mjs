@@ -1,0 +1,71 @@
+// Midashi, keyword leg: indexes built by the native build-index (--keyword-only: what the
+// wasm engine loads), queried through the npm package's JS API in Node (web/dist, the same
+// wasm engine as the browser) with the options build-index eval uses: limit 10, whole-word
+// query (prefix: false), ungrouped results (one record = one document).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { ROOT } from "../lib/data.mjs";
+import { readTree } from "../lib/sizes.mjs";
+import { buildIndexBin } from "../lib/tools.mjs";
+
+const DIST = path.join(ROOT, "web/dist");
+
+let api;
+async function midashi() {
+  api ??= (await import(pathToFileURL(path.join(DIST, "index.js")).href)).Midashi;
+  return api;
+}
+
+/** Writes `docs` as BEIR records and builds a keyword index of them; returns the folder. */
+export function buildRecordsIndex(docs, out = mkdtempSync(path.join(os.tmpdir(), "bench-midashi-"))) {
+  mkdirSync(out, { recursive: true });
+  const input = path.join(out, "..", `${path.basename(out)}.jsonl`);
+  writeFileSync(input, docs.map((d) => JSON.stringify({ _id: d.id, title: d.title, text: d.text })).join("\n") + "\n");
+  execFileSync(buildIndexBin(), [input, "--out", out, "--quiet", "--keyword-only"], { stdio: ["ignore", "ignore", "inherit"] });
+  return out;
+}
+
+const OPTIONS = { limit: 10, prefix: false, group: false, supersede: false, cache: false };
+
+export default {
+  name: "Midashi",
+  packages: [],
+  settings: {
+    en: "build-index --keyword-only (BM25F over title/heading/body, Snowball stemmer, stop words); JS API search with limit 10, prefix: false, group: false (as build-index eval); fuzzy left at its default",
+    ja: "same analyzer (NFKC, CJK character bigrams); same options",
+  },
+  async build(docs) {
+    const dir = buildRecordsIndex(docs);
+    const M = await midashi();
+    const idx = await M.load(dir);
+    idx.__dir = dir;
+    return idx;
+  },
+  async search(idx, q, k) {
+    try {
+      const r = await idx.search(q, { ...OPTIONS, limit: k });
+      return r.results.map((h) => h.path);
+    } catch (e) {
+      if (e.code === "EMPTY_QUERY") return [];
+      throw e;
+    }
+  },
+  serialize(idx) {
+    return readTree(idx.__dir);
+  },
+  async load(files) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "bench-midashi-load-"));
+    for (const f of files) writeFileSync(path.join(dir, f.name), f.bytes);
+    const M = await midashi();
+    return M.load(dir);
+  },
+  close(idx) {
+    idx.close?.();
+  },
+  /** The JS + wasm a page loads for keyword search: the package's ES modules bundled, and the wasm. */
+  bundleEntry: () => `export { Midashi } from "./web/dist/index.js";`,
+  wasmFiles: () => [path.join(DIST, "wasm/midashi_wasm_bg.wasm")],
+};
