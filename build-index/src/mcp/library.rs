@@ -124,23 +124,23 @@ impl Library {
                 mismatch: None,
             }),
             None => match resolve_model_dir(model)? {
-            Some(model_dir) => {
-                let (embedder, _) = load_model(&model_dir)?;
-                let specials = embedder.count_tokens("");
-                let mismatch = if index.has_vectors() {
-                    check_model(&index, &embedder, &model_dir)
-                        .err()
-                        .map(|e| e.to_string())
-                } else {
-                    None
-                };
-                Some(Model {
-                    embedder,
-                    specials,
-                    mismatch,
-                })
-            }
-            None => None,
+                Some(model_dir) => {
+                    let (embedder, _) = load_model(&model_dir)?;
+                    let specials = embedder.count_tokens("");
+                    let mismatch = if index.has_vectors() {
+                        check_model(&index, &embedder, &model_dir)
+                            .err()
+                            .map(|e| e.to_string())
+                    } else {
+                        None
+                    };
+                    Some(Model {
+                        embedder,
+                        specials,
+                        mismatch,
+                    })
+                }
+                None => None,
             },
         };
         Ok(Library::new(index, dir.to_path_buf(), model))
