@@ -121,6 +121,7 @@ fn with(kind: FileKind, bytes: Vec<u8>) -> Files {
         FileKind::Terms => &mut out.terms,
         FileKind::Sections => &mut out.sections,
         FileKind::Vectors => &mut out.vectors,
+        other => panic!("the fixture has no {other} file"),
     } = bytes;
     out
 }
@@ -132,6 +133,7 @@ fn original(kind: FileKind) -> &'static [u8] {
         FileKind::Terms => &f.terms,
         FileKind::Sections => &f.sections,
         FileKind::Vectors => &f.vectors,
+        other => panic!("the fixture has no {other} file"),
     }
 }
 
