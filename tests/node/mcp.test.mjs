@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { tmpdir } from "node:os";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { buildIndex, buildIndexBin, FIXTURE_DOCS, ROOT, tempDir } from "../support/indexes.mjs";
 
@@ -18,7 +19,9 @@ async function connect(dir) {
   const transport = new StdioClientTransport({
     command: buildIndexBin(),
     args: ["mcp", dir],
-    cwd: ROOT,
+    // Not the repository: its models/ folder would be picked up as the default model, and
+    // these indexes are keyword-only (token counts then come from the index's estimate).
+    cwd: tmpdir(),
     stderr: "pipe",
   });
   const client = new Client({ name: "midashi-test", version: "0.0.0" });
