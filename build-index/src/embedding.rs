@@ -19,8 +19,11 @@ use std::path::{Path, PathBuf};
 /// Where models are looked for when `--model` is not given (written by scripts/fetch-model.sh).
 pub const DEFAULT_MODEL_DIR: &str = "models/all-MiniLM-L6-v2";
 
+/// The vectors of one text's windows.
+type Windows = Vec<Vec<f32>>;
+
 /// Cached window vectors by the hash of the embedded text.
-type Cache = BTreeMap<u128, Vec<Vec<f32>>>;
+type Cache = BTreeMap<u128, Windows>;
 
 /// What the embedding step did, for the build report.
 #[derive(Debug, Default)]
@@ -157,7 +160,7 @@ pub fn embed_documents(
     } else {
         ProgressBar::hidden()
     };
-    let encoded: Vec<std::result::Result<(u128, Vec<Vec<f32>>), String>> = todo
+    let encoded: Vec<std::result::Result<(u128, Windows), String>> = todo
         .par_iter()
         .map(|(h, text)| {
             let v = embedder.embed_windows(text).map_err(|e| e.to_string());

@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { tmpdir } from "node:os";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { buildIndex, buildIndexBin, FIXTURE_DOCS, ROOT, tempDir } from "../support/indexes.mjs";
+import { buildIndex, buildIndexBin, FIXTURE_DOCS, tempDir } from "../support/indexes.mjs";
 
 const execFileAsync = promisify(execFile);
 
