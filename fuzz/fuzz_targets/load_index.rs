@@ -22,9 +22,10 @@ fuzz_target!(|data: &[u8]| {
         FileKind::Terms,
         FileKind::Sections,
         FileKind::Vectors,
-    ][usize::from(selector % 4)];
+        FileKind::Ann,
+    ][usize::from(selector % 5)];
     let framed;
-    let file: &[u8] = if selector % 8 >= 4 {
+    let file: &[u8] = if selector % 10 >= 5 {
         framed = frame(kind, bytes);
         &framed
     } else {
@@ -34,7 +35,8 @@ fuzz_target!(|data: &[u8]| {
         FileKind::Entry => (file, tiny_file("terms"), tiny_file("sections")),
         FileKind::Terms => (tiny_file("midashi-entry"), file, tiny_file("sections")),
         FileKind::Sections => (tiny_file("midashi-entry"), tiny_file("terms"), file),
-        FileKind::Vectors => (
+        // The vectors, the ANN graph and the raw model files ride on a good keyword index.
+        _ => (
             tiny_file("midashi-entry"),
             tiny_file("terms"),
             tiny_file("sections"),
@@ -54,6 +56,10 @@ fuzz_target!(|data: &[u8]| {
         }
     } else {
         let _ = idx.attach_vectors(tiny_file("vectors"));
+    }
+    // A graph that does not match the vectors must be refused, never searched.
+    if kind == FileKind::Ann {
+        let _ = idx.attach_ann(file);
     }
     exercise(&idx);
 });
