@@ -490,6 +490,7 @@ fn assemble(
         open.push(i);
     }
 
+    let parents: Vec<Option<usize>> = nodes.iter().map(|n| n.parent).collect();
     let mut ids: Vec<SectionId> = Vec::with_capacity(n);
     let mut id_paths: Vec<Vec<String>> = Vec::with_capacity(n);
     let mut crumbs: Vec<Vec<String>> = Vec::with_capacity(n);
@@ -566,6 +567,16 @@ fn assemble(
         ids.push(id);
         id_paths.push(id_path);
         crumbs.push(crumb);
+    }
+    // Two headings on one line (a lone CR ends a line for CommonMark but not for the LF line
+    // numbers we quote) can leave a child ending after its parent closed: widen the parent,
+    // so that ranges always nest.
+    for i in (1..sections.len()).rev() {
+        if let Some(p) = parents[i] {
+            if sections[i].end_line > sections[p].end_line {
+                sections[p].end_line = sections[i].end_line;
+            }
+        }
     }
     Document {
         path: path.to_string(),

@@ -265,3 +265,28 @@ proptest! {
         }
     }
 }
+
+/// Found by the fuzzer (fuzz/regressions/markdown-lone-cr-nesting.bin): a lone CR ends a line
+/// for CommonMark but not for the LF line numbers we quote, so two headings can share a line;
+/// section ranges must still nest.
+#[test]
+fn headings_sharing_a_line_keep_ranges_nested() {
+    let bytes = include_bytes!("../../../fuzz/regressions/markdown-lone-cr-nesting.bin");
+    let fuzzed = String::from_utf8_lossy(bytes);
+    for text in [fuzzed.as_ref(), "# A\n## B\r# C\rtext\n## D\n"] {
+        let (doc, _) =
+            midashi_markdown::parse_document("cr.md", text, &midashi_markdown::Options::default());
+        let lines = text.split_inclusive('\n').count().max(1) as u32;
+        for (i, sec) in doc.sections.iter().enumerate() {
+            assert!(sec.start_line >= 1 && sec.end_line <= lines, "{sec:?}");
+            assert!(sec.start_line <= sec.own_end_line && sec.own_end_line <= sec.end_line);
+            if let Some(pid) = sec.parent {
+                let p = doc.sections[..i].iter().find(|p| p.id == pid).unwrap();
+                assert!(
+                    p.start_line <= sec.start_line && sec.end_line <= p.end_line,
+                    "{p:?} / {sec:?}"
+                );
+            }
+        }
+    }
+}
