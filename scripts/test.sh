@@ -2,9 +2,8 @@
 # Every test of Midashi, as CI runs it (.ci/run calls exactly this):
 #   Rust unit + integration + quality tests (BEIR sets and the shared corpora from ../shared),
 #   the wasm modules, Node tests (JS API, parity with the CLI, errors, semantic module),
-#   and browser tests in headless Chromium (widget, static site, accessibility, semantic).
-# The fuzz targets are not run here: `scripts/fuzz.sh <seconds>` (see fuzz/README.md) — a
-# random 10-second run that can find an old bug would make this command flaky.
+#   and browser tests in headless Chromium (widget, static site, accessibility, semantic),
+#   then a 10-second smoke of each fuzz target (`scripts/fuzz.sh 600` is the real run).
 # Installs what it needs first (scripts/setup.sh), idempotently.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,3 +37,6 @@ npm run --silent build:widget
 
 step "Node and browser tests"
 node --test tests/node/ tests/browser/
+
+step "fuzz smoke (10 s per target)"
+bash scripts/fuzz.sh 10
