@@ -37,15 +37,8 @@ pub struct Row {
 
 impl Row {
     fn quantize(v: &[f32]) -> Row {
-        let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
-        let scale = if max > 0.0 { max / 127.0 } else { 1.0 };
-        Row {
-            values: v
-                .iter()
-                .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8)
-                .collect(),
-            scale,
-        }
+        let (values, scale) = crate::vectors::quantize(v);
+        Row { values, scale }
     }
 }
 

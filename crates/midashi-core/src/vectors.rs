@@ -19,6 +19,18 @@ pub struct VectorsData {
     pub data: Vec<u8>,
 }
 
+/// The int8 quantisation of a vector: values and the scale with `value ≈ scale * int8`. The
+/// one rule for stored rows and for the ANN graph's query points.
+pub fn quantize(vector: &[f32]) -> (Vec<i8>, f32) {
+    let max = vector.iter().fold(0f32, |m, v| m.max(v.abs()));
+    let scale = if max > 0.0 { max / 127.0 } else { 1.0 };
+    let values = vector
+        .iter()
+        .map(|v| (v / scale).round().clamp(-127.0, 127.0) as i8)
+        .collect();
+    (values, scale)
+}
+
 impl VectorsData {
     /// An empty set of `dims`-dimensional rows.
     pub fn new(dims: u32) -> Self {
@@ -37,15 +49,10 @@ impl VectorsData {
 
     /// Quantises and appends one row (an L2-normalised vector) for `section`.
     pub fn push(&mut self, section: u32, vector: &[f32]) {
-        let max = vector.iter().fold(0f32, |m, v| m.max(v.abs()));
-        let scale = if max > 0.0 { max / 127.0 } else { 1.0 };
+        let (values, scale) = quantize(vector);
         self.row_section.push(section);
         self.scales.extend_from_slice(&scale.to_le_bytes());
-        self.data.extend(
-            vector
-                .iter()
-                .map(|v| ((v / scale).round().clamp(-127.0, 127.0) as i8) as u8),
-        );
+        self.data.extend(values.iter().map(|&v| v as u8));
     }
 
     /// Checks the internal lengths agree (after decoding untrusted bytes).
