@@ -90,13 +90,18 @@ pub fn model_info(embedder: &Embedder) -> ModelInfo {
     }
 }
 
-fn cache_path(cache_dir: &Path, info: &ModelInfo) -> PathBuf {
+/// One cache file per model and docs folder: a build keeps only the vectors it used (so the
+/// cache cannot grow without bound), and with one file per folder two sites built in turn
+/// no longer evict each other's vectors.
+fn cache_path(cache_dir: &Path, info: &ModelInfo, site: &Path) -> PathBuf {
     let key = if info.sha256.is_empty() {
         info.name.as_str()
     } else {
         &info.sha256[..16.min(info.sha256.len())]
     };
-    cache_dir.join(format!("embeddings-{key}.bin"))
+    let site = std::fs::canonicalize(site).unwrap_or_else(|_| site.to_path_buf());
+    let site = xxhash_rust::xxh3::xxh3_64(site.to_string_lossy().as_bytes());
+    cache_dir.join(format!("embeddings-{key}-{site:016x}.bin"))
 }
 
 /// The default cache folder: `$MIDASHI_CACHE_DIR`, else `~/.cache/midashi`.
@@ -116,15 +121,17 @@ fn load_cache(path: &Path) -> Cache {
         .unwrap_or_default()
 }
 
-/// Embeds every section of `docs` (already in index order), using and refreshing the cache.
+/// Embeds every section of `docs` (already in index order, read from the folder `site`),
+/// using and refreshing that folder's cache.
 pub fn embed_documents(
     docs: &[Document],
     embedder: &Embedder,
     cache_dir: &Path,
+    site: &Path,
     progress: bool,
 ) -> Result<(VectorsData, EmbedReport)> {
     let info = model_info(embedder);
-    let cache_file = cache_path(cache_dir, &info);
+    let cache_file = cache_path(cache_dir, &info, site);
     let mut cache = load_cache(&cache_file);
     let sections: Vec<(&Document, &Section)> = docs
         .iter()

@@ -69,6 +69,17 @@ pub fn quote_with(rank: usize, hit: &SearchHit, extras: Extras<'_>) -> String {
     if let Some(tokens) = extras.section_tokens {
         let _ = write!(out, " | Tokens: {tokens}");
     }
+    if let Some(version) = &hit.version {
+        let _ = write!(out, " | Version: {version}");
+        if !hit.other_versions.is_empty() {
+            let others: Vec<&str> = hit
+                .other_versions
+                .iter()
+                .map(|v| v.version.as_str())
+                .collect();
+            let _ = write!(out, " (also in {})", others.join(", "));
+        }
+    }
     out.push('\n');
     if let Some(summary) = extras.summary {
         let _ = writeln!(out, "Summary: {}", summary.trim());
@@ -139,6 +150,8 @@ mod tests {
             title: "Pagination".into(),
             description: Some("Pages.".into()),
             token_estimate: 12,
+            version: None,
+            other_versions: Vec::new(),
         }
     }
 

@@ -193,6 +193,101 @@ fn a_second_build_of_an_unchanged_folder_encodes_nothing() {
     }
 }
 
+/// The "N encoded, M from cache" figures of a build report.
+fn encoded_and_cached(report: &str) -> (usize, usize) {
+    let line = report
+        .lines()
+        .find(|l| l.contains("windows for"))
+        .unwrap_or_else(|| panic!("no vectors line: {report}"));
+    let num = |after: &str| -> usize {
+        line.split(after)
+            .next()
+            .unwrap()
+            .rsplit(['(', ' '])
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    (num(" encoded"), num(" from cache"))
+}
+
+fn assert_same_files(a: &Path, b: &Path) {
+    let names = |d: &Path| {
+        let mut v: Vec<_> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(a), names(b));
+    for name in names(a) {
+        assert_eq!(
+            fs::read(a.join(&name)).unwrap(),
+            fs::read(b.join(&name)).unwrap(),
+            "{name:?} differs"
+        );
+    }
+}
+
+#[test]
+fn an_edit_re_encodes_only_its_sections_and_gives_a_cold_builds_bytes() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let docs = tmp.path().join("docs");
+    copy_dir(&self::docs(), &docs);
+    let cache = tmp.path().join("cache");
+    let cold = build(&docs, &tmp.path().join("a"), &model, &cache, &[]);
+    let (encoded, _) = encoded_and_cached(&cold);
+    assert!(encoded > 5, "{cold}");
+
+    // One paragraph of one file changes.
+    let page = docs.join("faq.md");
+    let text = fs::read_to_string(&page).unwrap();
+    let edited = text.replacen("\n\n", "\n\nThis paragraph was added by an edit.\n\n", 1);
+    assert_ne!(text, edited);
+    fs::write(&page, edited).unwrap();
+
+    let incremental = build(&docs, &tmp.path().join("b"), &model, &cache, &[]);
+    let (encoded, cached) = encoded_and_cached(&incremental);
+    assert!(
+        (1..=2).contains(&encoded),
+        "only the edited section: {incremental}"
+    );
+    assert!(cached > 5, "{incremental}");
+    // A cold build of the edited folder (empty cache) writes exactly the same files.
+    let fresh = build(
+        &docs,
+        &tmp.path().join("c"),
+        &model,
+        &tmp.path().join("cache2"),
+        &[],
+    );
+    assert_eq!(encoded_and_cached(&fresh).1, 0, "{fresh}");
+    assert_same_files(&tmp.path().join("b"), &tmp.path().join("c"));
+}
+
+#[test]
+fn two_sites_built_in_turn_keep_each_others_cached_vectors() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let one = tmp.path().join("one");
+    let two = tmp.path().join("two");
+    copy_dir(&docs(), &one);
+    copy_dir(&docs(), &two);
+    fs::write(
+        two.join("extra.md"),
+        "# Extra\n\nOnly the second site has this page.\n",
+    )
+    .unwrap();
+    build(&one, &tmp.path().join("i1"), &model, &cache, &[]);
+    build(&two, &tmp.path().join("i2"), &model, &cache, &[]);
+    let again = build(&one, &tmp.path().join("i3"), &model, &cache, &[]);
+    assert_eq!(encoded_and_cached(&again).0, 0, "{again}");
+}
+
 #[test]
 fn the_hnsw_path_answers_like_the_exact_scan() {
     let Some(model) = model() else { return };

@@ -25,6 +25,7 @@ export interface WasmIndex {
   getDocument(path: string): unknown;
   suggest(prefix: string, limit: number): string[];
   sectionCount(): number;
+  versions(): string[];
   free(): void;
 }
 

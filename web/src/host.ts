@@ -178,7 +178,7 @@ export class Host {
     const live = await this.ready();
     const index = live.open(entry, terms, sections);
     const id = this.nextId++;
-    const info: IndexInfo = { name, source, manifest, fetched: [ENTRY_FILE_NAME, ...needed.map((f) => f.name)] };
+    const info: IndexInfo = { name, source, manifest, versions: index.versions(), fetched: [ENTRY_FILE_NAME, ...needed.map((f) => f.name)] };
     this.indexes.set(id, { info, entry, terms, sections, index });
     return { ...info, id };
   }

@@ -47,6 +47,11 @@ export interface EngineSearchOptions {
   fuzzy?: boolean;
   /** Show a passage once: collapse a section with its ancestors/descendants (default true). */
   group?: boolean;
+  /**
+   * On a versioned site, show a section once (its newest matching version, the others in
+   * `other_versions`) instead of once per version (default true; off when `version` is set).
+   */
+  collapseVersions?: boolean;
 }
 
 /** Options of {@link Midashi.search}: the engine's options plus what the JS side handles. */
@@ -105,6 +110,10 @@ export interface SearchHit {
   description: string | null;
   /** Estimated tokens of the section's own text. */
   token_estimate: number;
+  /** The document's version (frontmatter `version` or a version-like folder), if any. */
+  version: string | null;
+  /** The same section in the other versions that matched, newest first. */
+  other_versions: { version: string; id: string; url: string }[];
   /** With several indexes loaded: the name of the index this hit came from. */
   index?: string;
 }
@@ -213,6 +222,8 @@ export interface IndexInfo {
   /** Where it was loaded from (absolute URL or path). */
   source: string;
   manifest: Manifest;
+  /** A versioned site's versions, newest first (empty when it has fewer than two). */
+  versions: string[];
   /** The files fetched so far, in order (the entry file first). */
   fetched: string[];
 }

@@ -103,6 +103,7 @@ pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, bool)> {
 /// Builds the index in memory from loaded documents, with vectors when a model is at hand.
 pub fn build(
     mut loaded: Loaded,
+    input: &Path,
     records: bool,
     args: &BuildArgs,
 ) -> Result<(midashi_core::index::BuildOutput, Option<EmbedReport>)> {
@@ -138,7 +139,8 @@ pub fn build(
         Some(dir) => {
             let (embedder, files) = load_model(&dir)?;
             let cache_dir = args.cache_dir.clone().unwrap_or_else(default_cache_dir);
-            let (vectors, r) = embed_documents(&loaded.docs, &embedder, &cache_dir, !args.quiet)?;
+            let (vectors, r) =
+                embed_documents(&loaded.docs, &embedder, &cache_dir, input, !args.quiet)?;
             builder.set_vectors(model_info(&embedder), vectors);
             if !args.no_ship_model {
                 builder.set_model_files(files);
@@ -170,7 +172,7 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     let warnings = loaded.warnings.clone();
     // --site renders the same documents after the index is written (see crate::site).
     let site_docs = args.site.then(|| loaded.docs.clone());
-    let (output, embed_report) = build(loaded, records, args)?;
+    let (output, embed_report) = build(loaded, input, records, args)?;
     let index_dir = if args.site {
         args.out.join("search")
     } else {

@@ -142,7 +142,7 @@ pub fn index_corpus(
     } else {
         None
     };
-    let (output, _) = build(loaded, true, &args)?;
+    let (output, _) = build(loaded, dir, true, &args)?;
     let file = |kind: FileKind| {
         let name = &output
             .manifest

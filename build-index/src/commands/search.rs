@@ -35,9 +35,14 @@ pub struct SearchArgs {
     /// Only documents with this tag (repeatable: all must match).
     #[arg(long)]
     pub tag: Vec<String>,
-    /// Only documents of this version.
+    /// Only documents of this version (a versioned site: `7.4/…` folders or frontmatter
+    /// `version`).
     #[arg(long)]
     pub version: Option<String>,
+    /// On a versioned site, list a section once per version instead of once with the other
+    /// versions named.
+    #[arg(long)]
+    pub all_versions: bool,
     /// Lines of source per preview.
     #[arg(long, default_value_t = 5)]
     pub preview_lines: usize,
@@ -214,6 +219,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         tags: args.tag.clone(),
         depth: args.depth.clone(),
         version: args.version.clone(),
+        collapse_versions: !args.all_versions,
         preview_lines: args.preview_lines,
         min_score: args.min_score,
         ..command_line_options()

@@ -267,6 +267,11 @@ impl Library {
                 .map(|s| s.trim().trim_start_matches('/').to_string())
                 .filter(|s| !s.is_empty()),
             depth: p.depth.clone().unwrap_or_default(),
+            version: p
+                .version
+                .as_deref()
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty()),
             preview_lines,
             ..command_line_options()
         };

@@ -20,6 +20,10 @@ pub struct SearchParams {
     pub depth: Option<Vec<u8>>,
     /// Only documents whose path starts with this, e.g. "guide/".
     pub path: Option<String>,
+    /// Only documents of this product version (e.g. "7.4"), on a versioned docs site.
+    /// Without it, a section present in several versions is returned once (its newest
+    /// version), naming the other versions.
+    pub version: Option<String>,
     /// Lines of each section's source shown in its preview (default 5).
     pub preview_lines: Option<usize>,
     /// Stop adding results before their tokens would pass this many (counted on the text of

@@ -10,6 +10,7 @@
 //! - [`ann`] — an HNSW graph over the vectors, for sets too large to scan;
 //! - [`fusion`] — reciprocal rank fusion and linear blending of the two legs;
 //! - [`search`] — running a query: filters, grouping, previews, highlights;
+//! - [`versions`] — versioned docs: one result per section across product versions;
 //! - [`format`] — the bytes on disk (magic, version, checksum, postcard) and the entry file.
 //!
 //! The crate does no I/O: callers hand it bytes and get bytes back, so the same code runs
@@ -26,6 +27,7 @@ pub mod scoring;
 pub mod search;
 pub mod section;
 pub mod vectors;
+pub mod versions;
 
 pub use error::{Error, Result};
 pub use search::{Mode, SearchHit, SearchIndex, SearchOptions, SearchResponse};

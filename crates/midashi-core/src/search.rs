@@ -14,6 +14,7 @@ use crate::query::{plan, Dictionary, PlanOptions, QueryPlan, MAX_QUERY_BYTES};
 use crate::scoring::Bm25f;
 use crate::section::SectionId;
 use crate::vectors::VectorsData;
+use crate::versions::{collapse, Collapsed, Families};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -66,6 +67,9 @@ pub struct SearchOptions {
     pub fuzzy: bool,
     /// Collapse a section and its ancestors/descendants into one result.
     pub group: bool,
+    /// On a versioned site, show each section once (its newest matching version) with the
+    /// other versions listed in [`SearchHit::other_versions`], instead of once per version.
+    pub collapse_versions: bool,
 }
 
 impl Default for SearchOptions {
@@ -86,6 +90,7 @@ impl Default for SearchOptions {
             prefix: true,
             fuzzy: true,
             group: true,
+            collapse_versions: true,
         }
     }
 }
@@ -140,6 +145,22 @@ pub struct SearchHit {
     pub description: Option<String>,
     /// Estimated tokens of the section's own text.
     pub token_estimate: u32,
+    /// The document's version (frontmatter `version` or a version-like folder), if any.
+    pub version: Option<String>,
+    /// The same section in the other versions that matched, newest first (a versioned
+    /// site's near-duplicates, collapsed into this result; see `collapse_versions`).
+    pub other_versions: Vec<VersionLink>,
+}
+
+/// The same section in another version of the docs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VersionLink {
+    /// The version.
+    pub version: String,
+    /// Section id there.
+    pub id: String,
+    /// Deep link there.
+    pub url: String,
 }
 
 /// A page of results.
@@ -192,6 +213,7 @@ pub struct SearchIndex {
     by_path: HashMap<String, u32>,
     vectors: Option<VectorsData>,
     ann: Option<AnnData>,
+    families: Option<Families>,
 }
 
 impl std::fmt::Debug for SearchIndex {
@@ -292,7 +314,9 @@ impl SearchIndex {
             .enumerate()
             .map(|(i, d)| (d.path.clone(), i as u32))
             .collect();
+        let families = Families::new(&sections);
         Ok(SearchIndex {
+            families,
             manifest,
             analyzer: Analyzer::new(),
             terms,
@@ -459,13 +483,30 @@ impl SearchIndex {
         } else {
             ranked
         };
-        let total = grouped.len();
+        let collapsed: Vec<Collapsed> = match &self.families {
+            Some(f) if opts.collapse_versions && opts.version.is_none() => {
+                collapse(&grouped, f, |s| self.version_of(s))
+            }
+            _ => grouped
+                .iter()
+                .map(|&(section, score)| Collapsed {
+                    section,
+                    score,
+                    others: Vec::new(),
+                })
+                .collect(),
+        };
+        let total = collapsed.len();
         let terms: HashSet<&str> = plan.all_terms().collect();
-        let results = grouped
+        let results = collapsed
             .iter()
             .skip(opts.offset)
             .take(opts.limit)
-            .map(|&(s, score)| self.hit(s, score, opts.preview_lines, &terms))
+            .map(|c| {
+                let mut hit = self.hit(c.section, c.score, opts.preview_lines, &terms);
+                hit.other_versions = c.others.iter().map(|&o| self.version_link(o)).collect();
+                hit
+            })
             .collect();
         let suggestions = if total < 3 {
             self.did_you_mean(query, &plan)
@@ -687,6 +728,33 @@ impl SearchIndex {
         d.source.get(a..b.max(a)).unwrap_or("")
     }
 
+    fn version_of(&self, s: u32) -> Option<&str> {
+        let sec = self.sections.sections.get(s as usize)?;
+        self.sections.docs[sec.doc as usize]
+            .hints
+            .version
+            .as_deref()
+    }
+
+    fn version_link(&self, s: u32) -> VersionLink {
+        let sec = &self.sections.sections[s as usize];
+        let doc = &self.sections.docs[sec.doc as usize];
+        VersionLink {
+            version: doc.hints.version.clone().unwrap_or_default(),
+            id: SectionId(sec.id).to_string(),
+            url: match &sec.anchor {
+                Some(a) => format!("{}#{}", doc.url, a),
+                None => doc.url.clone(),
+            },
+        }
+    }
+
+    /// The distinct versions of a versioned site, newest first (empty when it has fewer
+    /// than two): what a version picker offers.
+    pub fn versions(&self) -> &[String] {
+        self.families.as_ref().map_or(&[], |f| f.versions())
+    }
+
     fn hit(&self, s: u32, score: f32, preview_lines: usize, terms: &HashSet<&str>) -> SearchHit {
         let sec: &SectionRecord = &self.sections.sections[s as usize];
         let doc = &self.sections.docs[sec.doc as usize];
@@ -730,6 +798,8 @@ impl SearchIndex {
             title: doc.title.clone(),
             description: doc.hints.description.clone(),
             token_estimate: sec.token_estimate,
+            version: doc.hints.version.clone(),
+            other_versions: Vec::new(),
         }
     }
 

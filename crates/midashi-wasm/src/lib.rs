@@ -236,6 +236,12 @@ impl WasmIndex {
         to_js(&self.inner.suggest(prefix, limit))
     }
 
+    /// The versions of a versioned docs site, newest first (empty when it has fewer than
+    /// two): what a version picker offers.
+    pub fn versions(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.inner.versions())
+    }
+
     /// Number of sections (for status lines and tests).
     #[wasm_bindgen(js_name = sectionCount)]
     pub fn section_count(&self) -> usize {

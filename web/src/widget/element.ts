@@ -488,7 +488,13 @@ export class MidashiSearchElement extends HTMLElement {
     this.dispatchEvent(new CustomEvent<SearchEventDetail>("midashi-search", { detail: { query, count: this.searchCount } }));
     let response: SearchResponse;
     try {
-      response = await source.search(query, { limit: this.numberAttr("limit", DEFAULT_LIMIT), previewLines: this.numberAttr("preview-lines", DEFAULT_PREVIEW_LINES) });
+      response = await source.search(query, {
+        limit: this.numberAttr("limit", DEFAULT_LIMIT),
+        previewLines: this.numberAttr("preview-lines", DEFAULT_PREVIEW_LINES),
+        // A versioned site's page for one version sets `version="7.4"`: results from that
+        // version only. Without it each section shows once, with the other versions named.
+        version: this.getAttribute("version") || null,
+      });
     } catch (err) {
       if (seq !== this.seq) return;
       this.lastQuery = undefined;
@@ -661,6 +667,14 @@ export class MidashiSearchElement extends HTMLElement {
       option.append(p);
     }
     if (hit.more_lines > 0) option.append(el("div", "more", this.strings.moreLines(hit.more_lines)));
+    if (hit.version) {
+      // The version shown, then the others as plain text: the option itself is the one
+      // link (the listbox pattern has no nested interactive elements).
+      const others = (hit.other_versions ?? []).map((v) => v.version);
+      const line = el("div", "versions", hit.version);
+      if (others.length) line.append(el("span", "also", ` · ${this.strings.alsoIn} ${others.join(", ")}`));
+      option.append(line);
+    }
     return option;
   }
 

@@ -38,6 +38,8 @@ export interface Strings {
   hintClose: string;
   /** "N more lines" after a preview. */
   moreLines: (n: number) => string;
+  /** Lead-in of the other versions a result exists in (a versioned site). */
+  alsoIn: string;
 }
 
 /** English. */
@@ -60,6 +62,7 @@ export const en: Strings = {
   hintOpen: "to open",
   hintClose: "to close",
   moreLines: (n) => (n === 1 ? "… 1 more line" : `… ${n} more lines`),
+  alsoIn: "Also in",
 };
 
 /** Japanese. */
@@ -82,6 +85,7 @@ export const ja: Strings = {
   hintOpen: "で開く",
   hintClose: "で閉じる",
   moreLines: (n) => `… ほか ${n} 行`,
+  alsoIn: "他のバージョン",
 };
 
 /** The strings for a BCP 47 language tag: Japanese for `ja*`, English otherwise. */

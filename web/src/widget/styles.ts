@@ -116,7 +116,7 @@ svg { width: 1.1em; height: 1.1em; flex: none; }
   border: 1px solid transparent;
 }
 .option[aria-selected="true"] { background: var(--_selected-bg); color: var(--_selected-fg); border-color: var(--_accent); }
-.option[aria-selected="true"] .crumbs, .option[aria-selected="true"] .preview, .option[aria-selected="true"] .more { color: var(--_selected-fg); }
+.option[aria-selected="true"] .crumbs, .option[aria-selected="true"] .preview, .option[aria-selected="true"] .more, .option[aria-selected="true"] .versions { color: var(--_selected-fg); }
 .crumbs { font-size: 0.78em; color: var(--_muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .heading { font-weight: 600; margin: 0.1em 0; }
 .preview {
@@ -124,6 +124,7 @@ svg { width: 1.1em; height: 1.1em; flex: none; }
   display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden;
 }
 .more { font-size: 0.75em; color: var(--_muted); }
+.versions { font-size: 0.72em; color: var(--_muted); font-variant-numeric: tabular-nums; }
 mark { background: var(--_mark-bg); color: var(--_mark-fg); border-radius: 2px; padding: 0 1px; }
 .empty { padding: 1em; color: var(--_fg); }
 .suggestions { display: flex; flex-wrap: wrap; gap: 0.4em; align-items: center; margin-top: 0.5em; }

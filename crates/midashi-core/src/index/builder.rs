@@ -13,6 +13,7 @@ use crate::format::entry::{FileRef, Manifest, ModelInfo, Stats, ENTRY_FILE_NAME}
 use crate::format::{encode, FileKind, ENGINE_VERSION};
 use crate::section::{Document, Section};
 use crate::vectors::VectorsData;
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// How to build.
@@ -72,6 +73,34 @@ pub struct ModelFiles {
     pub tokenizer: Vec<u8>,
     /// `midashi-model.json` (dims, token limit, pooling, normalisation).
     pub config_json: String,
+}
+
+/// Documents analysed together on all cores before their terms are merged in order.
+const ANALYSIS_BATCH: usize = 256;
+
+/// One section's analysis: each field's length in terms, and its terms in order with their
+/// field and, for stemmed words, the surface form (for suggestions).
+struct AnalyzedSection {
+    lens: [usize; NUM_FIELDS],
+    tokens: Vec<(String, u8, Option<String>)>,
+}
+
+fn analyze_section(analyzer: &Analyzer, section: &Section) -> AnalyzedSection {
+    let mut lens = [0; NUM_FIELDS];
+    let mut tokens = Vec::new();
+    for (f, text) in field_texts(section).iter().enumerate() {
+        let analyzed = analyzer.analyze(text);
+        lens[f] = analyzed.len();
+        for t in analyzed {
+            let word = &text[t.start..t.end];
+            let surface = (f != Field::Code as usize
+                && word.len() != t.term.len()
+                && word.chars().all(|c| c.is_alphanumeric()))
+            .then(|| word.to_lowercase());
+            tokens.push((t.term, f as u8, surface));
+        }
+    }
+    AnalyzedSection { lens, tokens }
 }
 
 /// Text of one section per field, as indexed.
@@ -149,33 +178,49 @@ impl IndexBuilder {
         let mut docs = Vec::with_capacity(self.docs.len());
         let mut sections = Vec::new();
 
+        // Analysis (the costly part) runs on every core, a batch of documents at a time so
+        // memory stays bounded; the merge below walks the results in document order, so term
+        // ids, postings and every byte written are the same whatever the thread count.
+        let mut analyzed: Vec<Vec<AnalyzedSection>> = Vec::new();
         for (doc_ord, doc) in self.docs.iter().enumerate() {
+            if doc_ord % ANALYSIS_BATCH == 0 {
+                let end = (doc_ord + ANALYSIS_BATCH).min(self.docs.len());
+                analyzed = self.docs[doc_ord..end]
+                    .par_iter()
+                    .map(|d| {
+                        d.sections
+                            .iter()
+                            .map(|s| analyze_section(analyzer, s))
+                            .collect()
+                    })
+                    .collect();
+                analyzed.reverse();
+            }
+            let doc_sections = analyzed.pop().unwrap_or_default();
             let first = sections.len() as u32;
             let mut ord_of: HashMap<u64, u32> = HashMap::new();
-            for section in &doc.sections {
+            for (section, analysis) in doc.sections.iter().zip(doc_sections) {
                 let ord = sections.len() as u32;
                 ord_of.insert(section.id.0, ord);
                 let mut tfs: HashMap<u32, [u32; NUM_FIELDS]> = HashMap::new();
-                for (f, text) in field_texts(section).iter().enumerate() {
-                    let tokens = analyzer.analyze(text);
-                    let len = tokens.len();
-                    len_sums[f] += len as f64;
+                for (f, len) in analysis.lens.iter().enumerate() {
+                    len_sums[f] += *len as f64;
                     field_lengths
-                        .extend_from_slice(&(len.min(u16::MAX as usize) as u16).to_le_bytes());
-                    for t in tokens {
-                        let next = term_ids.len() as u32;
-                        let id = *term_ids.entry(t.term.clone()).or_insert(next);
-                        if id == next {
+                        .extend_from_slice(&((*len).min(u16::MAX as usize) as u16).to_le_bytes());
+                }
+                for (term, f, surface) in analysis.tokens {
+                    let next = term_ids.len() as u32;
+                    let id = match term_ids.get(&term) {
+                        Some(&id) => id,
+                        None => {
+                            term_ids.insert(term, next);
                             lists.push(Vec::new());
+                            next
                         }
-                        tfs.entry(id).or_insert([0; NUM_FIELDS])[f] += 1;
-                        let word = &text[t.start..t.end];
-                        if f != Field::Code as usize
-                            && word.len() != t.term.len()
-                            && word.chars().all(|c| c.is_alphanumeric())
-                        {
-                            *surface_counts.entry((id, word.to_lowercase())).or_insert(0) += 1;
-                        }
+                    };
+                    tfs.entry(id).or_insert([0; NUM_FIELDS])[f as usize] += 1;
+                    if let Some(word) = surface {
+                        *surface_counts.entry((id, word)).or_insert(0) += 1;
                     }
                 }
                 for (id, tf) in tfs {

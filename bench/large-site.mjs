@@ -1,0 +1,156 @@
+// Large, versioned docs (issue #8's benchmark): `npm run bench:large`.
+//
+//   node bench/large-site.mjs [--corpus powershell-docs] [--semantic] [--no-site] [--queries N]
+//
+// For one corpus (default ../shared/corpora/powershell-docs: 3,088 files, five versions) it
+// prints and records:
+//   - cold build: wall time and peak RSS with all cores and with one (RAYON_NUM_THREADS=1),
+//     and whether the two wrote the same bytes;
+//   - incremental build after editing one file: keyword-only, and with embeddings
+//     (--semantic: a cold embedding build first, ~10+ min on 2 cores), as a share of the cold
+//     build, and whether it wrote exactly the bytes a cold build of the edited folder writes;
+//   - total index bytes (raw / gzip / brotli) per file kind;
+//   - the bytes a reader's browser fetches before the first result of each query, Midashi's
+//     widget vs Pagefind's UI on the same HTML (`build-index --site`), in headless Chromium.
+// Nothing here asserts a time: it measures.
+
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { corpusDir, ROOT } from "./lib/data.mjs";
+import { buildSite, measureSite } from "./lib/site.mjs";
+import { readTree, sizesOf, sizesOfFiles } from "./lib/sizes.mjs";
+import { buildIndexBin, timed } from "./lib/tools.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    corpus: { type: "string", default: "powershell-docs" },
+    semantic: { type: "boolean", default: false },
+    "no-site": { type: "boolean", default: false },
+    queries: { type: "string", default: "10" },
+    out: { type: "string", default: path.join(ROOT, "bench/results") },
+  },
+});
+
+const log = (...a) => console.error("[large]", ...a);
+const QUERIES = [
+  "Get-ChildItem recurse",
+  "execution policy",
+  "about_Splatting",
+  "ConvertTo-Json depth",
+  "remote session credentials",
+  "Invoke-RestMethod headers",
+  "error action preference",
+  "pipeline input by property name",
+  "Start-Job",
+  "hashtable ordered",
+].slice(0, Number(args.queries));
+
+const work = mkdtempSync(path.join(os.tmpdir(), "bench-large-"));
+const docs = path.join(work, "docs");
+log(`copying ${args.corpus} to ${docs}`);
+cpSync(corpusDir(args.corpus), docs, { recursive: true });
+
+function sameBytes(a, b) {
+  const ta = readTree(a);
+  const tb = readTree(b);
+  if (ta.length !== tb.length) return false;
+  return ta.every((f, i) => f.name === tb[i].name && f.bytes.equals(tb[i].bytes));
+}
+
+async function build(out, extra = [], env = {}) {
+  rmSync(out, { recursive: true, force: true });
+  const r = await timed(buildIndexBin(), [docs, "--out", out, "--quiet", ...extra], { timeoutMs: 3 * 3600_000, env: { ...process.env, ...env } });
+  if (!r.ok) throw new Error(`build-index failed: ${r.stderr}`);
+  return { seconds: r.seconds, peakRssMiB: Math.round(r.peakRssKiB / 1024) };
+}
+
+/** The first Markdown file of a version folder, one paragraph appended. */
+function editOneFile() {
+  const dir = path.join(docs, readdirSync(docs).filter((d) => /^\d/.test(d)).sort().pop(), "Microsoft.PowerShell.Core");
+  const file = readdirSync(dir).filter((f) => f.endsWith(".md")).sort()[0];
+  const p = path.join(dir, file);
+  writeFileSync(p, `${readFileSync(p, "utf8")}\n\nThis paragraph was added by the incremental-build benchmark.\n`);
+  return path.relative(docs, p);
+}
+
+const result = { date: new Date().toISOString().slice(0, 10), corpus: args.corpus, machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30) } };
+const kw = ["--keyword-only"];
+
+log("cold keyword build, all cores");
+result.cold = await build(path.join(work, "kw-all"), kw);
+log("cold keyword build, one thread");
+result.coldOneThread = await build(path.join(work, "kw-one"), kw, { RAYON_NUM_THREADS: "1" });
+result.sameBytesAnyThreadCount = sameBytes(path.join(work, "kw-all"), path.join(work, "kw-one"));
+
+const byKind = {};
+for (const f of readTree(path.join(work, "kw-all"))) {
+  const kind = f.name.split(".")[0];
+  const s = sizesOf(f.bytes);
+  byKind[kind] ??= { raw: 0, gzip: 0, brotli: 0 };
+  for (const k of ["raw", "gzip", "brotli"]) byKind[kind][k] += s[k];
+}
+result.index = { total: sizesOfFiles(readTree(path.join(work, "kw-all"))), byKind };
+
+if (args.semantic) {
+  const cache = path.join(work, "cache");
+  log("cold build with embeddings (this is the long one)");
+  result.coldSemantic = await build(path.join(work, "sem-cold"), ["--cache-dir", cache]);
+  result.edited = editOneFile();
+  log(`edited ${result.edited}; incremental build with embeddings`);
+  result.incrementalSemantic = await build(path.join(work, "sem-inc"), ["--cache-dir", cache]);
+  result.incrementalShare = result.incrementalSemantic.seconds / result.coldSemantic.seconds;
+  log("incremental keyword build");
+  result.incrementalKeyword = await build(path.join(work, "kw-inc"), kw);
+  // The reference: a cold build of the edited folder. With embeddings that is another long
+  // build, so the byte check compares the keyword files and the vectors' bytes are checked by
+  // the Rust test (build-index/tests/semantic.rs) on a smaller folder.
+  await build(path.join(work, "kw-inc-cold"), kw);
+  result.incrementalSameBytes = sameBytes(path.join(work, "kw-inc"), path.join(work, "kw-inc-cold"));
+} else {
+  result.edited = editOneFile();
+  log(`edited ${result.edited}; keyword rebuild`);
+  result.incrementalKeyword = await build(path.join(work, "kw-inc"), kw);
+}
+
+if (!args["no-site"]) {
+  log("site: build-index --site and Pagefind over the same HTML");
+  const site = await buildSite(docs, "github");
+  const m = await measureSite(site, QUERIES);
+  result.site = {
+    queries: QUERIES,
+    midashi: m.midashi.rows.map((r) => ({ query: r.query, gzip: r.gzip, bytes: r.bytes })),
+    pagefind: m.pagefind.rows.map((r) => ({ query: r.query, gzip: r.gzip, bytes: r.bytes })),
+    folders: { midashi: m.midashi.folder, pagefind: m.pagefind.folder },
+  };
+  rmSync(site, { recursive: true, force: true });
+}
+
+const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
+const lines = [`# Large site: ${args.corpus} (${result.date})`, ""];
+lines.push(`Machine: ${result.machine.cpus} cores (${result.machine.model}), ${result.machine.memGiB} GiB.`, "");
+lines.push("| build | wall s | peak RSS MiB |", "|---|---:|---:|");
+lines.push(`| cold, keyword only, all cores | ${result.cold.seconds} | ${result.cold.peakRssMiB} |`);
+lines.push(`| cold, keyword only, 1 thread | ${result.coldOneThread.seconds} | ${result.coldOneThread.peakRssMiB} |`);
+if (result.coldSemantic) lines.push(`| cold, with embeddings | ${result.coldSemantic.seconds} | ${result.coldSemantic.peakRssMiB} |`);
+if (result.incrementalSemantic) lines.push(`| after editing one file, with embeddings | ${result.incrementalSemantic.seconds} (${(100 * result.incrementalShare).toFixed(1)} % of cold) | ${result.incrementalSemantic.peakRssMiB} |`);
+lines.push(`| after editing one file, keyword only | ${result.incrementalKeyword.seconds} | ${result.incrementalKeyword.peakRssMiB} |`);
+lines.push("", `Same bytes with 1 thread and all cores: **${result.sameBytesAnyThreadCount}**.`);
+if (result.incrementalSameBytes !== undefined) lines.push(`Incremental build = cold build of the edited folder, byte for byte: **${result.incrementalSameBytes}**.`);
+lines.push("", "| index file | raw | gzip | brotli |", "|---|---:|---:|---:|");
+for (const [k, s] of Object.entries(result.index.byKind)) lines.push(`| ${k} | ${kb(s.raw)} | ${kb(s.gzip)} | ${kb(s.brotli)} |`);
+lines.push(`| **total** | ${kb(result.index.total.raw)} | ${kb(result.index.total.gzip)} | ${kb(result.index.total.brotli)} |`);
+if (result.site) {
+  lines.push("", "Bytes fetched before each query's first shown result (gzip as served; empty cache, queries in order):", "");
+  lines.push("| query | Midashi | Pagefind |", "|---|---:|---:|");
+  result.site.queries.forEach((q, i) => lines.push(`| ${q} | ${kb(result.site.midashi[i].gzip)} | ${kb(result.site.pagefind[i].gzip)} |`));
+}
+const md = lines.join("\n") + "\n";
+console.log(md);
+mkdirSync(args.out, { recursive: true });
+const base = path.join(args.out, `${result.date}-large-${args.corpus}`);
+writeFileSync(`${base}.json`, JSON.stringify(result, null, 2) + "\n");
+writeFileSync(`${base}.md`, md);
+log(`wrote ${base}.json and .md`);
+rmSync(work, { recursive: true, force: true });
