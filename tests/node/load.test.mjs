@@ -22,6 +22,7 @@ after(() => idx?.close());
 const HIT_FIELDS = [
   "id", "path", "url", "anchor", "heading", "heading_path", "depth", "section_number", "start_line",
   "end_line", "score", "preview", "more_lines", "highlights", "title", "description", "token_estimate",
+  "version", "other_versions",
 ];
 
 describe("load from disk", () => {

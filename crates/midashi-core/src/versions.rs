@@ -80,13 +80,15 @@ impl Families {
     /// Groups the sections of `data`; `None` when the index has fewer than two versions
     /// (nothing to collapse).
     pub fn new(data: &SectionsData) -> Option<Self> {
-        let mut versions: Vec<String> = data
-            .docs
-            .iter()
-            .filter_map(|d| d.hints.version.clone())
-            .collect();
-        versions.sort_by(|a, b| compare_versions(b, a));
-        versions.dedup();
+        // Newest first. A handful of versions: kept sorted by insertion (a generic sort
+        // would add kilobytes of code to the wasm module for lists this short).
+        let mut versions: Vec<String> = Vec::new();
+        for v in data.docs.iter().filter_map(|d| d.hints.version.as_ref()) {
+            let at = versions.partition_point(|x| compare_versions(x, v) == Ordering::Greater);
+            if versions.get(at) != Some(v) {
+                versions.insert(at, v.clone());
+            }
+        }
         if versions.len() < 2 {
             return None;
         }
@@ -170,16 +172,21 @@ pub fn collapse<'a>(
             Some(&i) => out[i].others.push(s),
         }
     }
-    let newest_first = |a: &u32, b: &u32| {
-        compare_versions(version_of(*b).unwrap_or(""), version_of(*a).unwrap_or("")).then(a.cmp(b))
+    let newest_first = |a: u32, b: u32| {
+        compare_versions(version_of(b).unwrap_or(""), version_of(a).unwrap_or("")).then(a.cmp(&b))
     };
     for c in &mut out {
         if c.others.is_empty() {
             continue;
         }
-        c.others.push(c.section);
-        c.others.sort_by(newest_first);
-        c.section = c.others.remove(0);
+        // One member per version: a short list, ordered by insertion (see `Families::new`).
+        let mut members: Vec<u32> = Vec::with_capacity(c.others.len() + 1);
+        for s in std::iter::once(c.section).chain(c.others.iter().copied()) {
+            let at = members.partition_point(|&m| newest_first(m, s) == Ordering::Less);
+            members.insert(at, s);
+        }
+        c.section = members.remove(0);
+        c.others = members;
     }
     out
 }
