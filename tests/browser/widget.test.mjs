@@ -3,7 +3,8 @@
 // deep links, same-origin loading, recent searches, ?q=, themes and axe-core.
 
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -328,6 +329,53 @@ describe("keyboard only, recent searches, themes, accessibility", () => {
     await page.close();
   });
 
+});
+
+describe("versioned sites", () => {
+  let vSite;
+  let vServer;
+  before(async () => {
+    const docs = mkdtempSync(join(tmpdir(), "midashi-versioned-docs-"));
+    writeFileSync(join(docs, "index.md"), "# Widgets\n\nThe widget reference, in three versions.\n");
+    for (const v of ["5.1", "7.4", "7.10"]) {
+      mkdirSync(join(docs, v), { recursive: true });
+      writeFileSync(join(docs, v, "get-widget.md"), `# Get-Widget\n\nGets widgets from the store (${v}).\n\n## -Name\n\nThe widget name to look up.\n`);
+    }
+    vSite = buildSite(docs, { name: "versioned" });
+    remove(docs);
+    vServer = await serve(vSite);
+  });
+  after(async () => {
+    await vServer?.close();
+    remove(vSite);
+  });
+
+  test("a section in three versions is shown once with the others named; version= keeps one", async () => {
+    const problems = [];
+    const page = await newPage(browser.context, problems);
+    await page.goto(vServer.url + "/index.html");
+    await page.waitForFunction(() => customElements.get("midashi-search") !== undefined);
+    const w = widget(page);
+    await page.keyboard.press("Control+k");
+    const response = await search(page, "widget name");
+    const hit = response.results.find((h) => h.path.endsWith("get-widget.md"));
+    assert.equal(hit.version, "7.10");
+    assert.equal(response.results.filter((h) => h.path.endsWith("get-widget.md")).length, 1);
+    const line = page.locator("midashi-search [role=option] .versions").first();
+    assert.equal((await line.textContent()).trim(), "7.10 · Also in 7.4, 5.1");
+
+    // A page of one version pins the widget to it.
+    await page.keyboard.press("Escape");
+    await page.evaluate(() => document.querySelector("midashi-search").setAttribute("version", "7.4"));
+    await page.keyboard.press("Control+k");
+    const pinned = await search(page, "widget lookup");
+    assert.ok(pinned.results.length > 0);
+    assert.ok(pinned.results.every((h) => h.version === "7.4" && h.other_versions.length === 0), JSON.stringify(pinned.results.map((h) => h.path)));
+    await w.options.first().waitFor();
+    assert.equal((await line.textContent()).trim(), "7.4");
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });
 
 describe("semantic results", () => {
