@@ -94,14 +94,25 @@ pub fn model_info(embedder: &Embedder) -> ModelInfo {
 /// cache cannot grow without bound), and with one file per folder two sites built in turn
 /// no longer evict each other's vectors.
 fn cache_path(cache_dir: &Path, info: &ModelInfo, site: &Path) -> PathBuf {
-    let key = if info.sha256.is_empty() {
-        info.name.as_str()
-    } else {
-        &info.sha256[..16.min(info.sha256.len())]
-    };
+    let key = model_key(info);
     let site = std::fs::canonicalize(site).unwrap_or_else(|_| site.to_path_buf());
     let site = xxhash_rust::xxh3::xxh3_64(site.to_string_lossy().as_bytes());
     cache_dir.join(format!("embeddings-{key}-{site:016x}.bin"))
+}
+
+/// The model's part of a cache file name: its hash, else its name.
+fn model_key(info: &ModelInfo) -> &str {
+    if info.sha256.is_empty() {
+        &info.name
+    } else {
+        &info.sha256[..16.min(info.sha256.len())]
+    }
+}
+
+/// Where every folder's embeddings were cached together before per-folder cache files.
+fn legacy_cache_path(cache_dir: &Path, info: &ModelInfo) -> PathBuf {
+    let key = model_key(info);
+    cache_dir.join(format!("embeddings-{key}.bin"))
 }
 
 /// The default cache folder: `$MIDASHI_CACHE_DIR`, else `~/.cache/midashi`.
@@ -133,6 +144,11 @@ pub fn embed_documents(
     let info = model_info(embedder);
     let cache_file = cache_path(cache_dir, &info, site);
     let mut cache = load_cache(&cache_file);
+    if cache.is_empty() {
+        // The one shared file of midashi ≤ 0.1's first releases: a folder's first build with
+        // per-folder files starts from it instead of re-encoding everything.
+        cache = load_cache(&legacy_cache_path(cache_dir, &info));
+    }
     let sections: Vec<(&Document, &Section)> = docs
         .iter()
         .flat_map(|d| d.sections.iter().map(move |s| (d, s)))

@@ -81,6 +81,7 @@ fuzz_target!(|data: &[u8]| {
         prefix: flags & 1 != 0,
         fuzzy: flags & 2 != 0,
         group: flags & 4 != 0,
+        collapse_versions: flags & 8 != 0,
     };
     // The query vector: none, a real unit vector, a wrong-sized one, or one of odd floats.
     let vector: Option<Vec<f32>> = match vec_sel & 3 {
