@@ -21,17 +21,24 @@ export function launch() {
  * received, and what they would be served gzip'd — Pagefind's files are gzip already, so
  * gzip never makes them larger here: the smaller of the two counts).
  */
-export function recordResponses(page) {
+export function recordResponses(page, { fromDisk } = {}) {
   const log = [];
   const pending = new Set();
   page.on("response", (r) => {
+    const pathname = new URL(r.url()).pathname;
+    const record = (b) => {
+      const s = sizesOf(b);
+      log.push({ url: pathname, bytes: b.length, gzip: Math.min(b.length, s.gzip), brotli: Math.min(b.length, s.brotli) });
+    };
     const p = r
       .body()
-      .then((b) => {
-        const s = sizesOf(b);
-        log.push({ url: new URL(r.url()).pathname, bytes: b.length, gzip: Math.min(b.length, s.gzip), brotli: Math.min(b.length, s.brotli) });
+      .then(record)
+      // Chromium keeps at most ~10 MB of a response body for the DevTools protocol: a larger
+      // file (a big site's index) is read from the served folder instead of going uncounted.
+      .catch(() => {
+        const b = fromDisk?.(pathname);
+        if (b) record(b);
       })
-      .catch(() => undefined)
       .finally(() => pending.delete(p));
     pending.add(p);
   });

@@ -4,7 +4,7 @@
 // Default UI), with every network response recorded. Only the search's own files count
 // (/search/ for Midashi, /pagefind/ for Pagefind): the page itself is the same for both.
 
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
@@ -64,11 +64,18 @@ async function pagefindQuery(page, q) {
 }
 
 /** Bytes per query for one system: a fresh context (empty cache), the queries in order. */
-async function perQuery(browser, url, prefix, queries, ask, init) {
+async function perQuery(browser, url, prefix, queries, ask, init, siteDir) {
   const ctx = await browser.newContext();
   if (init) await ctx.addInitScript(init);
   const page = await ctx.newPage();
-  const rec = recordResponses(page);
+  const fromDisk = (pathname) => {
+    try {
+      return readFileSync(path.join(siteDir, decodeURIComponent(pathname)));
+    } catch {
+      return undefined;
+    }
+  };
+  const rec = recordResponses(page, { fromDisk });
   const t0 = Date.now();
   await page.goto(url);
   await page.waitForLoadState("load");
@@ -94,12 +101,20 @@ export async function measureSite(siteDir, queries) {
   const browser = await launch();
   try {
     log("midashi widget");
-    const midashi = await perQuery(browser, `${server.url}/index.html`, "/search/", queries, midashiQuery, () => {
-      window.__bench = [];
-      document.addEventListener("midashi-results", (e) => window.__bench.push({ query: e.detail.query }), true);
-    });
+    const midashi = await perQuery(
+      browser,
+      `${server.url}/index.html`,
+      "/search/",
+      queries,
+      midashiQuery,
+      () => {
+        window.__bench = [];
+        document.addEventListener("midashi-results", (e) => window.__bench.push({ query: e.detail.query }), true);
+      },
+      siteDir,
+    );
     log("pagefind ui");
-    const pagefind = await perQuery(browser, `${server.url}/pagefind-search.html`, "/pagefind/", queries, pagefindQuery);
+    const pagefind = await perQuery(browser, `${server.url}/pagefind-search.html`, "/pagefind/", queries, pagefindQuery, undefined, siteDir);
     const mid = readTree(path.join(siteDir, "search"));
     const pf = readTree(path.join(siteDir, "pagefind")).map((f) => ({ ...f, precompressed: /\.pf_|\.pagefind$/.test(f.name) }));
     return {

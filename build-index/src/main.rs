@@ -70,6 +70,9 @@ enum Command {
         /// Embedding model folder for semantic/hybrid (default: models/all-MiniLM-L6-v2).
         #[arg(long)]
         model: Option<PathBuf>,
+        /// How hybrid mode fuses its legs.
+        #[command(flatten)]
+        fusion: commands::search::FusionArgs,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -87,11 +90,14 @@ fn main() -> ExitCode {
                 dir,
                 mode,
                 model,
+                fusion,
                 json,
             }),
             _,
             _,
-        ) => commands::eval::run(dir, mode, model.as_deref(), *json),
+        ) => fusion
+            .to_fusion()
+            .and_then(|f| commands::eval::run(dir, mode, model.as_deref(), f, *json)),
         (None, Some(input), Some(build)) => commands::build::run(input, build),
         _ => Err(error::CliError::Usage(
             "give a docs folder and --out <dir>, or a subcommand (see --help)".into(),

@@ -8,6 +8,7 @@ use crate::embedding::{load_model, resolve_model_dir, DEFAULT_MODEL_DIR};
 use crate::error::{CliError, Result};
 use crate::sources::load_records;
 use midashi_core::format::FileKind;
+use midashi_core::fusion::Fusion;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
 use midashi_embed::Embedder;
 use std::collections::HashMap;
@@ -171,7 +172,7 @@ pub fn index_corpus(
 }
 
 /// Runs the evaluation and prints the figures.
-pub fn run(dir: &Path, mode: &str, model: Option<&Path>, json: bool) -> Result<()> {
+pub fn run(dir: &Path, mode: &str, model: Option<&Path>, fusion: Fusion, json: bool) -> Result<()> {
     let mode = crate::commands::search::parse_mode(mode)?;
     let semantic = matches!(mode, Mode::Semantic | Mode::Hybrid);
     let (index, embedder) = index_corpus(dir, semantic, model)?;
@@ -180,6 +181,7 @@ pub fn run(dir: &Path, mode: &str, model: Option<&Path>, json: bool) -> Result<(
     let opts = SearchOptions {
         limit: 10,
         mode,
+        fusion,
         prefix: false,
         group: false,
         ..SearchOptions::default()

@@ -5,6 +5,7 @@ use crate::embedding::{load_model, model_info, resolve_model_dir, DEFAULT_MODEL_
 use crate::error::{CliError, Result};
 use crate::quote::quote;
 use midashi_core::format::{FileKind, Manifest};
+use midashi_core::fusion::Fusion;
 use midashi_core::{Mode, SearchIndex, SearchOptions, SearchResponse};
 use midashi_embed::{Embedder, ModelConfig};
 use std::path::{Path, PathBuf};
@@ -56,9 +57,60 @@ pub struct SearchArgs {
     /// Embedding model folder for the semantic leg (default: models/all-MiniLM-L6-v2).
     #[arg(long)]
     pub model: Option<PathBuf>,
+    /// How hybrid mode fuses its two legs.
+    #[command(flatten)]
+    pub fusion: FusionArgs,
     /// Print JSON instead of the quoted format.
     #[arg(long)]
     pub json: bool,
+}
+
+/// How hybrid mode fuses the keyword and semantic legs (shared by `search` and `eval`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct FusionArgs {
+    /// rrf (reciprocal rank fusion: ranks only) | linear (min-max normalised scores).
+    #[arg(long, default_value = "rrf")]
+    pub fusion: String,
+    /// RRF's k: larger values flatten the difference between ranks.
+    #[arg(long, default_value_t = 60.0)]
+    pub rrf_k: f32,
+    /// Weight of the keyword leg.
+    #[arg(long, default_value_t = 1.0)]
+    pub keyword_weight: f32,
+    /// Weight of the semantic leg.
+    #[arg(long, default_value_t = 1.0)]
+    pub semantic_weight: f32,
+}
+
+impl FusionArgs {
+    /// The engine's fusion settings, or a usage error naming what is wrong.
+    pub fn to_fusion(&self) -> Result<Fusion> {
+        let finite = |name: &str, v: f32| {
+            if v.is_finite() && v >= 0.0 {
+                Ok(v)
+            } else {
+                Err(CliError::Usage(format!(
+                    "--{name} must be a number ≥ 0, not {v}"
+                )))
+            }
+        };
+        let keyword_weight = finite("keyword-weight", self.keyword_weight)?;
+        let semantic_weight = finite("semantic-weight", self.semantic_weight)?;
+        match self.fusion.as_str() {
+            "rrf" => Ok(Fusion::Rrf {
+                k: finite("rrf-k", self.rrf_k)?,
+                keyword_weight,
+                semantic_weight,
+            }),
+            "linear" => Ok(Fusion::Linear {
+                keyword_weight,
+                semantic_weight,
+            }),
+            other => Err(CliError::Usage(format!(
+                "unknown fusion \"{other}\": use rrf or linear"
+            ))),
+        }
+    }
 }
 
 /// Parses a mode name.
@@ -220,6 +272,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         depth: args.depth.clone(),
         version: args.version.clone(),
         collapse_versions: !args.all_versions,
+        fusion: args.fusion.to_fusion()?,
         preview_lines: args.preview_lines,
         min_score: args.min_score,
         ..command_line_options()
