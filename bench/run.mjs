@@ -23,6 +23,7 @@ import { CORPORA, corpusDir, EVAL_SETS, loadEvalSet, ROOT, spread } from "./lib/
 import { measureQuality } from "./lib/quality.mjs";
 import { bytesPerQuerySvg, markdown, qualityVsLatencySvg } from "./lib/report.mjs";
 import { measureRuntime } from "./lib/runtime.mjs";
+import { SEMANTIC_SETTINGS } from "./lib/semantic.mjs";
 import { buildSite, measureSite } from "./lib/site.mjs";
 import { buildIndexBin, buildIndexVersion, pagefindBin, versionOf } from "./lib/tools.mjs";
 import { NODE_SYSTEMS, pagefind } from "./systems/index.mjs";
@@ -110,7 +111,10 @@ const result = {
   command: `node bench/run.mjs${process.argv.slice(2).length ? " " + process.argv.slice(2).join(" ") : ""}`,
   machine: machine(),
   versions: versions(),
-  settings: Object.fromEntries([...Object.values(NODE_SYSTEMS), pagefind].map((s) => [s.name, s.settings])),
+  settings: {
+    ...Object.fromEntries([...Object.values(NODE_SYSTEMS), pagefind].map((s) => [s.name, s.settings])),
+    ...(args.semantic ? { "Midashi semantic / hybrid": { en: SEMANTIC_SETTINGS.midashi, ja: "same" }, "Orama semantic / hybrid": { en: SEMANTIC_SETTINGS.orama, ja: "same, Japanese tokenizer on the text side" } } : {}),
+  },
 };
 
 if (parts.includes("quality")) {

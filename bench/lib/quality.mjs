@@ -11,6 +11,7 @@ import { buildBundle, bundleFiles, fragmentIds, remove as removePagefind, search
 import { launch, serve } from "./browser.mjs";
 import { ROOT } from "./data.mjs";
 import { latencySummary, meanScores, median } from "./metrics.mjs";
+import { measureSemantic } from "./semantic.mjs";
 import { sizesOfFiles } from "./sizes.mjs";
 import { buildIndexBin } from "./tools.mjs";
 
@@ -170,7 +171,10 @@ export async function measureQuality(sets, { queryLimit, only, spread, semantic 
         await browser.close().catch(() => undefined);
       }
     }
-    if (semantic) for (const mode of ["semantic", "hybrid"]) rows.push(midashiNative(set, mode));
+    if (semantic) {
+      rows.push(...(await measureSemantic(set, queries)));
+      for (const mode of ["semantic", "hybrid"]) rows.push(midashiNative(set, mode));
+    }
   }
   return rows;
 }

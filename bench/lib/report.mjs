@@ -21,7 +21,7 @@ export function markdown(r) {
   out.push(`Versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join(", ")}.`, "");
   if (r.quality) {
     out.push("## Quality, latency, cold start and index size (BEIR sets)", "");
-    out.push("Latency: per query with the index loaded (Node, except Pagefind: in Chromium, as it only runs in a page; Midashi semantic/hybrid: native CLI). Cold start: fresh process (or page) → import + load index + first result, median of 3. Index: the serialised index as shipped, raw / gzip / brotli.", "");
+    out.push("Latency: per query with the index loaded (Node, except Pagefind: in Chromium, as it only runs in a page). Midashi and Orama semantic/hybrid (with `--semantic`): Node, both given the same document vectors and the same precomputed query vector, so latency is search and fusion only (encoding: `npm run bench:embed`); ‡ rows run natively with encoding included. Cold start: fresh process (or page) → import + load index + first result, median of 3. Index: the serialised index as shipped, raw / gzip / brotli.", "");
     for (const set of [...new Set(r.quality.map((q) => q.set))]) {
       out.push(`### ${set}`, "");
       const rows = r.quality

@@ -60,6 +60,22 @@ enum Command {
         #[arg(long)]
         model: Option<PathBuf>,
     },
+    /// An index's vectors (or queries embedded with its model) as JSON lines, for handing
+    /// the same vectors to another engine.
+    Vectors {
+        /// The index folder (built with a model).
+        dir: PathBuf,
+        /// Where to write the JSON lines.
+        #[arg(long)]
+        out: PathBuf,
+        /// Embed these queries (JSON lines with `_id` and `text`) instead of exporting the
+        /// sections' vectors.
+        #[arg(long)]
+        queries: Option<PathBuf>,
+        /// Model folder, when the index ships none.
+        #[arg(long)]
+        model: Option<PathBuf>,
+    },
     /// Retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv).
     Eval {
         /// The BEIR folder.
@@ -85,6 +101,16 @@ fn main() -> ExitCode {
         (Some(Command::Search(args)), _, _) => commands::search::run(args),
         (Some(Command::Get { dir, target, json }), _, _) => commands::get::run(dir, target, *json),
         (Some(Command::Mcp { dir, model }), _, _) => mcp::run(dir, model.as_deref()),
+        (
+            Some(Command::Vectors {
+                dir,
+                out,
+                queries,
+                model,
+            }),
+            _,
+            _,
+        ) => commands::vectors::run(dir, out, queries.as_deref(), model.as_deref()),
         (
             Some(Command::Eval {
                 dir,

@@ -4,6 +4,7 @@ pub mod build;
 pub mod eval;
 pub mod get;
 pub mod search;
+pub mod vectors;
 
 use crate::error::{CliError, Result};
 use midashi_core::format::entry::ENTRY_FILE_NAME;

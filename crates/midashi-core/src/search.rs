@@ -374,6 +374,18 @@ impl SearchIndex {
         self.ann.is_some()
     }
 
+    /// The attached vectors, if any.
+    pub fn vectors(&self) -> Option<&VectorsData> {
+        self.vectors.as_ref()
+    }
+
+    /// A section's document path and anchor, by ordinal (what vector rows point at).
+    pub fn section_place(&self, section: u32) -> Option<(&str, Option<&str>)> {
+        let sec = self.sections.sections.get(section as usize)?;
+        let doc = self.sections.docs.get(sec.doc as usize)?;
+        Some((doc.path.as_str(), sec.anchor.as_deref()))
+    }
+
     /// Whether semantic search can run (vectors attached).
     pub fn has_vectors(&self) -> bool {
         self.vectors.is_some()

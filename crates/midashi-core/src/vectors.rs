@@ -68,6 +68,16 @@ impl VectorsData {
         &self.data[r * dims..(r + 1) * dims]
     }
 
+    /// Row `r` as floats (the int8 values times the row's scale): what the index holds for
+    /// that window, for tools that hand the same vectors to another engine.
+    pub fn dequantized(&self, r: usize) -> Vec<f32> {
+        let scale = self.scale(r);
+        self.row(r)
+            .iter()
+            .map(|&b| f32::from(b as i8) * scale)
+            .collect()
+    }
+
     /// Row `r`'s dequantisation scale.
     pub fn scale(&self, r: usize) -> f32 {
         let s = &self.scales[r * 4..r * 4 + 4];
