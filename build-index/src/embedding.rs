@@ -87,6 +87,7 @@ pub fn model_info(embedder: &Embedder) -> ModelInfo {
         name: c.name.clone(),
         dims: c.dims as u32,
         sha256: c.sha256.clone().unwrap_or_default(),
+        languages: c.languages.clone(),
     }
 }
 

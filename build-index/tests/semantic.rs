@@ -7,13 +7,11 @@
 //! Without the model these tests skip with a note, unless MIDASHI_REQUIRE_SEMANTIC=1
 //! (scripts/test.sh sets it), which makes a missing model a failure.
 
+mod common;
+
+use common::{bin, run_ok as run};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_build-index"))
-}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -37,14 +35,6 @@ fn model() -> Option<PathBuf> {
         dir.display()
     );
     None
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().expect("build-index runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    assert!(out.status.success(), "{stderr}");
-    out
 }
 
 /// Builds `docs` with the model into `out` (embedding cache in `cache`); returns the report.

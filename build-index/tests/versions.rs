@@ -1,21 +1,11 @@
 //! Versioned docs (`5.1/…`, `7.4/…` side by side): the version filter, and one result per
 //! section across versions instead of one per copy.
 
+mod common;
+
+use common::{bin, run_ok as run};
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_build-index"))
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().expect("build-index runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    assert!(out.status.success(), "{stderr}");
-    out
-}
 
 fn search(dir: &Path, q: &str, extra: &[&str]) -> serde_json::Value {
     let o = run(bin()

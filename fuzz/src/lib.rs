@@ -77,6 +77,7 @@ fn build() -> BuildOutput {
             name: "fuzz".into(),
             dims: DIMS as u32,
             sha256: "0".repeat(64),
+            languages: vec!["en".into()],
         },
         vectors,
     );

@@ -400,6 +400,9 @@ def main() -> None:
     ap.add_argument("--out", required=True, help="output folder")
     ap.add_argument("--reference", help="minilm-reference.json (ids + float64 reference embeddings)")
     ap.add_argument("--name", default="all-MiniLM-L6-v2")
+    # The languages the model was trained on (ISO 639-1). all-MiniLM-L6-v2 is English-only:
+    # its vectors for Japanese text are close to noise, so search leaves them out (auto mode).
+    ap.add_argument("--languages", default="en", help="comma-separated languages the model covers; empty: unknown")
     args = ap.parse_args()
 
     cfg = Config(args.src)
@@ -463,6 +466,7 @@ def main() -> None:
         "max_tokens": cfg.max_tokens,
         "pooling": cfg.pooling,
         "normalize": cfg.normalize,
+        "languages": [l for l in args.languages.split(",") if l],
         "onnx": "model.onnx",
         "tokenizer": "tokenizer.json",
         "sha256": hashlib.sha256(int8_bytes).hexdigest(),

@@ -58,6 +58,11 @@ pub struct ModelConfig {
     pub pooling: Pooling,
     /// Whether the sentence vector is scaled to unit length (cosine = dot product).
     pub normalize: bool,
+    /// Languages the model was trained on (ISO 639-1 codes); empty when unknown. Search
+    /// leaves the semantic leg out of an automatic query in a script the model does not
+    /// cover (a Japanese query with an English-only model).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub languages: Vec<String>,
     /// ONNX file name inside the model folder (default `model.onnx`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub onnx: Option<String>,
@@ -148,6 +153,7 @@ impl ModelConfig {
             max_tokens,
             pooling,
             normalize,
+            languages: Vec::new(),
             onnx: None,
             tokenizer: None,
             sha256: None,

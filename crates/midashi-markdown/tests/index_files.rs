@@ -71,6 +71,7 @@ fn build_files() -> Files {
             name: "test".into(),
             dims: DIMS as u32,
             sha256: "0".repeat(64),
+            languages: vec!["en".into()],
         },
         vectors,
     );
@@ -158,6 +159,75 @@ fn the_fixture_loads_and_answers() {
         )
         .unwrap();
     assert_eq!(r.mode, Mode::Hybrid);
+}
+
+#[test]
+fn an_english_only_model_sits_out_automatic_japanese_queries() {
+    // The fixture's model says it covers English only.
+    let v = unit_vector(0);
+    let auto = SearchOptions::default();
+    let r = index().search("算出プロパティ", &auto, Some(&v)).unwrap();
+    assert_eq!(r.mode, Mode::Keyword, "a Japanese query runs keyword only");
+    assert!(r.total > 0);
+    assert!(!index().semantic_covers("Vue の computed"));
+    assert!(index().semantic_covers("computed properties"));
+    // Asked for explicitly, the semantic leg still runs.
+    let hybrid = SearchOptions {
+        mode: Mode::Hybrid,
+        ..SearchOptions::default()
+    };
+    let r = index().search("算出プロパティ", &hybrid, Some(&v)).unwrap();
+    assert_eq!(r.mode, Mode::Hybrid);
+}
+
+#[test]
+fn an_entry_file_of_format_1_1_still_opens() {
+    // What midashi wrote before the model named its languages: the same fields, minus one.
+    #[derive(serde::Serialize)]
+    struct OldModel {
+        name: String,
+        dims: u32,
+        sha256: String,
+    }
+    #[derive(serde::Serialize)]
+    struct OldManifest {
+        generator: String,
+        files: Vec<midashi_core::format::FileRef>,
+        stats: midashi_core::format::entry::Stats,
+        slug: String,
+        base_url: String,
+        model: Option<OldModel>,
+    }
+    let m = index().manifest();
+    let old = OldManifest {
+        generator: m.generator.clone(),
+        files: m.files.clone(),
+        stats: m.stats.clone(),
+        slug: m.slug.clone(),
+        base_url: m.base_url.clone(),
+        model: m.model.as_ref().map(|x| OldModel {
+            name: x.name.clone(),
+            dims: x.dims,
+            sha256: x.sha256.clone(),
+        }),
+    };
+    let bytes = encode(FileKind::Entry, &old).unwrap();
+    // Written as 1.1: the minor patched and the checksum recomputed over the new header.
+    let payload = bytes[HEADER_LEN..].to_vec();
+    let mut framed = frame(FileKind::Entry, &payload);
+    framed[7..9].copy_from_slice(&1u16.to_le_bytes());
+    let mut h = crc32fast::Hasher::new();
+    h.update(&framed[..17]);
+    h.update(&payload);
+    framed[17..21].copy_from_slice(&h.finalize().to_le_bytes());
+    let f = files();
+    let idx = SearchIndex::open(&framed, &f.terms, &f.sections).unwrap();
+    let model = idx.manifest().model.as_ref().unwrap();
+    assert!(
+        model.languages.is_empty(),
+        "unknown languages: the model is trusted"
+    );
+    assert!(idx.semantic_covers("算出プロパティ"));
 }
 
 #[test]

@@ -44,6 +44,9 @@ pub struct ModelInfo {
     pub dims: u32,
     /// sha256 of the model file, to refuse a different model at query time.
     pub sha256: String,
+    /// Languages the model covers (ISO 639-1), empty when unknown: an automatic query in a
+    /// script the model does not cover runs keyword only (format ≥ 1.2).
+    pub languages: Vec<String>,
 }
 
 /// The contents of the entry file.
@@ -63,9 +66,44 @@ pub struct Manifest {
     pub model: Option<ModelInfo>,
 }
 
+/// The manifest as format 1.0 and 1.1 wrote it (before [`ModelInfo::languages`]): read so
+/// that an index built by an older midashi 0.1 keeps working.
+#[derive(Deserialize)]
+struct ManifestV1 {
+    generator: String,
+    files: Vec<FileRef>,
+    stats: Stats,
+    slug: String,
+    base_url: String,
+    model: Option<ModelInfoV1>,
+}
+
+#[derive(Deserialize)]
+struct ModelInfoV1 {
+    name: String,
+    dims: u32,
+    sha256: String,
+}
+
 impl Manifest {
-    /// Reads an entry file.
+    /// Reads an entry file (any minor version of this major).
     pub fn decode(bytes: &[u8]) -> Result<Self> {
+        if bytes.len() >= 9 && u16::from_le_bytes([bytes[7], bytes[8]]) < 2 {
+            let old: ManifestV1 = decode(FileKind::Entry, ENTRY_FILE_NAME, bytes)?;
+            return Ok(Manifest {
+                generator: old.generator,
+                files: old.files,
+                stats: old.stats,
+                slug: old.slug,
+                base_url: old.base_url,
+                model: old.model.map(|m| ModelInfo {
+                    name: m.name,
+                    dims: m.dims,
+                    sha256: m.sha256,
+                    languages: Vec::new(),
+                }),
+            });
+        }
         decode(FileKind::Entry, ENTRY_FILE_NAME, bytes)
     }
 

@@ -31,7 +31,12 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// Format minor version written by this engine.
 /// 1: the entry file may name the model files (`Model`, `Tokenizer`, `ModelConfig`) and an
 /// HNSW graph (`Ann`).
-pub const FORMAT_MINOR: u16 = 1;
+/// 2: the model in the entry file names the languages it covers.
+///
+/// A minor version only appends fields at the end of a payload, and a reader leaves the
+/// fields of a newer minor unread, so any reader of a major reads every minor of it.
+/// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
+pub const FORMAT_MINOR: u16 = 2;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.
@@ -263,7 +268,11 @@ pub fn decode<'a, T: Deserialize<'a>>(kind: FileKind, file: &str, bytes: &'a [u8
         file: file.to_string(),
         detail: e.to_string(),
     })?;
-    if !rest.is_empty() {
+    // A newer minor version may append fields (that is what a minor version is allowed to
+    // change): what this reader does not know is left unread. Of our own minor or older,
+    // bytes left over mean a damaged file.
+    let minor = u16::from_le_bytes([bytes[7], bytes[8]]);
+    if !rest.is_empty() && minor <= FORMAT_MINOR {
         return Err(Error::Malformed {
             file: file.to_string(),
             detail: format!("{} unread bytes in the payload", rest.len()),
@@ -307,6 +316,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn fields_a_newer_minor_appends_are_left_unread() {
+        let mut payload = postcard::to_allocvec(&(7u8, "x".to_string())).unwrap();
+        payload.extend_from_slice(&[1, 2, 3]); // a field of a future minor
+        let reframe = |minor: u16| {
+            let mut b = frame(FileKind::Terms, &payload);
+            b[7..9].copy_from_slice(&minor.to_le_bytes());
+            let crc = checksum(&b[..17], &payload);
+            b[17..21].copy_from_slice(&crc.to_le_bytes());
+            b
+        };
+        let newer = reframe(FORMAT_MINOR + 1);
+        let v: (u8, String) = decode(FileKind::Terms, "t", &newer).unwrap();
+        assert_eq!(v, (7, "x".to_string()));
+        let own = reframe(FORMAT_MINOR);
+        let err = decode::<(u8, String)>(FileKind::Terms, "t", &own).unwrap_err();
+        assert_eq!(err.code(), "MALFORMED", "{err}");
     }
 
     #[test]
