@@ -36,6 +36,7 @@ const { values: args } = parseArgs({
     out: { type: "string", default: path.join(ROOT, "bench/results") },
     "build-timeout": { type: "string", default: "120" },
     semantic: { type: "boolean", default: false },
+    "embed-large": { type: "boolean", default: false },
     "max-queries": { type: "string", default: "1000" },
   },
 });
@@ -137,7 +138,7 @@ if (parts.includes("site")) {
 }
 if (parts.includes("build")) {
   const corpora = args.quick ? CORPORA.filter((c) => c.name !== "powershell-docs") : CORPORA;
-  result.build = await measureBuilds(corpora, { timeoutMs: Number(args["build-timeout"]) * 1000, only });
+  result.build = await measureBuilds(corpora, { timeoutMs: Number(args["build-timeout"]) * 1000, only, semantic: args.semantic, embedLarge: args["embed-large"] });
 }
 result.elapsedMs = Date.now() - started;
 
