@@ -155,7 +155,8 @@ if (result.site) {
 const md = lines.join("\n") + "\n";
 console.log(md);
 mkdirSync(args.out, { recursive: true });
-const base = path.join(args.out, `${result.date}-large-${args.corpus}`);
+// A --semantic run (the long one, often without --site) gets its own files.
+const base = path.join(args.out, `${result.date}-large-${args.corpus}${args.semantic ? "-semantic" : ""}`);
 writeFileSync(`${base}.json`, JSON.stringify(result, null, 2) + "\n");
 writeFileSync(`${base}.md`, md);
 log(`wrote ${base}.json and .md`);
