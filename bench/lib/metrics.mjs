@@ -60,3 +60,20 @@ export function latencySummary(ms) {
 export function median(values) {
   return percentile(values, 0.5);
 }
+
+/**
+ * Runs `queries` through `ask(query) → ranked ids` one at a time after `warmup` of them:
+ * the rankings (`{ qid, ranked }`) and each query's milliseconds.
+ */
+export async function timedRuns(queries, ask, warmup = 10) {
+  for (const q of queries.slice(0, warmup)) await ask(q);
+  const runs = [];
+  const ms = [];
+  for (const q of queries) {
+    const t = performance.now();
+    const ranked = await ask(q);
+    ms.push(performance.now() - t);
+    runs.push({ qid: q.id, ranked });
+  }
+  return { runs, ms };
+}

@@ -10,7 +10,7 @@ import { NODE_SYSTEMS } from "../systems/index.mjs";
 import { buildBundle, bundleFiles, fragmentIds, remove as removePagefind, searchInPage } from "../systems/pagefind.mjs";
 import { launch, serve } from "./browser.mjs";
 import { ROOT } from "./data.mjs";
-import { latencySummary, meanScores, median } from "./metrics.mjs";
+import { latencySummary, meanScores, median, timedRuns } from "./metrics.mjs";
 import { measureSemantic } from "./semantic.mjs";
 import { sizesOfFiles } from "./sizes.mjs";
 import { buildIndexBin } from "./tools.mjs";
@@ -32,17 +32,8 @@ async function coldStart(key, dir, lang, query) {
 }
 
 /** Runs `queries` through a loaded Node system: rankings and per-query latency (after a warm-up). */
-async function runQueries(sys, engine, queries, lang) {
-  for (const q of queries.slice(0, WARMUP)) await sys.search(engine, q.text, 10, lang);
-  const runs = [];
-  const ms = [];
-  for (const q of queries) {
-    const t = performance.now();
-    const ranked = await sys.search(engine, q.text, 10, lang);
-    ms.push(performance.now() - t);
-    runs.push({ qid: q.id, ranked });
-  }
-  return { runs, ms };
+function runQueries(sys, engine, queries, lang) {
+  return timedRuns(queries, (q) => sys.search(engine, q.text, 10, lang), WARMUP);
 }
 
 /** One Node system on one set. */

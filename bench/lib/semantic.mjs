@@ -17,12 +17,11 @@ import { create, insertMultiple, search } from "@orama/orama";
 import { createTokenizer } from "@orama/tokenizers/japanese";
 import { stopwords } from "@orama/stopwords/english";
 import { ROOT } from "./data.mjs";
-import { latencySummary, meanScores } from "./metrics.mjs";
+import { latencySummary, meanScores, timedRuns } from "./metrics.mjs";
 import { buildIndexBin } from "./tools.mjs";
 
 const log = (...a) => console.error("[semantic]", ...a);
 const MODEL = path.join(ROOT, "models/all-MiniLM-L6-v2");
-const WARMUP = 10;
 
 function readVectors(file) {
   const out = new Map();
@@ -32,20 +31,6 @@ function readVectors(file) {
     out.set(id, vector);
   }
   return out;
-}
-
-/** Times `queries` through `ask(query) → ranked ids`, after a warm-up. */
-async function timedRuns(queries, ask) {
-  for (const q of queries.slice(0, WARMUP)) await ask(q);
-  const runs = [];
-  const ms = [];
-  for (const q of queries) {
-    const t = performance.now();
-    const ranked = await ask(q);
-    ms.push(performance.now() - t);
-    runs.push({ qid: q.id, ranked });
-  }
-  return { runs, ms };
 }
 
 /** Midashi and Orama, semantic and hybrid, on one set. */

@@ -38,6 +38,18 @@ pub fn breadcrumb(hit: &SearchHit) -> String {
         .join(" > ")
 }
 
+/// Where a section sits: `Level: H2 | Section: 3 | Line: 15-20` (the start of every metadata
+/// line).
+fn place(hit: &SearchHit) -> String {
+    format!(
+        "Level: {} | Section: {} | Line: {}-{}",
+        level(hit.depth),
+        hit.section_number,
+        hit.start_line,
+        hit.end_line
+    )
+}
+
 /// What an agent-facing quote (the MCP server's) adds to a result; nothing by default, which
 /// is the CLI's format.
 #[derive(Debug, Default, Clone, Copy)]
@@ -57,15 +69,7 @@ pub fn quote(rank: usize, hit: &SearchHit) -> String {
 pub fn quote_with(rank: usize, hit: &SearchHit, extras: Extras<'_>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{rank}. {}", breadcrumb(hit));
-    let _ = write!(
-        out,
-        "Level: {} | Section: {} | Line: {}-{} | Score: {:.2}",
-        level(hit.depth),
-        hit.section_number,
-        hit.start_line,
-        hit.end_line,
-        hit.score
-    );
+    let _ = write!(out, "{} | Score: {:.2}", place(hit), hit.score);
     if let Some(tokens) = extras.section_tokens {
         let _ = write!(out, " | Tokens: {tokens}");
     }
@@ -102,15 +106,7 @@ pub fn quote_section(view: &SectionView) -> String {
     let h = &view.hit;
     let mut out = String::new();
     let _ = writeln!(out, "{}", breadcrumb(h));
-    let _ = writeln!(
-        out,
-        "Level: {} | Section: {} | Line: {}-{} | URL: {}",
-        level(h.depth),
-        h.section_number,
-        h.start_line,
-        h.end_line,
-        h.url
-    );
+    let _ = writeln!(out, "{} | URL: {}", place(h), h.url);
     let fence = fence_for(&view.text);
     let _ = writeln!(out, "{fence}markdown\n{}\n{fence}", view.text.trim_end());
     let _ = writeln!(out, "id: {}", h.id);

@@ -1,23 +1,14 @@
 //! The CLI end to end: build a fixture site, search it, fetch sections, and refuse damaged
 //! indexes with a clear error and a non-zero exit (never a panic).
 
+mod common;
+
+use common::{bin, run};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_build-index"))
-}
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/docs")
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().expect("build-index runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    out
 }
 
 fn build(out: &Path) {

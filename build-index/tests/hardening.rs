@@ -2,25 +2,17 @@
 //! files in the docs folder, thread counts, a build killed mid-write, an output folder that
 //! cannot be written. Nothing may panic, and the previous index must survive.
 
+mod common;
+
+use common::{bin, run};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_build-index"))
-}
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/docs")
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().expect("build-index runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    out
 }
 
 /// A keyword-only build (no model: fast, and the same whatever is installed).

@@ -2,8 +2,10 @@
 //! over the shared documentation corpora (English and Japanese, with typos, prefixes and
 //! full-width input). Skipped with a notice when ../shared is not beside the repo.
 
+mod common;
+
+use common::bin;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn shared() -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
@@ -13,10 +15,6 @@ fn shared() -> Option<PathBuf> {
         eprintln!("skipping: ../shared not found beside the repository");
         None
     }
-}
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_build-index"))
 }
 
 fn eval(set: &Path) -> serde_json::Value {

@@ -10,7 +10,7 @@
 //!   bounded.
 
 use midashi_core::format::entry::ModelInfo;
-use midashi_core::format::{decode, encode, frame, FileKind, HEADER_LEN};
+use midashi_core::format::{decode, encode, frame, frame_as_minor, FileKind, HEADER_LEN};
 use midashi_core::index::{IndexBuilder, IndexSettings, SectionsData, Synonyms, TermsData};
 use midashi_core::query::{MAX_FUZZY_CHARS, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
 use midashi_core::vectors::VectorsData;
@@ -212,14 +212,7 @@ fn an_entry_file_of_format_1_1_still_opens() {
         }),
     };
     let bytes = encode(FileKind::Entry, &old).unwrap();
-    // Written as 1.1: the minor patched and the checksum recomputed over the new header.
-    let payload = bytes[HEADER_LEN..].to_vec();
-    let mut framed = frame(FileKind::Entry, &payload);
-    framed[7..9].copy_from_slice(&1u16.to_le_bytes());
-    let mut h = crc32fast::Hasher::new();
-    h.update(&framed[..17]);
-    h.update(&payload);
-    framed[17..21].copy_from_slice(&h.finalize().to_le_bytes());
+    let framed = frame_as_minor(FileKind::Entry, &bytes[HEADER_LEN..], 1);
     let f = files();
     let idx = SearchIndex::open(&framed, &f.terms, &f.sections).unwrap();
     let model = idx.manifest().model.as_ref().unwrap();

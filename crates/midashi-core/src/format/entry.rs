@@ -88,7 +88,7 @@ struct ModelInfoV1 {
 impl Manifest {
     /// Reads an entry file (any minor version of this major).
     pub fn decode(bytes: &[u8]) -> Result<Self> {
-        if bytes.len() >= 9 && u16::from_le_bytes([bytes[7], bytes[8]]) < 2 {
+        if super::minor_version(bytes).is_some_and(|minor| minor < 2) {
             let old: ManifestV1 = decode(FileKind::Entry, ENTRY_FILE_NAME, bytes)?;
             return Ok(Manifest {
                 generator: old.generator,

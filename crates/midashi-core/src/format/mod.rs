@@ -180,16 +180,27 @@ pub fn encode<T: Serialize>(kind: FileKind, value: &T) -> Result<Vec<u8>> {
 /// payload. [`encode`] uses it; fuzzers and tests use it to hand the decoders payloads whose
 /// checksum is right, so that what lies behind the checksum gets exercised too.
 pub fn frame(kind: FileKind, payload: &[u8]) -> Vec<u8> {
+    frame_as_minor(kind, payload, FORMAT_MINOR)
+}
+
+/// [`frame`] as another minor version of this major would have written it: what tests use to
+/// stand in for files of older and newer midashi versions.
+pub fn frame_as_minor(kind: FileKind, payload: &[u8], minor: u16) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
     out.extend_from_slice(&MAGIC);
     out.push(kind.tag());
     out.extend_from_slice(&FORMAT_MAJOR.to_le_bytes());
-    out.extend_from_slice(&FORMAT_MINOR.to_le_bytes());
+    out.extend_from_slice(&minor.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     let crc = checksum(&out, payload);
     out.extend_from_slice(&crc.to_le_bytes());
     out.extend_from_slice(payload);
     out
+}
+
+/// The format minor version in a file's header, if the header is there (before verifying it).
+pub fn minor_version(bytes: &[u8]) -> Option<u16> {
+    bytes.get(7..9).map(|b| u16::from_le_bytes([b[0], b[1]]))
 }
 
 /// Checks the header of `bytes` (named `file` in errors) and returns the verified payload.
@@ -218,7 +229,7 @@ pub fn verify<'a>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<&'a [u8
         detail: format!("unknown file kind {}", bytes[4]),
     })?;
     let major = u16::from_le_bytes([bytes[5], bytes[6]]);
-    let minor = u16::from_le_bytes([bytes[7], bytes[8]]);
+    let minor = minor_version(bytes).unwrap_or_default();
     if major != FORMAT_MAJOR {
         return Err(Error::UnsupportedVersion {
             file,
@@ -271,8 +282,7 @@ pub fn decode<'a, T: Deserialize<'a>>(kind: FileKind, file: &str, bytes: &'a [u8
     // A newer minor version may append fields (that is what a minor version is allowed to
     // change): what this reader does not know is left unread. Of our own minor or older,
     // bytes left over mean a damaged file.
-    let minor = u16::from_le_bytes([bytes[7], bytes[8]]);
-    if !rest.is_empty() && minor <= FORMAT_MINOR {
+    if !rest.is_empty() && minor_version(bytes).unwrap_or_default() <= FORMAT_MINOR {
         return Err(Error::Malformed {
             file: file.to_string(),
             detail: format!("{} unread bytes in the payload", rest.len()),
@@ -322,17 +332,10 @@ mod tests {
     fn fields_a_newer_minor_appends_are_left_unread() {
         let mut payload = postcard::to_allocvec(&(7u8, "x".to_string())).unwrap();
         payload.extend_from_slice(&[1, 2, 3]); // a field of a future minor
-        let reframe = |minor: u16| {
-            let mut b = frame(FileKind::Terms, &payload);
-            b[7..9].copy_from_slice(&minor.to_le_bytes());
-            let crc = checksum(&b[..17], &payload);
-            b[17..21].copy_from_slice(&crc.to_le_bytes());
-            b
-        };
-        let newer = reframe(FORMAT_MINOR + 1);
+        let newer = frame_as_minor(FileKind::Terms, &payload, FORMAT_MINOR + 1);
         let v: (u8, String) = decode(FileKind::Terms, "t", &newer).unwrap();
         assert_eq!(v, (7, "x".to_string()));
-        let own = reframe(FORMAT_MINOR);
+        let own = frame(FileKind::Terms, &payload);
         let err = decode::<(u8, String)>(FileKind::Terms, "t", &own).unwrap_err();
         assert_eq!(err.code(), "MALFORMED", "{err}");
     }
