@@ -7,7 +7,7 @@ use crate::embedding::{
 use crate::error::{CliError, Result};
 use crate::output::write_index;
 use crate::sources::{load_markdown, load_records, markdown_files, Loaded};
-use midashi_core::index::{FieldWeights, IndexBuilder, IndexSettings, Synonyms};
+use midashi_core::index::{FieldWeights, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_markdown::{Options, SlugStyle};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -54,6 +54,11 @@ pub struct BuildArgs {
     /// Where embeddings are cached between builds (default: $MIDASHI_CACHE_DIR or ~/.cache/midashi).
     #[arg(long)]
     pub cache_dir: Option<PathBuf>,
+    /// Keyword index layout: `single` (two files, fetched whole at load), `sharded` (many
+    /// small files, a query fetches what it reads: large sites), or `auto` (sharded when the
+    /// single files would exceed 4 MiB).
+    #[arg(long, value_enum, default_value_t = LayoutArg::Auto)]
+    pub layout: LayoutArg,
     /// Also render the docs as a static searchable site into --out (the index goes to
     /// <out>/search/).
     #[arg(long)]
@@ -61,6 +66,27 @@ pub struct BuildArgs {
     /// With --site: the widget's built files (bundle/ and wasm/; default web/dist).
     #[arg(long)]
     pub assets: Option<PathBuf>,
+}
+
+/// `--layout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LayoutArg {
+    /// Sharded above 4 MiB of keyword index, single below.
+    Auto,
+    /// One terms file and one sections file.
+    Single,
+    /// Many small files.
+    Sharded,
+}
+
+impl From<LayoutArg> for Layout {
+    fn from(l: LayoutArg) -> Layout {
+        match l {
+            LayoutArg::Auto => Layout::Auto,
+            LayoutArg::Single => Layout::Single,
+            LayoutArg::Sharded => Layout::Sharded,
+        }
+    }
 }
 
 /// Reads the input: a folder of Markdown or a JSONL file of records.
@@ -125,6 +151,7 @@ pub fn build(
         base_url: args.base_url.clone(),
         synonyms,
         ann_min_rows: args.ann_min_rows,
+        layout: args.layout.into(),
     };
     let mut builder = IndexBuilder::new(settings);
     // Vectors are numbered by section in index order: documents sorted by path.

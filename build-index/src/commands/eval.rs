@@ -125,6 +125,8 @@ pub fn index_corpus(
         exclude: Vec::new(),
         quiet: false,
         site: false,
+        // Evaluation opens the files it just built in memory: the single layout.
+        layout: super::build::LayoutArg::Single,
         assets: None,
         model: model.map(Path::to_path_buf),
         keyword_only: !semantic,

@@ -9,6 +9,7 @@ pub mod vectors;
 use crate::error::{CliError, Result};
 use midashi_core::format::entry::ENTRY_FILE_NAME;
 use midashi_core::format::{FileKind, Manifest};
+use midashi_core::shards::FileSource;
 use midashi_core::SearchIndex;
 use std::fs;
 use std::path::Path;
@@ -32,8 +33,6 @@ pub fn open_index(dir: &Path, with_vectors: bool) -> Result<SearchIndex> {
         let p = dir.join(&f.name);
         fs::read(&p).map_err(CliError::io(p))
     };
-    let terms = read(FileKind::Terms)?;
-    let sections = read(FileKind::Sections)?;
     let vectors = match manifest.file(FileKind::Vectors) {
         Some(_) if with_vectors => Some(read(FileKind::Vectors)?),
         _ => None,
@@ -42,7 +41,22 @@ pub fn open_index(dir: &Path, with_vectors: bool) -> Result<SearchIndex> {
         Some(_) if with_vectors => Some(read(FileKind::Ann)?),
         _ => None,
     };
-    let mut index = SearchIndex::from_manifest(manifest, &terms, &sections)?;
+    let mut index = if manifest.file(FileKind::Directory).is_some() {
+        // Sharded: the directory now, the rest read from the folder as queries need it.
+        let directory = read(FileKind::Directory)?;
+        let folder = dir.to_path_buf();
+        let source: FileSource = Box::new(move |name: &str| {
+            fs::read(folder.join(name)).map_err(|e| midashi_core::Error::Malformed {
+                file: name.to_string(),
+                detail: format!("cannot read it from {}: {e}", folder.display()),
+            })
+        });
+        SearchIndex::from_manifest_sharded(manifest, &directory, Some(source))?
+    } else {
+        let terms = read(FileKind::Terms)?;
+        let sections = read(FileKind::Sections)?;
+        SearchIndex::from_manifest(manifest, &terms, &sections)?
+    };
     if let Some(v) = vectors {
         index.attach_vectors(&v)?;
     }

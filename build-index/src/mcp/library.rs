@@ -180,7 +180,7 @@ impl Library {
 
     /// What the server tells the agent at initialisation.
     pub fn instructions(&self) -> String {
-        let docs = self.index.documents().count();
+        let docs = self.index.documents().len();
         let modes = if self.semantic_ready() {
             "keyword, semantic and hybrid search (hybrid by default)"
         } else {
@@ -211,7 +211,7 @@ impl Library {
         format!(
             "{}: {} documents, {} sections; {semantic}; tokens counted by {}",
             self.dir.display(),
-            self.index.documents().count(),
+            self.index.documents().len(),
             self.index.section_count(),
             self.token_counter()
         )
@@ -445,11 +445,11 @@ impl Library {
             .unwrap_or("")
             .trim()
             .trim_start_matches('/');
-        let all = self.index.documents().count();
-        let matching: Vec<&str> = self
-            .index
-            .documents()
-            .map(|(path, _)| path)
+        let documents = self.index.documents();
+        let all = documents.len();
+        let matching: Vec<&str> = documents
+            .iter()
+            .map(|(path, _)| path.as_str())
             .filter(|path| path.starts_with(prefix))
             .collect();
         let mut text = String::new();

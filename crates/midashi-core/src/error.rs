@@ -91,6 +91,10 @@ pub enum Error {
     /// A semantic query on an index built without vectors, or without a model loaded.
     #[error("semantic search unavailable: {0}")]
     SemanticUnavailable(String),
+    /// A sharded index needs more of its files to answer: fetch them (from the index
+    /// folder) and attach them, then ask again. The JS loader does this by itself.
+    #[error("the sharded index needs {} more file(s) to answer: {}; fetch them from the index folder and attach them, then ask again", .0.len(), .0.join(", "))]
+    NeedsFiles(Vec<String>),
 }
 
 impl Error {
@@ -108,6 +112,7 @@ impl Error {
             Error::InvalidOption { .. } => "INVALID_OPTION",
             Error::Synonyms { .. } => "SYNONYMS",
             Error::SemanticUnavailable(_) => "SEMANTIC_UNAVAILABLE",
+            Error::NeedsFiles(_) => "NEEDS_FILES",
         }
     }
 }

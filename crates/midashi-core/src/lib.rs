@@ -11,6 +11,7 @@
 //! - [`fusion`] — reciprocal rank fusion and linear blending of the two legs;
 //! - [`search`] — running a query: filters, grouping, previews, highlights;
 //! - [`versions`] — versioned docs: one result per section across product versions;
+//! - [`shards`] — the sharded layout of large sites: files a browser fetches per query;
 //! - [`format`] — the bytes on disk (magic, version, checksum, postcard) and the entry file.
 //!
 //! The crate does no I/O: callers hand it bytes and get bytes back, so the same code runs
@@ -26,6 +27,7 @@ pub mod query;
 pub mod scoring;
 pub mod search;
 pub mod section;
+pub mod shards;
 pub mod vectors;
 pub mod versions;
 

@@ -95,7 +95,35 @@ pub struct PlanOptions {
     pub fuzzy: bool,
 }
 
-/// The term dictionary and what planning needs of it.
+/// What planning reads of a term dictionary. Implemented by the whole index's
+/// [`Dictionary`] and by a sharded index (`crate::shards`), which answers from the shards it
+/// has loaded and notes the ones it lacks: both walk the same terms in the same order, so a
+/// query plans the same either way.
+pub trait Lexicon {
+    /// The posting reference of a term (an opaque number the index resolves), if it exists.
+    fn lookup(&self, term: &str) -> Option<u64>;
+    /// Up to `limit` dictionary entries starting with `prefix`, in term order.
+    fn prefixed(&self, prefix: &str, limit: usize) -> Vec<(String, u64)>;
+    /// Up to `limit` dictionary entries the automaton accepts, in term order.
+    fn within(&self, lev: &Levenshtein, limit: usize) -> Vec<(String, u64)>;
+    /// Number of sections a term occurs in.
+    fn df(&self, term: &str, reference: u64) -> u64;
+    /// The display word for a term (the most frequent word that produced it).
+    fn surface(&self, term: &str, reference: u64) -> String;
+    /// Synonym groups, each member already analyzed into terms.
+    fn synonyms(&self) -> &[Vec<Vec<String>>];
+
+    /// The term as a weighted alternative, if the dictionary has it.
+    fn exact(&self, term: &str, weight: f32) -> Option<WeightedTerm> {
+        self.lookup(term).map(|offset| WeightedTerm {
+            term: term.to_string(),
+            offset,
+            weight,
+        })
+    }
+}
+
+/// The whole index's term dictionary: references are posting offsets.
 pub struct Dictionary<'a> {
     /// term → posting offset.
     pub map: &'a Map<Vec<u8>>,
@@ -103,33 +131,66 @@ pub struct Dictionary<'a> {
     pub data: &'a TermsData,
 }
 
-impl Dictionary<'_> {
-    fn df(&self, offset: u64) -> u64 {
+impl Lexicon for Dictionary<'_> {
+    fn lookup(&self, term: &str) -> Option<u64> {
+        self.map.get(term)
+    }
+
+    fn prefixed(&self, prefix: &str, limit: usize) -> Vec<(String, u64)> {
+        collect_stream(self.map, Str::new(prefix).starts_with(), limit)
+    }
+
+    fn within(&self, lev: &Levenshtein, limit: usize) -> Vec<(String, u64)> {
+        collect_stream(self.map, lev, limit)
+    }
+
+    fn df(&self, _term: &str, offset: u64) -> u64 {
         ListReader::open(&self.data.postings, offset as usize).map_or(0, |r| r.df)
     }
 
-    /// The display word for a term (the most frequent word that produced it).
-    pub fn surface(&self, term: &str, offset: u64) -> String {
-        match self
-            .data
-            .surfaces
-            .binary_search_by_key(&offset, |(o, _)| *o)
-        {
-            Ok(i) => self.data.surfaces[i].1.clone(),
-            Err(_) => term.to_string(),
+    fn surface(&self, term: &str, offset: u64) -> String {
+        surface_of(&self.data.surfaces, term, offset)
+    }
+
+    fn synonyms(&self) -> &[Vec<Vec<String>>] {
+        &self.data.synonyms
+    }
+}
+
+/// The display word stored for a reference in a `(reference, word)` list sorted by
+/// reference, else the term itself.
+pub fn surface_of(surfaces: &[(u64, String)], term: &str, reference: u64) -> String {
+    match surfaces.binary_search_by_key(&reference, |(o, _)| *o) {
+        Ok(i) => surfaces[i].1.clone(),
+        Err(_) => term.to_string(),
+    }
+}
+
+/// Up to `limit` entries of `map` that `automaton` accepts, in term order.
+pub fn collect_stream<A: Automaton>(
+    map: &Map<Vec<u8>>,
+    automaton: A,
+    limit: usize,
+) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut stream = map.search(automaton).into_stream();
+    let mut walked = 0;
+    while walked < limit {
+        let Some((k, v)) = stream.next() else { break };
+        walked += 1;
+        // Terms are written from `String`s; a damaged key counts against the limit but is
+        // not offered.
+        if let Ok(k) = std::str::from_utf8(k) {
+            out.push((k.to_string(), v));
         }
     }
+    out
+}
 
-    fn exact(&self, term: &str, weight: f32) -> Option<WeightedTerm> {
-        self.map.get(term).map(|offset| WeightedTerm {
-            term: term.to_string(),
-            offset,
-            weight,
-        })
-    }
-
+/// Dictionary walks used by [`plan`] and suggestions, for any [`Lexicon`].
+pub trait LexiconExt: Lexicon {
     /// Completions of `prefix`, most frequent first.
-    pub fn completions(&self, prefix: &str, max: usize) -> Vec<(String, u64, u64)> {
+    fn completions(&self, prefix: &str, max: usize) -> Vec<(String, u64, u64)> {
         let mut budget = MAX_PREFIX_SCAN;
         self.completions_within(prefix, max, &mut budget)
     }
@@ -142,21 +203,17 @@ impl Dictionary<'_> {
         max: usize,
         budget: &mut usize,
     ) -> Vec<(String, u64, u64)> {
-        let mut found = Vec::new();
-        let automaton = Str::new(prefix).starts_with();
-        let mut stream = self.map.search(automaton).into_stream();
         let limit = (*budget).min(MAX_PREFIX_SCAN);
-        let mut scanned = 0;
-        while let Some((k, offset)) = stream.next() {
-            if scanned == limit {
-                break;
-            }
-            scanned += 1;
-            if let Ok(k) = std::str::from_utf8(k) {
-                found.push((k.to_string(), offset, self.df(offset)));
-            }
-        }
-        *budget -= scanned;
+        let walked = self.prefixed(prefix, limit);
+        // Entries walked, not kept: see `collect_stream` (every key is UTF-8 in practice).
+        *budget -= walked.len();
+        let mut found: Vec<(String, u64, u64)> = walked
+            .into_iter()
+            .map(|(k, offset)| {
+                let df = self.df(&k, offset);
+                (k, offset, df)
+            })
+            .collect();
         found.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
         found.truncate(max);
         found
@@ -180,30 +237,22 @@ impl Dictionary<'_> {
             let Ok(lev) = Levenshtein::new(&prefix, 1) else {
                 continue;
             };
-            let mut stream = self.map.search(lev).into_stream();
-            let mut seen = 0;
-            while let Some((key, offset)) = stream.next() {
-                seen += 1;
-                if seen > 200 {
-                    break;
-                }
-                let Ok(key) = std::str::from_utf8(key) else {
-                    continue;
-                };
+            for (key, offset) in self.within(&lev, 200) {
                 if out.iter().any(|(t, _)| t.term == key) {
                     continue;
                 }
-                let dist = edit_distance(&self.surface(key, offset), raw);
+                let dist = edit_distance(&self.surface(&key, offset), raw);
                 if dist == 0 || dist > max_dist {
                     continue;
                 }
+                let df = self.df(&key, offset);
                 out.push((
                     WeightedTerm {
-                        term: key.to_string(),
+                        term: key,
                         offset,
                         weight: FUZZY_WEIGHT[dist - 1],
                     },
-                    self.df(offset),
+                    df,
                 ));
             }
         }
@@ -231,26 +280,18 @@ impl Dictionary<'_> {
             let Ok(lev) = Levenshtein::new(term, dist) else {
                 break;
             };
-            let mut stream = self.map.search(lev).into_stream();
-            let mut seen = 0;
-            while let Some((k, offset)) = stream.next() {
-                seen += 1;
-                if seen > 1000 {
-                    break;
-                }
-                let Ok(k) = std::str::from_utf8(k) else {
-                    continue;
-                };
+            for (k, offset) in self.within(&lev, 1000) {
                 if out.iter().any(|(t, _)| t.term == k) {
                     continue;
                 }
+                let df = self.df(&k, offset);
                 out.push((
                     WeightedTerm {
-                        term: k.to_string(),
+                        term: k,
                         offset,
                         weight: FUZZY_WEIGHT[(dist - 1) as usize],
                     },
-                    self.df(offset),
+                    df,
                 ));
             }
             if !out.is_empty() {
@@ -263,10 +304,12 @@ impl Dictionary<'_> {
     }
 }
 
+impl<L: Lexicon + ?Sized> LexiconExt for L {}
+
 /// Plans `query` (already checked for length) against the dictionary.
-pub fn plan(
+pub fn plan<L: Lexicon + ?Sized>(
     analyzer: &Analyzer,
-    dict: &Dictionary<'_>,
+    dict: &L,
     query: &str,
     opts: PlanOptions,
 ) -> QueryPlan {
@@ -366,13 +409,13 @@ pub fn plan(
 
 /// Replaces runs of query terms that spell a synonym-group member by one clause whose
 /// alternatives are all members of the group.
-fn apply_synonyms(
-    dict: &Dictionary<'_>,
+fn apply_synonyms<L: Lexicon + ?Sized>(
+    dict: &L,
     tokens: &[QueryToken],
     consumed: &mut [bool],
     plan: &mut QueryPlan,
 ) {
-    for group in &dict.data.synonyms {
+    for group in dict.synonyms() {
         for member in group {
             let n = member.len();
             if n == 0 || n > tokens.len() {

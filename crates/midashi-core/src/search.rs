@@ -9,14 +9,18 @@ use crate::error::{Error, Result};
 use crate::format::{decode, FileKind, Manifest};
 use crate::fusion::{fuse, Fusion};
 use crate::index::postings::ListReader;
-use crate::index::{Field, SectionRecord, SectionsData, TermsData};
-use crate::query::{plan, Dictionary, PlanOptions, QueryPlan, MAX_QUERY_BYTES};
+use crate::index::{DocRecord, Field, SectionRecord, SectionsData, TermsData};
+use crate::query::{
+    plan, Dictionary, Lexicon, LexiconExt, PlanOptions, QueryPlan, WeightedTerm, MAX_QUERY_BYTES,
+};
 use crate::scoring::Bm25f;
 use crate::section::SectionId;
+use crate::shards::{Bundle, FileSource, SectionFacts, Sharded};
 use crate::vectors::VectorsData;
 use crate::versions::{collapse, Collapsed, Families};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// Which legs a query runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -206,14 +210,26 @@ pub struct DocumentView {
 pub struct SearchIndex {
     manifest: Manifest,
     analyzer: Analyzer,
+    store: Store,
+    vectors: Option<VectorsData>,
+    ann: Option<AnnData>,
+}
+
+/// Where the keyword index and the sections live.
+enum Store {
+    /// A single-file index, all in memory.
+    Whole(Box<Whole>),
+    /// A sharded index: files load as queries need them.
+    Sharded(Box<Sharded>),
+}
+
+struct Whole {
     terms: TermsData,
     map: fst::Map<Vec<u8>>,
     sections: SectionsData,
     line_starts: Vec<Vec<u32>>,
     by_id: HashMap<u64, u32>,
     by_path: HashMap<String, u32>,
-    vectors: Option<VectorsData>,
-    ann: Option<AnnData>,
     families: Option<Families>,
 }
 
@@ -231,11 +247,280 @@ fn line_starts(source: &str) -> Vec<u32> {
         .collect()
 }
 
+/// Lines `from..=to` (1-based) of a document's source.
+fn lines_of<'a>(source: &'a str, starts: &[u32], from: u32, to: u32) -> &'a str {
+    let from = (from.max(1) - 1) as usize;
+    let a = starts.get(from).copied().unwrap_or(source.len() as u32) as usize;
+    let b = starts
+        .get(to as usize)
+        .copied()
+        .unwrap_or(source.len() as u32) as usize;
+    source.get(a..b.max(a)).unwrap_or("")
+}
+
+/// A section's heading as the exact-heading lift compares it with a query: its distinct
+/// query terms, sorted. (The sharded layout's writer stores the same, per posting.)
+pub fn heading_terms(analyzer: &Analyzer, heading: &str) -> Vec<String> {
+    let mut have: Vec<String> = analyzer
+        .analyze_query(heading)
+        .into_iter()
+        .filter(|t| !t.part)
+        .map(|t| t.term)
+        .collect();
+    have.sort_unstable();
+    have.dedup();
+    have
+}
+
+/// The link to a section (in its own version), as `other_versions` lists it.
+pub fn version_link(sec: &SectionRecord, doc: &DocRecord) -> VersionLink {
+    VersionLink {
+        version: doc.hints.version.clone().unwrap_or_default(),
+        id: SectionId(sec.id).to_string(),
+        url: section_url(sec, doc),
+    }
+}
+
+fn section_url(sec: &SectionRecord, doc: &DocRecord) -> String {
+    match &sec.anchor {
+        Some(a) => format!("{}#{}", doc.url, a),
+        None => doc.url.clone(),
+    }
+}
+
+/// A search result for a section of `doc` (`starts`: the document's line starts).
+fn make_hit(
+    analyzer: &Analyzer,
+    sec: &SectionRecord,
+    doc: &DocRecord,
+    starts: &[u32],
+    score: f32,
+    preview_lines: usize,
+    terms: &HashSet<&str>,
+) -> SearchHit {
+    // Saturating: line numbers come from a file, and a damaged one must not panic here.
+    let span = sec
+        .end_line
+        .saturating_sub(sec.start_line)
+        .saturating_add(1);
+    let shown = u32::try_from(preview_lines).unwrap_or(u32::MAX).min(span);
+    let preview = lines_of(
+        &doc.source,
+        starts,
+        sec.start_line,
+        sec.start_line.saturating_add(shown).saturating_sub(1),
+    )
+    .trim_end_matches(['\n', '\r'])
+    .to_string();
+    let highlights = if terms.is_empty() {
+        Vec::new()
+    } else {
+        highlight_ranges(analyzer, &preview, terms)
+    };
+    SearchHit {
+        id: SectionId(sec.id).to_string(),
+        path: doc.path.clone(),
+        url: section_url(sec, doc),
+        anchor: sec.anchor.clone(),
+        heading: sec.heading.clone(),
+        heading_path: sec.heading_path.clone(),
+        depth: sec.depth,
+        section_number: sec.section_number,
+        start_line: sec.start_line,
+        end_line: sec.end_line,
+        score,
+        preview,
+        more_lines: span - shown,
+        highlights,
+        title: doc.title.clone(),
+        description: doc.hints.description.clone(),
+        token_estimate: sec.token_estimate,
+        version: doc.hints.version.clone(),
+        other_versions: Vec::new(),
+    }
+}
+
+/// Sums BM25F over a plan's clauses: each clause scores its best alternative, the clauses
+/// add up. `scores` hands each term's `(section, score)` pairs to the callback. One
+/// function for both layouts, so the float additions happen in the same order and the
+/// totals agree to the bit. Returns the sections touched with their totals.
+fn accumulate(
+    n: usize,
+    plan: &QueryPlan,
+    mut scores: impl FnMut(&WeightedTerm, &mut dyn FnMut(u32, f32)),
+) -> Vec<(u32, f32)> {
+    let mut total = vec![0f32; n];
+    let mut touched: Vec<u32> = Vec::new();
+    let add = |total: &mut Vec<f32>, touched: &mut Vec<u32>, s: u32, v: f32| {
+        if let Some(slot) = total.get_mut(s as usize) {
+            if *slot == 0.0 {
+                touched.push(s);
+            }
+            *slot += v;
+        }
+    };
+    for clause in &plan.clauses {
+        let single = clause.alternatives.len() == 1 && clause.alternatives[0].terms.len() == 1;
+        let mut best: HashMap<u32, f32> = HashMap::new();
+        for alt in &clause.alternatives {
+            let mut alt_scores: HashMap<u32, f32> = HashMap::new();
+            for t in &alt.terms {
+                scores(t, &mut |s, score| {
+                    let v = t.weight * score;
+                    if single {
+                        add(&mut total, &mut touched, s, v);
+                    } else {
+                        *alt_scores.entry(s).or_insert(0.0) += v;
+                    }
+                });
+            }
+            for (s, v) in alt_scores {
+                let e = best.entry(s).or_insert(0.0);
+                *e = e.max(v);
+            }
+        }
+        // Sorted so the float additions happen in the same order everywhere.
+        let mut best: Vec<(u32, f32)> = best.into_iter().collect();
+        best.sort_by_key(|&(s, _)| s);
+        for (s, v) in best {
+            add(&mut total, &mut touched, s, v);
+        }
+    }
+    touched
+        .into_iter()
+        .map(|s| (s, total[s as usize]))
+        .collect()
+}
+
+/// How a section's heading compares with the query, for [`lift_exact_headings`].
+struct HeadingMatch {
+    /// The heading says exactly what was asked (same length, same terms).
+    exact: bool,
+    /// The heading contains every query word.
+    contains_all: bool,
+    /// The section's depth.
+    depth: u8,
+}
+
+/// A section whose heading says exactly what was asked comes first: its score is lifted
+/// above the best non-exact score (keeping order among exact matches). Headings that merely
+/// contain every query word get a smaller lift, larger for page-level headings (a page about
+/// X beats a subsection mentioning X). `matching(i, s)` describes the heading of the `i`th
+/// ranked section `s` (`None`: no match worth checking).
+fn lift_exact_headings(
+    ranked: &mut [(u32, f32)],
+    mut matching: impl FnMut(usize, u32) -> Option<HeadingMatch>,
+) {
+    let top = ranked.first().map_or(0.0, |r| r.1);
+    let mut any = false;
+    // Exact matches are near the top anyway; looking further only costs time.
+    for (i, r) in ranked.iter_mut().take(200).enumerate() {
+        let Some(m) = matching(i, r.0) else {
+            continue;
+        };
+        if m.exact {
+            r.1 += top;
+            any = true;
+        } else if m.contains_all {
+            r.1 *= match m.depth {
+                0 | 1 => 1.25,
+                2 => 1.15,
+                _ => 1.1,
+            };
+            any = true;
+        }
+    }
+    if any {
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    }
+}
+
+/// The best-scoring node of every ancestor chain, for a sharded index: a section's
+/// descendants are the next `subtree` ordinals, and kept sections never nest, so the kept
+/// section just before `s` is the only one that can contain it.
+fn group_by_ranges(
+    ranked: Vec<(u32, f32)>,
+    facts: impl Fn(u32) -> SectionFacts,
+) -> Vec<(u32, f32)> {
+    let mut kept: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
+    let mut out = Vec::new();
+    for (s, score) in ranked {
+        let sub = facts(s).subtree;
+        // `s` is an ancestor of a kept section.
+        if sub > 0
+            && kept
+                .range(s.saturating_add(1)..=s.saturating_add(sub))
+                .next()
+                .is_some()
+        {
+            continue;
+        }
+        // A kept section is an ancestor of `s`.
+        if kept
+            .range(..s)
+            .next_back()
+            .is_some_and(|(&k, &ks)| s <= k.saturating_add(ks))
+        {
+            continue;
+        }
+        kept.insert(s, sub);
+        out.push((s, score));
+    }
+    out
+}
+
 impl SearchIndex {
     /// Loads an index from its entry file and the two files keyword search needs.
     pub fn open(entry: &[u8], terms: &[u8], sections: &[u8]) -> Result<Self> {
         let manifest = Manifest::decode(entry)?;
         Self::from_manifest(manifest, terms, sections)
+    }
+
+    /// Opens a sharded index from its entry file and directory file. `source` reads further
+    /// files synchronously (native callers); without one, a query that lacks files fails
+    /// with [`Error::NeedsFiles`] and the caller attaches them ([`SearchIndex::attach_file`]).
+    pub fn open_sharded(
+        entry: &[u8],
+        directory: &[u8],
+        source: Option<FileSource>,
+    ) -> Result<Self> {
+        let manifest = Manifest::decode(entry)?;
+        Self::from_manifest_sharded(manifest, directory, source)
+    }
+
+    /// [`SearchIndex::open_sharded`] with an already decoded manifest.
+    pub fn from_manifest_sharded(
+        manifest: Manifest,
+        directory: &[u8],
+        source: Option<FileSource>,
+    ) -> Result<Self> {
+        let name = manifest
+            .file(FileKind::Directory)
+            .map_or_else(|| "directory".to_string(), |f| f.name.clone());
+        let sharded = Sharded::open(&name, directory, source)?;
+        Ok(SearchIndex {
+            manifest,
+            analyzer: Analyzer::new(),
+            store: Store::Sharded(Box::new(sharded)),
+            vectors: None,
+            ann: None,
+        })
+    }
+
+    /// Adds a file a sharded index asked for (see [`Error::NeedsFiles`]).
+    pub fn attach_file(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
+        match &self.store {
+            Store::Sharded(sh) => sh.attach(name, bytes),
+            Store::Whole(_) => Err(Error::InvalidOption {
+                name: "file",
+                detail: format!("{name}: a single-file index loads no further files"),
+            }),
+        }
+    }
+
+    /// Whether this is a sharded index (files load as queries need them).
+    pub fn is_sharded(&self) -> bool {
+        matches!(self.store, Store::Sharded(_))
     }
 
     /// Loads an index from an already decoded manifest and its keyword files.
@@ -317,15 +602,17 @@ impl SearchIndex {
             .collect();
         let families = Families::new(&sections);
         Ok(SearchIndex {
-            families,
             manifest,
             analyzer: Analyzer::new(),
-            terms,
-            map,
-            sections,
-            line_starts,
-            by_id,
-            by_path,
+            store: Store::Whole(Box::new(Whole {
+                terms,
+                map,
+                sections,
+                line_starts,
+                by_id,
+                by_path,
+                families,
+            })),
             vectors: None,
             ann: None,
         })
@@ -338,7 +625,7 @@ impl SearchIndex {
             .file(FileKind::Vectors)
             .map_or_else(|| "vectors".to_string(), |f| f.name.clone());
         let v: VectorsData = decode(FileKind::Vectors, &name, bytes)?;
-        let n = self.sections.sections.len() as u32;
+        let n = self.section_count() as u32;
         if !v.is_consistent() || v.row_section.iter().any(|&s| s >= n) {
             return Err(Error::Malformed {
                 file: name,
@@ -399,10 +686,21 @@ impl SearchIndex {
     }
 
     /// A section's document path and anchor, by ordinal (what vector rows point at).
-    pub fn section_place(&self, section: u32) -> Option<(&str, Option<&str>)> {
-        let sec = self.sections.sections.get(section as usize)?;
-        let doc = self.sections.docs.get(sec.doc as usize)?;
-        Some((doc.path.as_str(), sec.anchor.as_deref()))
+    pub fn section_place(&self, section: u32) -> Option<(String, Option<String>)> {
+        match &self.store {
+            Store::Whole(w) => {
+                let sec = w.sections.sections.get(section as usize)?;
+                let doc = w.sections.docs.get(sec.doc as usize)?;
+                Some((doc.path.clone(), sec.anchor.clone()))
+            }
+            Store::Sharded(sh) => {
+                let b = sh.bundle_of_doc(sh.doc_of(section))?;
+                let first = b.docs.first()?.first_section;
+                let sec = b.sections.get(section.checked_sub(first)? as usize)?;
+                let doc = b.docs.get(sec.doc.checked_sub(b.first_doc)? as usize)?;
+                Some((doc.path.clone(), sec.anchor.clone()))
+            }
+        }
     }
 
     /// Whether semantic search can run (vectors attached).
@@ -420,15 +718,9 @@ impl SearchIndex {
         &self.analyzer
     }
 
-    fn dictionary(&self) -> Dictionary<'_> {
-        Dictionary {
-            map: &self.map,
-            data: &self.terms,
-        }
-    }
-
     /// Runs a query. `query_vector` is the query's embedding (from midashi-embed) for the
-    /// semantic leg; without it only keyword search runs.
+    /// semantic leg; without it only keyword search runs. A sharded index without a file
+    /// source fails with [`Error::NeedsFiles`] until the files the query reads are attached.
     pub fn search(
         &self,
         query: &str,
@@ -462,20 +754,57 @@ impl SearchIndex {
             }
             (m, true) => m,
         };
-        let plan = plan(
-            &self.analyzer,
-            &self.dictionary(),
-            query,
-            PlanOptions {
-                prefix: opts.prefix,
-                fuzzy: opts.fuzzy,
-            },
-        );
-        let keep = |s: u32| self.passes_filters(s, opts);
+        let plan_opts = PlanOptions {
+            prefix: opts.prefix,
+            fuzzy: opts.fuzzy,
+        };
+        match &self.store {
+            Store::Whole(w) => {
+                let plan = plan(&self.analyzer, &w.dictionary(), query, plan_opts);
+                self.run(w.as_ref(), query, opts, query_vector, mode, &plan)
+            }
+            Store::Sharded(sh) => {
+                sh.begin();
+                let plan = plan(&self.analyzer, sh.as_ref(), query, plan_opts);
+                sh.need()?;
+                self.run(sh.as_ref(), query, opts, query_vector, mode, &plan)
+            }
+        }
+    }
+
+    /// The steps after planning, for either layout.
+    fn run<S: Ranking>(
+        &self,
+        store: &S,
+        query: &str,
+        opts: &SearchOptions,
+        query_vector: Option<&[f32]>,
+        mode: Mode,
+        plan: &QueryPlan,
+    ) -> Result<SearchResponse> {
+        let mut facts = HashMap::new();
         let keyword = if mode == Mode::Semantic {
             Vec::new()
         } else {
-            self.keyword_leg(&plan, &keep, self.analyzer.analyze(query).len())
+            let touched = accumulate(store.section_count(), plan, |t, emit| {
+                store.scores(t, &mut facts, emit)
+            });
+            store.ready()?;
+            let keep = |s: u32| store.passes_filters(s, opts, &facts);
+            let mut ranked: Vec<(u32, f32)> = touched
+                .into_iter()
+                .filter(|&(s, v)| v > 0.0 && keep(s))
+                .collect();
+            store.ready()?;
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            let mut wanted: Vec<&str> = plan.terms.iter().map(String::as_str).collect();
+            wanted.sort_unstable();
+            wanted.dedup();
+            if !wanted.is_empty() {
+                let query_len = self.analyzer.analyze(query).len();
+                store.lift(&self.analyzer, &mut ranked, &wanted, query_len, &facts)?;
+            }
+            ranked
         };
         let ranked = match (mode, query_vector) {
             (Mode::Keyword, _) | (_, None) => keyword,
@@ -485,14 +814,18 @@ impl SearchIndex {
                         "the index has no vectors: rebuild it with a model".into(),
                     )
                 })?;
+                store.prepare_semantic()?;
                 // The graph answers unfiltered queries; with a filter its candidates could
                 // all be filtered away, so filtered queries scan every row.
                 let candidates = match &self.ann {
                     Some(ann) if !opts.has_filters() => ann.search(vectors, qv),
                     _ => vectors.scan(qv),
                 };
-                let semantic: Vec<(u32, f32)> =
-                    candidates.into_iter().filter(|&(s, _)| keep(s)).collect();
+                let semantic: Vec<(u32, f32)> = candidates
+                    .into_iter()
+                    .filter(|&(s, _)| store.passes_filters(s, opts, &facts))
+                    .collect();
+                store.ready()?;
                 if mode == Mode::Semantic {
                     semantic
                 } else {
@@ -511,37 +844,37 @@ impl SearchIndex {
             None => ranked,
         };
         let grouped = if opts.group {
-            self.group(ranked)
+            store.group(ranked, &facts)
         } else {
             ranked
         };
-        let collapsed: Vec<Collapsed> = match &self.families {
-            Some(f) if opts.collapse_versions && opts.version.is_none() => {
-                collapse(&grouped, f, |s| self.version_of(s))
-            }
-            _ => grouped
-                .iter()
-                .map(|&(section, score)| Collapsed {
-                    section,
-                    score,
-                    others: Vec::new(),
-                })
-                .collect(),
-        };
+        let collapsed: Vec<Collapsed> =
+            if store.versioned() && opts.collapse_versions && opts.version.is_none() {
+                collapse(
+                    &grouped,
+                    |s| store.family(s, &facts),
+                    |s| store.version_of(s),
+                )
+            } else {
+                grouped
+                    .iter()
+                    .map(|&(section, score)| Collapsed {
+                        section,
+                        score,
+                        others: Vec::new(),
+                    })
+                    .collect()
+            };
         let total = collapsed.len();
         let terms: HashSet<&str> = plan.all_terms().collect();
-        let results = collapsed
+        let page: Vec<&Collapsed> = collapsed
             .iter()
             .skip(opts.offset)
             .take(opts.limit)
-            .map(|c| {
-                let mut hit = self.hit(c.section, c.score, opts.preview_lines, &terms);
-                hit.other_versions = c.others.iter().map(|&o| self.version_link(o)).collect();
-                hit
-            })
             .collect();
+        let results = store.hits(&self.analyzer, &page, opts.preview_lines, &terms)?;
         let suggestions = if total < 3 {
-            self.did_you_mean(query, &plan)
+            did_you_mean(query, plan)
         } else {
             Vec::new()
         };
@@ -553,117 +886,267 @@ impl SearchIndex {
         })
     }
 
-    /// BM25F over the plan's clauses, exact heading matches first; best first.
-    fn keyword_leg(
-        &self,
-        plan: &QueryPlan,
-        keep: &dyn Fn(u32) -> bool,
-        query_len: usize,
-    ) -> Vec<(u32, f32)> {
-        let n = self.sections.sections.len();
-        let scorer = Bm25f::new(
-            self.terms.weights,
-            self.terms.avg_len,
-            &self.terms.field_lengths,
-        );
-        let mut total = vec![0f32; n];
-        let mut touched: Vec<u32> = Vec::new();
-        let mut add = |total: &mut Vec<f32>, s: u32, v: f32| {
-            if let Some(slot) = total.get_mut(s as usize) {
-                if *slot == 0.0 {
-                    touched.push(s);
-                }
-                *slot += v;
-            }
-        };
-        for clause in &plan.clauses {
-            let single = clause.alternatives.len() == 1 && clause.alternatives[0].terms.len() == 1;
-            let mut best: HashMap<u32, f32> = HashMap::new();
-            for alt in &clause.alternatives {
-                let mut alt_scores: HashMap<u32, f32> = HashMap::new();
-                for t in &alt.terms {
-                    let Some(list) = ListReader::open(&self.terms.postings, t.offset as usize)
-                    else {
-                        continue;
-                    };
-                    let idf = list.idf;
-                    for p in list {
-                        let v = t.weight * scorer.score(idf, p.section, &p.tf);
-                        if single {
-                            add(&mut total, p.section, v);
-                        } else {
-                            *alt_scores.entry(p.section).or_insert(0.0) += v;
-                        }
-                    }
-                }
-                for (s, v) in alt_scores {
-                    let e = best.entry(s).or_insert(0.0);
-                    *e = e.max(v);
-                }
-            }
-            // Sorted so the float additions happen in the same order everywhere.
-            let mut best: Vec<(u32, f32)> = best.into_iter().collect();
-            best.sort_by_key(|&(s, _)| s);
-            for (s, v) in best {
-                add(&mut total, s, v);
-            }
+    /// The distinct versions of a versioned site, newest first (empty when it has fewer
+    /// than two): what a version picker offers.
+    pub fn versions(&self) -> &[String] {
+        match &self.store {
+            Store::Whole(w) => w.families.as_ref().map_or(&[], |f| f.versions()),
+            Store::Sharded(sh) => &sh.dir.versions,
         }
-        let mut ranked: Vec<(u32, f32)> = touched
-            .into_iter()
-            .filter(|&s| keep(s))
-            .map(|s| (s, total[s as usize]))
-            .filter(|&(_, v)| v > 0.0)
-            .collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        self.boost_exact_headings(&mut ranked, plan, query_len);
-        ranked
     }
 
-    /// A section whose heading says exactly what was asked comes first: its score is lifted
-    /// above the best non-exact score (keeping order among exact matches).
-    fn boost_exact_headings(&self, ranked: &mut [(u32, f32)], plan: &QueryPlan, query_len: usize) {
-        let mut wanted: Vec<&str> = plan.terms.iter().map(String::as_str).collect();
-        if wanted.is_empty() {
-            return;
-        }
-        wanted.sort_unstable();
-        wanted.dedup();
-        let top = ranked.first().map_or(0.0, |r| r.1);
-        let mut any = false;
-        // Exact matches are near the top anyway; looking further only costs time.
-        for (i, r) in ranked.iter_mut().take(200).enumerate() {
-            // The heading field's stored length is its term count under the same analyzer:
-            // only headings as long as the query can say exactly the same thing. Headings
-            // that merely contain every query word get a smaller lift, larger for page-level
-            // headings (a page about X beats a subsection mentioning X); that is only
-            // checked for the head of the list, where it can change what is seen.
-            let same_len = self.field_len(r.0, Field::Heading) == query_len;
-            if !same_len && i >= 50 {
-                continue;
+    /// A section by id, with its whole text. A sharded index finds it in the bundles loaded
+    /// so far (every search result's is), or with a file source in any bundle.
+    pub fn get_section(&self, id: SectionId) -> Option<SectionView> {
+        match &self.store {
+            Store::Whole(w) => {
+                let &s = w.by_id.get(&id.0)?;
+                let sec = &w.sections.sections[s as usize];
+                let doc = &w.sections.docs[sec.doc as usize];
+                let starts = &w.line_starts[sec.doc as usize];
+                Some(section_view(&self.analyzer, sec, doc, starts))
             }
-            let sec = &self.sections.sections[r.0 as usize];
-            let tokens = self.analyzer.analyze_query(&sec.heading);
-            let mut have: Vec<&str> = tokens
-                .iter()
-                .filter(|t| !t.part)
-                .map(|t| t.term.as_str())
-                .collect();
-            have.sort_unstable();
-            have.dedup();
-            if same_len && have == wanted {
-                r.1 += top;
-                any = true;
-            } else if wanted.iter().all(|w| have.binary_search(w).is_ok()) {
-                r.1 *= match sec.depth {
-                    0 | 1 => 1.25,
-                    2 => 1.15,
-                    _ => 1.1,
+            Store::Sharded(sh) => {
+                let find = |b: &Bundle| {
+                    let sec = b.sections.iter().find(|s| s.id == id.0)?;
+                    let doc = &b.docs[(sec.doc - b.first_doc) as usize];
+                    Some(section_view(
+                        &self.analyzer,
+                        sec,
+                        doc,
+                        &line_starts(&doc.source),
+                    ))
                 };
-                any = true;
+                if let Some(v) = sh.loaded_bundles().iter().find_map(|b| find(b)) {
+                    return Some(v);
+                }
+                (0..sh.bundle_count()).find_map(|i| {
+                    let first = sh.dir.bundles[i].first_doc;
+                    find(sh.bundle_of_doc(first)?.as_ref())
+                })
             }
         }
-        if any {
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    }
+
+    /// A document by path.
+    pub fn get_document(&self, path: &str) -> Option<DocumentView> {
+        let path = path.trim_start_matches('/');
+        // `sections`: the document's sections, in order.
+        let view = |d: &DocRecord, sections: &[SectionRecord]| {
+            let starts = line_starts(&d.source);
+            DocumentView {
+                path: d.path.clone(),
+                url: d.url.clone(),
+                title: d.title.clone(),
+                source: d.source.clone(),
+                sections: sections
+                    .iter()
+                    .map(|sec| make_hit(&self.analyzer, sec, d, &starts, 0.0, 0, &HashSet::new()))
+                    .collect(),
+            }
+        };
+        let range = |d: &DocRecord, base: u32| {
+            let a = d.first_section.saturating_sub(base) as usize;
+            a..a + d.section_count as usize
+        };
+        match &self.store {
+            Store::Whole(w) => {
+                let &d = w.by_path.get(path)?;
+                let doc = &w.sections.docs[d as usize];
+                Some(view(doc, w.sections.sections.get(range(doc, 0))?))
+            }
+            Store::Sharded(sh) => {
+                let b = sh.bundle_of_path(path)?;
+                let doc = b.docs.iter().find(|d| d.path == path)?;
+                let base = b.docs.first()?.first_section;
+                Some(view(doc, b.sections.get(range(doc, base))?))
+            }
+        }
+    }
+
+    /// The section of a document with this anchor.
+    pub fn find_anchor(&self, path: &str, anchor: &str) -> Option<SectionId> {
+        let path = path.trim_start_matches('/');
+        match &self.store {
+            Store::Whole(w) => {
+                let &d = w.by_path.get(path)?;
+                let doc = &w.sections.docs[d as usize];
+                (doc.first_section..doc.first_section + doc.section_count)
+                    .map(|s| &w.sections.sections[s as usize])
+                    .find(|s| s.anchor.as_deref() == Some(anchor))
+                    .map(|s| SectionId(s.id))
+            }
+            Store::Sharded(sh) => {
+                let b = sh.bundle_of_path(path)?;
+                let d = b.docs.iter().position(|d| d.path == path)? as u32 + b.first_doc;
+                b.sections
+                    .iter()
+                    .find(|s| s.doc == d && s.anchor.as_deref() == Some(anchor))
+                    .map(|s| SectionId(s.id))
+            }
+        }
+    }
+
+    /// Completions for the word being typed (display words, most frequent first). A sharded
+    /// index without a file source fails with [`Error::NeedsFiles`] until the shards of the
+    /// prefix are attached.
+    pub fn suggest(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
+        match &self.store {
+            Store::Whole(w) => Ok(suggest_in(&self.analyzer, &w.dictionary(), prefix, limit)),
+            Store::Sharded(sh) => {
+                sh.begin();
+                let out = suggest_in(&self.analyzer, sh.as_ref(), prefix, limit);
+                sh.need()?;
+                Ok(out)
+            }
+        }
+    }
+
+    /// Number of sections.
+    pub fn section_count(&self) -> usize {
+        match &self.store {
+            Store::Whole(w) => w.sections.sections.len(),
+            Store::Sharded(sh) => sh.dir.n_sections as usize,
+        }
+    }
+
+    /// Every document's path and title, in path order (a sharded index reads every bundle
+    /// its source can give).
+    pub fn documents(&self) -> Vec<(String, String)> {
+        match &self.store {
+            Store::Whole(w) => w
+                .sections
+                .docs
+                .iter()
+                .map(|d| (d.path.clone(), d.title.clone()))
+                .collect(),
+            Store::Sharded(sh) => (0..sh.bundle_count())
+                .filter_map(|i| sh.bundle_of_doc(sh.dir.bundles[i].first_doc))
+                .flat_map(|b| {
+                    b.docs
+                        .iter()
+                        .map(|d| (d.path.clone(), d.title.clone()))
+                        .collect::<Vec<_>>()
+                })
+                .collect(),
+        }
+    }
+}
+
+fn section_view(
+    analyzer: &Analyzer,
+    sec: &SectionRecord,
+    doc: &DocRecord,
+    starts: &[u32],
+) -> SectionView {
+    let text = lines_of(&doc.source, starts, sec.start_line, sec.end_line).to_string();
+    SectionView {
+        hit: make_hit(analyzer, sec, doc, starts, 0.0, usize::MAX, &HashSet::new()),
+        text,
+    }
+}
+
+fn suggest_in<L: Lexicon + ?Sized>(
+    analyzer: &Analyzer,
+    dict: &L,
+    prefix: &str,
+    limit: usize,
+) -> Vec<String> {
+    // Only the end of the text can hold the word being typed: a huge input costs no more
+    // than the longest query.
+    let mut cut = prefix.len().saturating_sub(MAX_QUERY_BYTES);
+    while !prefix.is_char_boundary(cut) {
+        cut += 1;
+    }
+    let tokens = analyzer.analyze_query(&prefix[cut..]);
+    let Some(last) = tokens.iter().rev().find(|t| !t.part) else {
+        return Vec::new();
+    };
+    let raw = if last.raw.is_empty() {
+        &last.term
+    } else {
+        &last.raw
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (term, offset, _) in dict.completions(raw, limit.saturating_mul(3).max(limit)) {
+        let word = dict.surface(&term, offset);
+        if word.starts_with(raw.as_str()) && !out.contains(&word) {
+            out.push(word);
+        }
+        if out.len() >= limit {
+            break;
+        }
+    }
+    out
+}
+
+fn did_you_mean(query: &str, plan: &QueryPlan) -> Vec<String> {
+    let mut fixed = String::new();
+    let mut last = 0;
+    let mut changed = false;
+    for (start, end, suggestion) in &plan.unknown {
+        if let Some(word) = suggestion {
+            fixed.push_str(&query[last..*start]);
+            fixed.push_str(word);
+            last = *end;
+            changed = true;
+        }
+    }
+    if !changed {
+        return Vec::new();
+    }
+    fixed.push_str(&query[last..]);
+    vec![fixed]
+}
+
+/// What [`SearchIndex::run`] needs of a layout after planning. `facts` carries what the
+/// keyword leg learnt of its candidates (a sharded index's postings hold it).
+trait Ranking {
+    fn section_count(&self) -> usize;
+    /// Hands each `(section, score)` of a term's postings to `emit`.
+    fn scores(
+        &self,
+        t: &WeightedTerm,
+        facts: &mut HashMap<u32, SectionFacts>,
+        emit: &mut dyn FnMut(u32, f32),
+    );
+    /// `Err(NeedsFiles)` when something read so far was missing.
+    fn ready(&self) -> Result<()>;
+    fn passes_filters(
+        &self,
+        s: u32,
+        opts: &SearchOptions,
+        facts: &HashMap<u32, SectionFacts>,
+    ) -> bool;
+    fn lift(
+        &self,
+        analyzer: &Analyzer,
+        ranked: &mut [(u32, f32)],
+        wanted: &[&str],
+        query_len: usize,
+        facts: &HashMap<u32, SectionFacts>,
+    ) -> Result<()>;
+    /// Loads what the semantic leg's candidates need.
+    fn prepare_semantic(&self) -> Result<()>;
+    fn group(&self, ranked: Vec<(u32, f32)>, facts: &HashMap<u32, SectionFacts>)
+        -> Vec<(u32, f32)>;
+    fn versioned(&self) -> bool;
+    fn family(&self, s: u32, facts: &HashMap<u32, SectionFacts>) -> Option<u32>;
+    fn version_of(&self, s: u32) -> Option<&str>;
+    fn hits(
+        &self,
+        analyzer: &Analyzer,
+        page: &[&Collapsed],
+        preview_lines: usize,
+        terms: &HashSet<&str>,
+    ) -> Result<Vec<SearchHit>>;
+}
+
+impl Whole {
+    fn dictionary(&self) -> Dictionary<'_> {
+        Dictionary {
+            map: &self.map,
+            data: &self.terms,
         }
     }
 
@@ -674,8 +1157,38 @@ impl SearchIndex {
             .get(i..i + 2)
             .map_or(0, |b| usize::from(u16::from_le_bytes([b[0], b[1]])))
     }
+}
 
-    fn passes_filters(&self, s: u32, opts: &SearchOptions) -> bool {
+impl Ranking for Whole {
+    fn section_count(&self) -> usize {
+        self.sections.sections.len()
+    }
+
+    fn scores(
+        &self,
+        t: &WeightedTerm,
+        _: &mut HashMap<u32, SectionFacts>,
+        emit: &mut dyn FnMut(u32, f32),
+    ) {
+        let scorer = Bm25f::new(
+            self.terms.weights,
+            self.terms.avg_len,
+            &self.terms.field_lengths,
+        );
+        let Some(list) = ListReader::open(&self.terms.postings, t.offset as usize) else {
+            return;
+        };
+        let idf = list.idf;
+        for p in list {
+            emit(p.section, scorer.score(idf, p.section, &p.tf));
+        }
+    }
+
+    fn ready(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn passes_filters(&self, s: u32, opts: &SearchOptions, _: &HashMap<u32, SectionFacts>) -> bool {
         let sec = &self.sections.sections[s as usize];
         let doc = &self.sections.docs[sec.doc as usize];
         let h = &doc.hints;
@@ -698,8 +1211,43 @@ impl SearchIndex {
             && opts.tags.iter().all(|t| h.tags.contains(t))
     }
 
+    fn lift(
+        &self,
+        analyzer: &Analyzer,
+        ranked: &mut [(u32, f32)],
+        wanted: &[&str],
+        query_len: usize,
+        _: &HashMap<u32, SectionFacts>,
+    ) -> Result<()> {
+        lift_exact_headings(ranked, |i, s| {
+            // The heading field's stored length is its term count under the same analyzer:
+            // only headings as long as the query can say exactly the same thing; the rest is
+            // only checked for the head of the list, where it can change what is seen.
+            let same_len = self.field_len(s, Field::Heading) == query_len;
+            if !same_len && i >= 50 {
+                return None;
+            }
+            let sec = &self.sections.sections[s as usize];
+            let have = heading_terms(analyzer, &sec.heading);
+            Some(HeadingMatch {
+                exact: same_len
+                    && have.len() == wanted.len()
+                    && have.iter().zip(wanted).all(|(a, b)| a == b),
+                contains_all: wanted
+                    .iter()
+                    .all(|w| have.binary_search_by(|h| h.as_str().cmp(w)).is_ok()),
+                depth: sec.depth,
+            })
+        });
+        Ok(())
+    }
+
+    fn prepare_semantic(&self) -> Result<()> {
+        Ok(())
+    }
+
     /// Keeps the best-scoring node of every ancestor chain, so a passage is shown once.
-    fn group(&self, ranked: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
+    fn group(&self, ranked: Vec<(u32, f32)>, _: &HashMap<u32, SectionFacts>) -> Vec<(u32, f32)> {
         let mut kept = HashSet::new();
         let mut covered = HashSet::new(); // ancestors of kept sections
         let mut out = Vec::new();
@@ -729,35 +1277,12 @@ impl SearchIndex {
         out
     }
 
-    fn did_you_mean(&self, query: &str, plan: &QueryPlan) -> Vec<String> {
-        let mut fixed = String::new();
-        let mut last = 0;
-        let mut changed = false;
-        for (start, end, suggestion) in &plan.unknown {
-            if let Some(word) = suggestion {
-                fixed.push_str(&query[last..*start]);
-                fixed.push_str(word);
-                last = *end;
-                changed = true;
-            }
-        }
-        if !changed {
-            return Vec::new();
-        }
-        fixed.push_str(&query[last..]);
-        vec![fixed]
+    fn versioned(&self) -> bool {
+        self.families.is_some()
     }
 
-    fn lines(&self, doc: u32, from: u32, to: u32) -> &str {
-        let d = &self.sections.docs[doc as usize];
-        let starts = &self.line_starts[doc as usize];
-        let from = (from.max(1) - 1) as usize;
-        let a = starts.get(from).copied().unwrap_or(d.source.len() as u32) as usize;
-        let b = starts
-            .get(to as usize)
-            .copied()
-            .unwrap_or(d.source.len() as u32) as usize;
-        d.source.get(a..b.max(a)).unwrap_or("")
+    fn family(&self, s: u32, _: &HashMap<u32, SectionFacts>) -> Option<u32> {
+        self.families.as_ref()?.family(s)
     }
 
     fn version_of(&self, s: u32) -> Option<&str> {
@@ -768,154 +1293,229 @@ impl SearchIndex {
             .as_deref()
     }
 
-    fn version_link(&self, s: u32) -> VersionLink {
-        let sec = &self.sections.sections[s as usize];
-        let doc = &self.sections.docs[sec.doc as usize];
-        VersionLink {
-            version: doc.hints.version.clone().unwrap_or_default(),
-            id: SectionId(sec.id).to_string(),
-            url: match &sec.anchor {
-                Some(a) => format!("{}#{}", doc.url, a),
-                None => doc.url.clone(),
-            },
-        }
-    }
-
-    /// The distinct versions of a versioned site, newest first (empty when it has fewer
-    /// than two): what a version picker offers.
-    pub fn versions(&self) -> &[String] {
-        self.families.as_ref().map_or(&[], |f| f.versions())
-    }
-
-    fn hit(&self, s: u32, score: f32, preview_lines: usize, terms: &HashSet<&str>) -> SearchHit {
-        let sec: &SectionRecord = &self.sections.sections[s as usize];
-        let doc = &self.sections.docs[sec.doc as usize];
-        // Saturating: line numbers come from a file, and a damaged one must not panic here.
-        let span = sec
-            .end_line
-            .saturating_sub(sec.start_line)
-            .saturating_add(1);
-        let shown = u32::try_from(preview_lines).unwrap_or(u32::MAX).min(span);
-        let preview = self
-            .lines(
-                sec.doc,
-                sec.start_line,
-                sec.start_line.saturating_add(shown).saturating_sub(1),
-            )
-            .trim_end_matches(['\n', '\r'])
-            .to_string();
-        let highlights = if terms.is_empty() {
-            Vec::new()
-        } else {
-            highlight_ranges(&self.analyzer, &preview, terms)
-        };
-        SearchHit {
-            id: SectionId(sec.id).to_string(),
-            path: doc.path.clone(),
-            url: match &sec.anchor {
-                Some(a) => format!("{}#{}", doc.url, a),
-                None => doc.url.clone(),
-            },
-            anchor: sec.anchor.clone(),
-            heading: sec.heading.clone(),
-            heading_path: sec.heading_path.clone(),
-            depth: sec.depth,
-            section_number: sec.section_number,
-            start_line: sec.start_line,
-            end_line: sec.end_line,
-            score,
-            preview,
-            more_lines: span - shown,
-            highlights,
-            title: doc.title.clone(),
-            description: doc.hints.description.clone(),
-            token_estimate: sec.token_estimate,
-            version: doc.hints.version.clone(),
-            other_versions: Vec::new(),
-        }
-    }
-
-    /// A section by id, with its whole text.
-    pub fn get_section(&self, id: SectionId) -> Option<SectionView> {
-        let &s = self.by_id.get(&id.0)?;
-        let sec = &self.sections.sections[s as usize];
-        let text = self
-            .lines(sec.doc, sec.start_line, sec.end_line)
-            .to_string();
-        Some(SectionView {
-            hit: self.hit(s, 0.0, usize::MAX, &HashSet::new()),
-            text,
-        })
-    }
-
-    /// A document by path, or by `path#anchor` for one of its sections.
-    pub fn get_document(&self, path: &str) -> Option<DocumentView> {
-        let &d = self.by_path.get(path.trim_start_matches('/'))?;
-        let doc = &self.sections.docs[d as usize];
-        let first = doc.first_section;
-        Some(DocumentView {
-            path: doc.path.clone(),
-            url: doc.url.clone(),
-            title: doc.title.clone(),
-            source: doc.source.clone(),
-            sections: (first..first + doc.section_count)
-                .map(|s| self.hit(s, 0.0, 0, &HashSet::new()))
-                .collect(),
-        })
-    }
-
-    /// The section of a document with this anchor.
-    pub fn find_anchor(&self, path: &str, anchor: &str) -> Option<SectionId> {
-        let &d = self.by_path.get(path.trim_start_matches('/'))?;
-        let doc = &self.sections.docs[d as usize];
-        (doc.first_section..doc.first_section + doc.section_count)
-            .map(|s| &self.sections.sections[s as usize])
-            .find(|s| s.anchor.as_deref() == Some(anchor))
-            .map(|s| SectionId(s.id))
-    }
-
-    /// Completions for the word being typed (display words, most frequent first).
-    pub fn suggest(&self, prefix: &str, limit: usize) -> Vec<String> {
-        // Only the end of the text can hold the word being typed: a huge input costs no more
-        // than the longest query.
-        let mut cut = prefix.len().saturating_sub(MAX_QUERY_BYTES);
-        while !prefix.is_char_boundary(cut) {
-            cut += 1;
-        }
-        let tokens = self.analyzer.analyze_query(&prefix[cut..]);
-        let Some(last) = tokens.iter().rev().find(|t| !t.part) else {
-            return Vec::new();
-        };
-        let raw = if last.raw.is_empty() {
-            &last.term
-        } else {
-            &last.raw
-        };
-        let dict = self.dictionary();
-        let mut out: Vec<String> = Vec::new();
-        for (term, offset, _) in dict.completions(raw, limit.saturating_mul(3).max(limit)) {
-            let word = dict.surface(&term, offset);
-            if word.starts_with(raw.as_str()) && !out.contains(&word) {
-                out.push(word);
-            }
-            if out.len() >= limit {
-                break;
-            }
-        }
-        out
-    }
-
-    /// Number of sections.
-    pub fn section_count(&self) -> usize {
-        self.sections.sections.len()
-    }
-
-    /// Section ordinals in index order with their ids (for tools that walk the index).
-    pub fn documents(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.sections
-            .docs
+    fn hits(
+        &self,
+        analyzer: &Analyzer,
+        page: &[&Collapsed],
+        preview_lines: usize,
+        terms: &HashSet<&str>,
+    ) -> Result<Vec<SearchHit>> {
+        Ok(page
             .iter()
-            .map(|d| (d.path.as_str(), d.title.as_str()))
+            .map(|c| {
+                let sec = &self.sections.sections[c.section as usize];
+                let doc = &self.sections.docs[sec.doc as usize];
+                let mut hit = make_hit(
+                    analyzer,
+                    sec,
+                    doc,
+                    &self.line_starts[sec.doc as usize],
+                    c.score,
+                    preview_lines,
+                    terms,
+                );
+                hit.other_versions = c
+                    .others
+                    .iter()
+                    .map(|&o| {
+                        let osec = &self.sections.sections[o as usize];
+                        version_link(osec, &self.sections.docs[osec.doc as usize])
+                    })
+                    .collect();
+                hit
+            })
+            .collect())
+    }
+}
+
+impl Sharded {
+    /// A section's facts: from the keyword leg's postings, else from the tree.
+    fn facts_of(&self, s: u32, facts: &HashMap<u32, SectionFacts>) -> SectionFacts {
+        if let Some(f) = facts.get(&s) {
+            return *f;
+        }
+        self.tree()
+            .and_then(|t| t.facts.get(s as usize).copied())
+            .unwrap_or_default()
+    }
+}
+
+impl Ranking for Sharded {
+    fn section_count(&self) -> usize {
+        self.dir.n_sections as usize
+    }
+
+    fn scores(
+        &self,
+        t: &WeightedTerm,
+        facts: &mut HashMap<u32, SectionFacts>,
+        emit: &mut dyn FnMut(u32, f32),
+    ) {
+        let Some((_, postings)) = self.postings(t.offset) else {
+            return;
+        };
+        for p in postings {
+            // Zero-score postings only carry a heading flag for the lift.
+            if p.score != 0.0 {
+                facts.insert(p.section, p.facts);
+                emit(p.section, p.score);
+            }
+        }
+    }
+
+    fn ready(&self) -> Result<()> {
+        self.need()
+    }
+
+    fn passes_filters(
+        &self,
+        s: u32,
+        opts: &SearchOptions,
+        facts: &HashMap<u32, SectionFacts>,
+    ) -> bool {
+        let doc = self.doc_of(s);
+        let Some(f) = self.dir.docs.get(doc as usize) else {
+            return false;
+        };
+        let is = |v: Option<u32>, want: &Option<String>| {
+            want.as_ref()
+                .is_none_or(|w| v.and_then(|i| self.dir.strings.get(i as usize)) == Some(w))
+        };
+        let path_ok = match &opts.path {
+            None => true,
+            Some(p) => self.tree().is_some_and(|t| {
+                t.paths
+                    .get(doc as usize)
+                    .is_some_and(|d| d.starts_with(p.trim_start_matches('/')))
+            }),
+        };
+        path_ok
+            && (opts.depth.is_empty() || opts.depth.contains(&self.facts_of(s, facts).depth))
+            && is(f.category, &opts.category)
+            && is(f.lang, &opts.lang)
+            && is(f.version, &opts.version)
+            && opts.tags.iter().all(|t| {
+                f.tags
+                    .iter()
+                    .any(|&i| self.dir.strings.get(i as usize) == Some(t))
+            })
+    }
+
+    fn lift(
+        &self,
+        _: &Analyzer,
+        ranked: &mut [(u32, f32)],
+        wanted: &[&str],
+        query_len: usize,
+        facts: &HashMap<u32, SectionFacts>,
+    ) -> Result<()> {
+        // Per section: how many of the query's words its heading has, its heading's length
+        // and its number of distinct heading terms (the postings of heading terms say).
+        let mut flags: HashMap<u32, (usize, u32, u32)> = HashMap::new();
+        for w in wanted {
+            let Some(reference) = crate::query::Lexicon::lookup(self, w) else {
+                continue;
+            };
+            let Some((_, postings)) = self.postings(reference) else {
+                continue;
+            };
+            for p in postings {
+                if let Some((len, count)) = p.heading {
+                    let e = flags.entry(p.section).or_insert((0, len, count));
+                    e.0 += 1;
+                }
+            }
+        }
+        self.need()?;
+        lift_exact_headings(ranked, |i, s| {
+            let &(have, len, count) = flags.get(&s)?;
+            let same_len = len as usize == query_len;
+            if !same_len && i >= 50 {
+                return None;
+            }
+            Some(HeadingMatch {
+                exact: same_len && count as usize == wanted.len() && have == wanted.len(),
+                contains_all: have == wanted.len(),
+                depth: self.facts_of(s, facts).depth,
+            })
+        });
+        Ok(())
+    }
+
+    fn prepare_semantic(&self) -> Result<()> {
+        self.tree();
+        self.need()
+    }
+
+    fn group(
+        &self,
+        ranked: Vec<(u32, f32)>,
+        facts: &HashMap<u32, SectionFacts>,
+    ) -> Vec<(u32, f32)> {
+        group_by_ranges(ranked, |s| self.facts_of(s, facts))
+    }
+
+    fn versioned(&self) -> bool {
+        self.dir.versioned
+    }
+
+    fn family(&self, s: u32, facts: &HashMap<u32, SectionFacts>) -> Option<u32> {
+        self.facts_of(s, facts).family
+    }
+
+    fn version_of(&self, s: u32) -> Option<&str> {
+        let f = self.dir.docs.get(self.doc_of(s) as usize)?;
+        self.dir
+            .strings
+            .get(f.version? as usize)
+            .map(String::as_str)
+    }
+
+    fn hits(
+        &self,
+        analyzer: &Analyzer,
+        page: &[&Collapsed],
+        preview_lines: usize,
+        terms: &HashSet<&str>,
+    ) -> Result<Vec<SearchHit>> {
+        let bundles: Vec<Option<Arc<Bundle>>> = page
+            .iter()
+            .map(|c| self.bundle_of_doc(self.doc_of(c.section)))
+            .collect();
+        self.need()?;
+        let damaged = || Error::Malformed {
+            file: "bundle".into(),
+            detail: "a result's section is not in its bundle".into(),
+        };
+        page.iter()
+            .zip(bundles)
+            .map(|(c, b)| {
+                let b = b.ok_or_else(damaged)?;
+                let first = b.docs.first().ok_or_else(damaged)?.first_section;
+                let at = c.section.checked_sub(first).ok_or_else(damaged)? as usize;
+                let sec = b.sections.get(at).ok_or_else(damaged)?;
+                let doc = b
+                    .docs
+                    .get(sec.doc.wrapping_sub(b.first_doc) as usize)
+                    .ok_or_else(damaged)?;
+                let mut hit = make_hit(
+                    analyzer,
+                    sec,
+                    doc,
+                    &line_starts(&doc.source),
+                    c.score,
+                    preview_lines,
+                    terms,
+                );
+                let links = &b.links[at];
+                hit.other_versions = c
+                    .others
+                    .iter()
+                    .filter_map(|o| links.iter().find(|(s, _)| s == o).map(|(_, l)| l.clone()))
+                    .collect();
+                Ok(hit)
+            })
+            .collect()
     }
 }
 

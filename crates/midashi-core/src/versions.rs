@@ -121,7 +121,8 @@ impl Families {
         &self.versions
     }
 
-    fn of(&self, section: u32) -> Option<u32> {
+    /// The family of a section (`None`: not versioned).
+    pub fn family(&self, section: u32) -> Option<u32> {
         self.family
             .get(section as usize)
             .copied()
@@ -146,13 +147,13 @@ pub struct Collapsed {
 /// Sections without a family pass through alone.
 pub fn collapse<'a>(
     ranked: &[(u32, f32)],
-    families: &Families,
+    family_of: impl Fn(u32) -> Option<u32>,
     version_of: impl Fn(u32) -> Option<&'a str>,
 ) -> Vec<Collapsed> {
     let mut out: Vec<Collapsed> = Vec::new();
     let mut slot: HashMap<u32, usize> = HashMap::new();
     for &(s, score) in ranked {
-        let Some(f) = families.of(s) else {
+        let Some(f) = family_of(s) else {
             out.push(Collapsed {
                 section: s,
                 score,

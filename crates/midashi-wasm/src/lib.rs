@@ -38,7 +38,13 @@ fn js_error(code: &str, message: &str) -> JsValue {
 }
 
 fn core_error(e: Error) -> JsValue {
-    js_error(e.code(), &e.to_string())
+    let err = js_error(e.code(), &e.to_string());
+    // A sharded index's "fetch these first": the loader reads the names from `files`.
+    if let Error::NeedsFiles(files) = &e {
+        let list: js_sys::Array = files.iter().map(|f| JsValue::from_str(f)).collect();
+        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("files"), &list);
+    }
+    err
 }
 
 /// Serialises a core value the way the CLI's `--json` prints it: objects, not `Map`s, and
@@ -160,6 +166,28 @@ impl WasmIndex {
         Ok(WasmIndex { inner })
     }
 
+    /// Opens a sharded index from its entry file and its directory file (the manifest's
+    /// `needed_for_keyword` file of kind `Directory`). Queries then fail with code
+    /// `NEEDS_FILES` and a `files` list until those files are attached ([`Self::attach_file`]);
+    /// the JS loader fetches and attaches them and asks again.
+    #[wasm_bindgen(js_name = openSharded)]
+    pub fn open_sharded(entry: &[u8], directory: &[u8]) -> Result<WasmIndex, JsValue> {
+        let inner = SearchIndex::open_sharded(entry, directory, None).map_err(core_error)?;
+        Ok(WasmIndex { inner })
+    }
+
+    /// Adds a file of a sharded index that a query asked for.
+    #[wasm_bindgen(js_name = attachFile)]
+    pub fn attach_file(&mut self, name: &str, bytes: &[u8]) -> Result<(), JsValue> {
+        self.inner.attach_file(name, bytes).map_err(core_error)
+    }
+
+    /// Whether the index is sharded (loads files per query).
+    #[wasm_bindgen(js_name = isSharded)]
+    pub fn is_sharded(&self) -> bool {
+        self.inner.is_sharded()
+    }
+
     /// The manifest (as [`read_manifest`] returns it).
     pub fn manifest(&self) -> Result<JsValue, JsValue> {
         to_js(self.inner.manifest())
@@ -233,7 +261,7 @@ impl WasmIndex {
 
     /// Completions for the word being typed, most frequent first.
     pub fn suggest(&self, prefix: &str, limit: usize) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.suggest(prefix, limit))
+        to_js(&self.inner.suggest(prefix, limit).map_err(core_error)?)
     }
 
     /// The versions of a versioned docs site, newest first (empty when it has fewer than

@@ -32,11 +32,13 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// 1: the entry file may name the model files (`Model`, `Tokenizer`, `ModelConfig`) and an
 /// HNSW graph (`Ann`).
 /// 2: the model in the entry file names the languages it covers.
+/// 3: the sharded layout for large sites (file kinds `Directory`, `Shard`, `Bundle`,
+/// `Lexicon`, `Tree`); single-file indexes are unchanged.
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 2;
+pub const FORMAT_MINOR: u16 = 3;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.
@@ -63,6 +65,19 @@ pub enum FileKind {
     ModelConfig,
     /// An HNSW graph over the vectors, for large sets (see [`crate::ann`]).
     Ann,
+    /// Sharded layout: what a query needs before it knows its terms — shard and bundle
+    /// boundaries, per-document facets, synonyms (see [`crate::shards`]).
+    Directory,
+    /// Sharded layout: the dictionary and scored postings of one range of terms.
+    Shard,
+    /// Sharded layout: a few documents' sources, sections and version links, fetched for
+    /// the results shown.
+    Bundle,
+    /// Sharded layout: every term with its document frequency, for typo corrections.
+    Lexicon,
+    /// Sharded layout: every section's depth, subtree and family, and the documents' paths
+    /// (semantic candidates and path filters).
+    Tree,
 }
 
 impl FileKind {
@@ -76,6 +91,11 @@ impl FileKind {
             FileKind::Tokenizer => 6,
             FileKind::ModelConfig => 7,
             FileKind::Ann => 8,
+            FileKind::Directory => 9,
+            FileKind::Shard => 10,
+            FileKind::Bundle => 11,
+            FileKind::Lexicon => 12,
+            FileKind::Tree => 13,
         }
     }
 
@@ -89,6 +109,11 @@ impl FileKind {
             6 => FileKind::Tokenizer,
             7 => FileKind::ModelConfig,
             8 => FileKind::Ann,
+            9 => FileKind::Directory,
+            10 => FileKind::Shard,
+            11 => FileKind::Bundle,
+            12 => FileKind::Lexicon,
+            13 => FileKind::Tree,
             _ => return None,
         })
     }
@@ -104,6 +129,11 @@ impl FileKind {
             FileKind::Tokenizer => "tokenizer",
             FileKind::ModelConfig => "model-config",
             FileKind::Ann => "ann",
+            FileKind::Directory => "directory",
+            FileKind::Shard => "shard",
+            FileKind::Bundle => "bundle",
+            FileKind::Lexicon => "lexicon",
+            FileKind::Tree => "tree",
         }
     }
 
@@ -118,7 +148,7 @@ impl FileKind {
     }
 
     /// Every kind, in tag order.
-    pub const ALL: [FileKind; 8] = [
+    pub const ALL: [FileKind; 13] = [
         FileKind::Entry,
         FileKind::Terms,
         FileKind::Sections,
@@ -127,6 +157,11 @@ impl FileKind {
         FileKind::Tokenizer,
         FileKind::ModelConfig,
         FileKind::Ann,
+        FileKind::Directory,
+        FileKind::Shard,
+        FileKind::Bundle,
+        FileKind::Lexicon,
+        FileKind::Tree,
     ];
 
     /// The file name of content `bytes`: `<stem>.<16 hex>.<extension>`.

@@ -30,7 +30,27 @@ pub struct IndexSettings {
     /// Vector rows from which an HNSW graph is added for semantic search (below it, the
     /// exact scan answers; see [`crate::ann`]).
     pub ann_min_rows: usize,
+    /// One keyword file set or many small ones (see [`Layout`]).
+    pub layout: Layout,
 }
+
+/// How the keyword index is laid out on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// Sharded above [`SHARD_CUTOVER_BYTES`], single below.
+    #[default]
+    Auto,
+    /// A terms file and a sections file, fetched whole at load: every later query is free.
+    Single,
+    /// The sharded layout ([`crate::shards`]): a query fetches only what it reads.
+    Sharded,
+}
+
+/// Size of the single-file keyword index (terms + sections, uncompressed) from which
+/// [`Layout::Auto`] shards. Below it the whole index is at most ~1 MB over the wire — about
+/// what a sharded first query of a mid-sized site costs anyway — and every later query
+/// fetches nothing; above it the first query would wait for megabytes.
+pub const SHARD_CUTOVER_BYTES: usize = 4 << 20;
 
 impl Default for IndexSettings {
     fn default() -> Self {
@@ -40,6 +60,7 @@ impl Default for IndexSettings {
             base_url: "/".into(),
             synonyms: Synonyms::default(),
             ann_min_rows: crate::ann::ANN_MIN_ROWS,
+            layout: Layout::Auto,
         }
     }
 }
@@ -325,12 +346,27 @@ impl IndexBuilder {
             });
             files.push((name, bytes));
         };
-        push(FileKind::Terms, encode(FileKind::Terms, &terms_data)?, true);
-        push(
-            FileKind::Sections,
-            encode(FileKind::Sections, &sections_data)?,
-            true,
-        );
+        let terms_file = encode(FileKind::Terms, &terms_data)?;
+        let sections_file = encode(FileKind::Sections, &sections_data)?;
+        let sharded = match self.settings.layout {
+            Layout::Single => false,
+            Layout::Sharded => true,
+            Layout::Auto => terms_file.len() + sections_file.len() > SHARD_CUTOVER_BYTES,
+        };
+        // Shards and bundles are named by the directory, not the entry file: the entry
+        // stays small whatever the site's size.
+        let mut unlisted = Vec::new();
+        if sharded {
+            let out = crate::shards::write(&terms_data, &sections_data, analyzer)?;
+            push(FileKind::Directory, out.directory.1, true);
+            push(FileKind::Lexicon, out.lexicon.1, false);
+            push(FileKind::Tree, out.tree.1, false);
+            unlisted.extend(out.shards);
+            unlisted.extend(out.bundles);
+        } else {
+            push(FileKind::Terms, terms_file, true);
+            push(FileKind::Sections, sections_file, true);
+        }
         let mut model = None;
         let mut vector_count = 0;
         if let Some((info, vectors)) = self.vectors.take() {
@@ -365,6 +401,7 @@ impl IndexBuilder {
             base_url: self.settings.base_url.clone(),
             model,
         };
+        files.extend(unlisted);
         files.insert(0, (ENTRY_FILE_NAME.to_string(), manifest.encode()?));
         Ok(BuildOutput { manifest, files })
     }

@@ -11,7 +11,9 @@ pub mod fields;
 pub mod postings;
 pub mod synonyms;
 
-pub use builder::{BuildOutput, IndexBuilder, IndexSettings, ModelFiles};
+pub use builder::{
+    BuildOutput, IndexBuilder, IndexSettings, Layout, ModelFiles, SHARD_CUTOVER_BYTES,
+};
 pub use fields::{Field, FieldWeights, NUM_FIELDS};
 pub use synonyms::Synonyms;
 

@@ -1,0 +1,417 @@
+//! Reading a sharded index: the directory at open, the rest as queries need it.
+//!
+//! Files arrive one of two ways. Natively a [`FileSource`] reads them from disk the moment
+//! they are wanted. In a browser fetching is asynchronous, so a query that lacks files fails
+//! with [`Error::NeedsFiles`] naming them; the caller fetches them, attaches them with
+//! [`Sharded::attach`] and asks again (the JS loader does this; a query needs two rounds).
+
+use super::{read_scored_list, split_ref, Bundle, Directory, Lexicon, ScoredPosting, Shard, Tree};
+use crate::error::{Error, Result};
+use crate::format::{decode, FileKind};
+use crate::query::{collect_stream, surface_of};
+use fst::automaton::{Levenshtein, Str};
+use fst::Automaton;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Reads an index file by name, synchronously (native callers: from the index folder).
+pub type FileSource = Box<dyn Fn(&str) -> Result<Vec<u8>> + Send + Sync>;
+
+/// Loaded shards or bundles beyond this many are dropped when the next query starts, so a
+/// long session's memory stays bounded (a dropped file is fetched again if needed; HTTP
+/// caches make that cheap).
+const KEEP_LOADED: usize = 384;
+
+/// `lock()` that shrugs off poisoning: the maps only ever gain whole entries, so a panic
+/// elsewhere cannot leave one half-written.
+trait LockOk<T> {
+    fn lock_ok(&self) -> MutexGuard<'_, T>;
+}
+
+impl<T> LockOk<T> for Mutex<T> {
+    fn lock_ok(&self) -> MutexGuard<'_, T> {
+        self.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+struct LoadedShard {
+    map: fst::Map<Vec<u8>>,
+    data: Shard,
+}
+
+struct LoadedLexicon {
+    map: fst::Map<Vec<u8>>,
+    data: Lexicon,
+}
+
+/// A sharded index's files, as far as they are loaded.
+pub struct Sharded {
+    /// The directory.
+    pub(crate) dir: Directory,
+    by_name: HashMap<String, (FileKind, u32)>,
+    shards: Mutex<HashMap<u32, Arc<LoadedShard>>>,
+    bundles: Mutex<HashMap<u32, Arc<Bundle>>>,
+    lexicon: Mutex<Option<Arc<LoadedLexicon>>>,
+    tree: Mutex<Option<Arc<Tree>>>,
+    missing: Mutex<BTreeSet<String>>,
+    source: Option<FileSource>,
+}
+
+fn verified_map(name: &str, bytes: Vec<u8>) -> Result<fst::Map<Vec<u8>>> {
+    let malformed = |detail: String| Error::Malformed {
+        file: name.to_string(),
+        detail,
+    };
+    let map = fst::Map::new(bytes).map_err(|e| malformed(e.to_string()))?;
+    // fst panics on a damaged dictionary at query time; its checksum catches that here.
+    map.as_fst()
+        .verify()
+        .map_err(|e| malformed(format!("term dictionary: {e}")))?;
+    Ok(map)
+}
+
+impl Sharded {
+    /// Opens the directory file (`name` for messages).
+    pub fn open(name: &str, bytes: &[u8], source: Option<FileSource>) -> Result<Self> {
+        let dir: Directory = decode(FileKind::Directory, name, bytes)?;
+        let malformed = |detail: &str| Error::Malformed {
+            file: name.to_string(),
+            detail: detail.to_string(),
+        };
+        let docs_ok = dir
+            .docs
+            .windows(2)
+            .all(|w| w[0].first_section <= w[1].first_section)
+            && dir.docs.iter().all(|d| d.first_section <= dir.n_sections);
+        let bundles_ok = dir.bundles.first().is_none_or(|b| b.first_doc == 0)
+            && dir
+                .bundles
+                .windows(2)
+                .all(|w| w[0].first_doc < w[1].first_doc)
+            && dir
+                .bundles
+                .iter()
+                .all(|b| (b.first_doc as usize) < dir.docs.len());
+        let strings = dir.strings.len() as u32;
+        let facets_ok = dir.docs.iter().all(|d| {
+            [d.version, d.lang, d.category]
+                .iter()
+                .flatten()
+                .chain(d.tags.iter())
+                .all(|&i| i < strings)
+        });
+        if !docs_ok || !bundles_ok || !facets_ok || dir.shards.is_empty() {
+            return Err(malformed(
+                "the directory does not describe a consistent index",
+            ));
+        }
+        let mut by_name = HashMap::new();
+        for (i, s) in dir.shards.iter().enumerate() {
+            by_name.insert(s.name.clone(), (FileKind::Shard, i as u32));
+        }
+        for (i, b) in dir.bundles.iter().enumerate() {
+            by_name.insert(b.name.clone(), (FileKind::Bundle, i as u32));
+        }
+        by_name.insert(dir.lexicon.clone(), (FileKind::Lexicon, 0));
+        by_name.insert(dir.tree.clone(), (FileKind::Tree, 0));
+        Ok(Sharded {
+            dir,
+            by_name,
+            shards: Mutex::default(),
+            bundles: Mutex::default(),
+            lexicon: Mutex::default(),
+            tree: Mutex::default(),
+            missing: Mutex::default(),
+            source,
+        })
+    }
+
+    /// Adds a fetched file (any the directory names).
+    pub fn attach(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        let Some(&(kind, i)) = self.by_name.get(name) else {
+            return Err(Error::Malformed {
+                file: name.to_string(),
+                detail: "the index directory does not name this file; was it fetched from another build?".into(),
+            });
+        };
+        match kind {
+            FileKind::Shard => {
+                let data: Shard = decode(kind, name, bytes)?;
+                let map = verified_map(name, data.fst.clone())?;
+                self.shards
+                    .lock_ok()
+                    .insert(i, Arc::new(LoadedShard { map, data }));
+            }
+            FileKind::Bundle => {
+                let data: Bundle = decode(kind, name, bytes)?;
+                let expected = self.dir.bundles[i as usize].first_doc;
+                let consistent = data.first_doc == expected
+                    && data.links.len() == data.sections.len()
+                    && data.docs.first().is_none_or(|d| {
+                        self.dir
+                            .docs
+                            .get(expected as usize)
+                            .map(|f| f.first_section)
+                            == Some(d.first_section)
+                    })
+                    && data.sections.iter().all(|s| {
+                        (s.doc as usize).wrapping_sub(expected as usize) < data.docs.len()
+                            && 1 <= s.start_line
+                            && s.start_line <= s.own_end_line
+                            && s.own_end_line <= s.end_line
+                    });
+                if !consistent {
+                    return Err(Error::Malformed {
+                        file: name.to_string(),
+                        detail: "the bundle does not match the directory".into(),
+                    });
+                }
+                self.bundles.lock_ok().insert(i, Arc::new(data));
+            }
+            FileKind::Lexicon => {
+                let data: Lexicon = decode(kind, name, bytes)?;
+                let map = verified_map(name, data.fst.clone())?;
+                if data.refs.len() != data.dfs.len() || map.len() != data.refs.len() {
+                    return Err(Error::Malformed {
+                        file: name.to_string(),
+                        detail: "the lexicon's tables disagree".into(),
+                    });
+                }
+                *self.lexicon.lock_ok() = Some(Arc::new(LoadedLexicon { map, data }));
+            }
+            FileKind::Tree => {
+                let data: Tree = decode(kind, name, bytes)?;
+                if data.facts.len() != self.dir.n_sections as usize
+                    || data.paths.len() != self.dir.docs.len()
+                {
+                    return Err(Error::Malformed {
+                        file: name.to_string(),
+                        detail: "the tree does not match the directory".into(),
+                    });
+                }
+                *self.tree.lock_ok() = Some(Arc::new(data));
+            }
+            _ => unreachable!("by_name holds only shard, bundle, lexicon and tree files"),
+        }
+        Ok(())
+    }
+
+    /// Starts a query: forgets what the previous one lacked, and drops loaded files beyond
+    /// the memory bound.
+    pub(crate) fn begin(&self) {
+        self.missing.lock_ok().clear();
+        if self.shards.lock_ok().len() > KEEP_LOADED {
+            self.shards.lock_ok().clear();
+        }
+        if self.bundles.lock_ok().len() > KEEP_LOADED {
+            self.bundles.lock_ok().clear();
+        }
+    }
+
+    /// The files the current query lacked, as an error to return (shards first: until a
+    /// query's words are loaded, what else it needs is not known).
+    pub(crate) fn need(&self) -> Result<()> {
+        let missing = self.missing.lock_ok();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let shards: Vec<String> = missing
+            .iter()
+            .filter(|n| matches!(self.by_name.get(*n), Some((FileKind::Shard, _))))
+            .cloned()
+            .collect();
+        Err(Error::NeedsFiles(if shards.is_empty() {
+            missing.iter().cloned().collect()
+        } else {
+            shards
+        }))
+    }
+
+    /// Loads `name` through the source, or notes it as missing.
+    fn fetch(&self, name: &str) -> bool {
+        let Some(source) = &self.source else {
+            self.missing.lock_ok().insert(name.to_string());
+            return false;
+        };
+        match source(name).and_then(|bytes| self.attach(name, &bytes)) {
+            Ok(()) => true,
+            Err(_) => {
+                // A file that cannot be read stays missing: the query fails naming it.
+                self.missing.lock_ok().insert(name.to_string());
+                false
+            }
+        }
+    }
+
+    fn shard(&self, i: u32) -> Option<Arc<LoadedShard>> {
+        if let Some(s) = self.shards.lock_ok().get(&i) {
+            return Some(s.clone());
+        }
+        let name = self.dir.shards.get(i as usize)?.name.clone();
+        if self.fetch(&name) {
+            self.shards.lock_ok().get(&i).cloned()
+        } else {
+            None
+        }
+    }
+
+    fn lexicon(&self) -> Option<Arc<LoadedLexicon>> {
+        if self.lexicon.lock_ok().is_none() && !self.fetch(&self.dir.lexicon.clone()) {
+            return None;
+        }
+        self.lexicon.lock_ok().clone()
+    }
+
+    /// The tree, or `None` (noted as missing).
+    pub(crate) fn tree(&self) -> Option<Arc<Tree>> {
+        if self.tree.lock_ok().is_none() && !self.fetch(&self.dir.tree.clone()) {
+            return None;
+        }
+        self.tree.lock_ok().clone()
+    }
+
+    /// The shard whose range holds `term`.
+    fn shard_for(&self, term: &str) -> u32 {
+        let after = self
+            .dir
+            .shards
+            .partition_point(|s| s.first_term.as_str() <= term);
+        after.saturating_sub(1) as u32
+    }
+
+    /// The list a posting reference points at: df and postings (`None`: its shard is missing
+    /// or damaged).
+    pub(crate) fn postings(&self, reference: u64) -> Option<(u64, Vec<ScoredPosting>)> {
+        let (i, offset) = split_ref(reference);
+        let shard = self.shard(i)?;
+        read_scored_list(&shard.data.lists, offset as usize, self.dir.versioned)
+    }
+
+    /// The document a section belongs to.
+    pub(crate) fn doc_of(&self, section: u32) -> u32 {
+        let after = self
+            .dir
+            .docs
+            .partition_point(|d| d.first_section <= section);
+        after.saturating_sub(1) as u32
+    }
+
+    /// The bundle holding a document, or `None` (noted as missing).
+    pub(crate) fn bundle_of_doc(&self, doc: u32) -> Option<Arc<Bundle>> {
+        let i = self
+            .dir
+            .bundles
+            .partition_point(|b| b.first_doc <= doc)
+            .checked_sub(1)? as u32;
+        if let Some(b) = self.bundles.lock_ok().get(&i) {
+            return Some(b.clone());
+        }
+        let name = self.dir.bundles[i as usize].name.clone();
+        if self.fetch(&name) {
+            self.bundles.lock_ok().get(&i).cloned()
+        } else {
+            None
+        }
+    }
+
+    /// The bundle that would hold the document at `path` (documents are sorted by path).
+    pub(crate) fn bundle_of_path(&self, path: &str) -> Option<Arc<Bundle>> {
+        let i = self
+            .dir
+            .bundles
+            .partition_point(|b| b.first_path.as_str() <= path)
+            .checked_sub(1)?;
+        self.bundle_of_doc(self.dir.bundles[i].first_doc)
+    }
+
+    /// Every bundle that is loaded now.
+    pub(crate) fn loaded_bundles(&self) -> Vec<Arc<Bundle>> {
+        self.bundles.lock_ok().values().cloned().collect()
+    }
+
+    /// Number of bundles.
+    pub(crate) fn bundle_count(&self) -> usize {
+        self.dir.bundles.len()
+    }
+}
+
+/// [`crate::query::Lexicon`] over the loaded shards (and, for typo corrections, the
+/// lexicon): the same terms in the same order as the single-file dictionary.
+impl crate::query::Lexicon for Sharded {
+    fn lookup(&self, term: &str) -> Option<u64> {
+        let i = self.shard_for(term);
+        let shard = self.shard(i)?;
+        shard.map.get(term).map(|o| super::shard_ref(i, o))
+    }
+
+    fn prefixed(&self, prefix: &str, limit: usize) -> Vec<(String, u64)> {
+        let first = self.shard_for(prefix);
+        let mut last = first;
+        while let Some(next) = self.dir.shards.get(last as usize + 1) {
+            if !next.first_term.starts_with(prefix) {
+                break;
+            }
+            last += 1;
+        }
+        let shards: Vec<Option<Arc<LoadedShard>>> = (first..=last).map(|i| self.shard(i)).collect();
+        let mut out = Vec::new();
+        for (i, shard) in (first..=last).zip(shards) {
+            let Some(shard) = shard else {
+                return Vec::new();
+            };
+            if out.len() >= limit {
+                break;
+            }
+            let found = collect_stream(
+                &shard.map,
+                Str::new(prefix).starts_with(),
+                limit - out.len(),
+            );
+            out.extend(found.into_iter().map(|(t, o)| (t, super::shard_ref(i, o))));
+        }
+        out
+    }
+
+    fn within(&self, lev: &Levenshtein, limit: usize) -> Vec<(String, u64)> {
+        let Some(lex) = self.lexicon() else {
+            return Vec::new();
+        };
+        collect_stream(&lex.map, lev, limit)
+            .into_iter()
+            .filter_map(|(t, ord)| Some((t, *lex.data.refs.get(ord as usize)?)))
+            .collect()
+    }
+
+    fn df(&self, term: &str, reference: u64) -> u64 {
+        let (i, offset) = split_ref(reference);
+        if let Some(shard) = self.shards.lock_ok().get(&i) {
+            let mut pos = offset as usize;
+            return crate::index::postings::read_varint(&shard.data.lists, &mut pos).unwrap_or(0);
+        }
+        let Some(lex) = self.lexicon() else {
+            return 0;
+        };
+        lex.map
+            .get(term)
+            .and_then(|ord| lex.data.dfs.get(ord as usize))
+            .map_or(0, |&df| u64::from(df))
+    }
+
+    fn surface(&self, term: &str, reference: u64) -> String {
+        let (i, offset) = split_ref(reference);
+        if let Some(shard) = self.shards.lock_ok().get(&i) {
+            return surface_of(&shard.data.surfaces, term, offset);
+        }
+        match self.lexicon() {
+            Some(lex) => match lex.map.get(term) {
+                Some(ord) => surface_of(&lex.data.surfaces, term, ord),
+                None => term.to_string(),
+            },
+            None => term.to_string(),
+        }
+    }
+
+    fn synonyms(&self) -> &[Vec<Vec<String>>] {
+        &self.dir.synonyms
+    }
+}

@@ -1,0 +1,315 @@
+//! From a built single-file index (terms and sections payloads) to the sharded layout's files.
+
+use super::{
+    facets_of, shard_ref, write_scored_list, Bundle, BundleRef, Directory, Lexicon, ScoredPosting,
+    SectionFacts, Shard, ShardRef, Tree,
+};
+use crate::analyzer::Analyzer;
+use crate::error::{Error, Result};
+use crate::format::{encode, FileKind};
+use crate::index::postings::ListReader;
+use crate::index::{Field, SectionsData, TermsData, NUM_FIELDS};
+use crate::scoring::Bm25f;
+use crate::search::{heading_terms, version_link};
+use crate::versions::Families;
+use fst::Streamer;
+use std::collections::HashMap;
+
+/// Bytes of postings after which a shard is closed. Small, because a query fetches whole
+/// shards and uses one list of each: at 16 KB a rare word costs ~8 KB gzip, and a common
+/// word's list is a shard of its own whatever this says.
+const SHARD_BYTES: usize = 16 * 1024;
+/// Bytes of document source after which a bundle is closed. A page of ten results fetches
+/// up to ten bundles; most documentation pages are larger than this on their own.
+const BUNDLE_BYTES: usize = 8 * 1024;
+
+/// The files of a sharded index, each already framed (header + payload) and named by its
+/// content hash.
+#[derive(Debug)]
+pub struct ShardedFiles {
+    /// The directory (named in the entry file; loaded with it).
+    pub directory: (String, Vec<u8>),
+    /// The lexicon.
+    pub lexicon: (String, Vec<u8>),
+    /// The tree.
+    pub tree: (String, Vec<u8>),
+    /// Term shards, in term order.
+    pub shards: Vec<(String, Vec<u8>)>,
+    /// Document bundles, in document order.
+    pub bundles: Vec<(String, Vec<u8>)>,
+}
+
+fn named(kind: FileKind, bytes: Vec<u8>) -> (String, Vec<u8>) {
+    (kind.hashed_name(&bytes), bytes)
+}
+
+fn malformed(detail: impl Into<String>) -> Error {
+    Error::Malformed {
+        file: "terms".into(),
+        detail: detail.into(),
+    }
+}
+
+/// Per section: depth, number of descendants, family.
+fn section_facts(sections: &SectionsData, families: Option<&Families>) -> Vec<SectionFacts> {
+    let n = sections.sections.len();
+    let mut facts: Vec<SectionFacts> = sections
+        .sections
+        .iter()
+        .enumerate()
+        .map(|(i, s)| SectionFacts {
+            depth: s.depth,
+            subtree: 0,
+            family: families.and_then(|f| f.family(i as u32)),
+        })
+        .collect();
+    for s in &sections.sections {
+        let mut p = s.parent;
+        while let Some(a) = p {
+            facts[a as usize].subtree += 1;
+            p = sections.sections[a as usize].parent;
+        }
+    }
+    debug_assert!(facts.iter().all(|f| (f.subtree as usize) < n));
+    facts
+}
+
+/// Splits a built index into the sharded layout's files.
+pub fn write(
+    terms: &TermsData,
+    sections: &SectionsData,
+    analyzer: &Analyzer,
+) -> Result<ShardedFiles> {
+    let n = sections.sections.len() as u32;
+    let families = Families::new(sections);
+    let versioned = families.is_some();
+    let facts = section_facts(sections, families.as_ref());
+    let scorer = Bm25f::new(terms.weights, terms.avg_len, &terms.field_lengths);
+    let heading_len = |s: u32| {
+        let i = (s as usize * NUM_FIELDS + Field::Heading as usize) * 2;
+        terms
+            .field_lengths
+            .get(i..i + 2)
+            .map_or(0, |b| u32::from(u16::from_le_bytes([b[0], b[1]])))
+    };
+
+    // The heading terms of every section, the way the exact-heading lift computes them.
+    let mut heading_of: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+    for (s, sec) in sections.sections.iter().enumerate() {
+        let have = heading_terms(analyzer, &sec.heading);
+        let count = have.len() as u32;
+        for t in have {
+            heading_of.entry(t).or_default().push((s as u32, count));
+        }
+    }
+
+    let map = fst::Map::new(terms.fst.clone()).map_err(|e| malformed(e.to_string()))?;
+    let mut shards: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut shard_refs: Vec<ShardRef> = Vec::new();
+    let mut lexicon_fst = fst::MapBuilder::memory();
+    let mut lexicon_refs = Vec::new();
+    let mut lexicon_dfs = Vec::new();
+    let mut lexicon_surfaces = Vec::new();
+
+    struct Open {
+        first_term: String,
+        fst: fst::MapBuilder<Vec<u8>>,
+        lists: Vec<u8>,
+        surfaces: Vec<(u64, String)>,
+    }
+    let close =
+        |open: Open, shards: &mut Vec<(String, Vec<u8>)>, refs: &mut Vec<ShardRef>| -> Result<()> {
+            let shard = Shard {
+                fst: open
+                    .fst
+                    .into_inner()
+                    .map_err(|e| malformed(e.to_string()))?,
+                lists: open.lists,
+                surfaces: open.surfaces,
+            };
+            let (name, bytes) = named(FileKind::Shard, encode(FileKind::Shard, &shard)?);
+            refs.push(ShardRef {
+                first_term: open.first_term,
+                name: name.clone(),
+            });
+            shards.push((name, bytes));
+            Ok(())
+        };
+
+    let mut open: Option<Open> = None;
+    let mut stream = map.stream();
+    let mut ordinal = 0u64;
+    while let Some((key, offset)) = stream.next() {
+        let term = std::str::from_utf8(key).map_err(|e| malformed(e.to_string()))?;
+        let list = ListReader::open(&terms.postings, offset as usize)
+            .ok_or_else(|| malformed(format!("posting list of {term:?}")))?;
+        let (idf, df) = (list.idf, list.df);
+        let flagged: HashMap<u32, u32> = heading_of
+            .remove(term)
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        let mut postings: Vec<ScoredPosting> = Vec::with_capacity(df as usize);
+        for p in list {
+            postings.push(ScoredPosting {
+                section: p.section,
+                score: scorer.score(idf, p.section, &p.tf),
+                facts: facts[p.section as usize],
+                heading: flagged
+                    .get(&p.section)
+                    .map(|&c| (heading_len(p.section), c)),
+            });
+        }
+        // Heading terms the section's indexed text lacks: a zero-score posting carries the
+        // flag (adding 0.0 changes no sum).
+        let mut extra: Vec<ScoredPosting> = flagged
+            .iter()
+            .filter(|(&s, _)| postings.binary_search_by_key(&s, |p| p.section).is_err())
+            .map(|(&s, &c)| ScoredPosting {
+                section: s,
+                score: 0.0,
+                facts: facts[s as usize],
+                heading: Some((heading_len(s), c)),
+            })
+            .collect();
+        if !extra.is_empty() {
+            postings.append(&mut extra);
+            postings.sort_by_key(|p| p.section);
+        }
+        let mut list_bytes = Vec::new();
+        write_scored_list(&mut list_bytes, df, versioned, &postings);
+
+        if open
+            .as_ref()
+            .is_some_and(|o| o.lists.len() + list_bytes.len() > SHARD_BYTES && !o.lists.is_empty())
+        {
+            close(open.take().expect("checked"), &mut shards, &mut shard_refs)?;
+        }
+        let o = open.get_or_insert_with(|| Open {
+            first_term: term.to_string(),
+            fst: fst::MapBuilder::memory(),
+            lists: Vec::new(),
+            surfaces: Vec::new(),
+        });
+        let local = o.lists.len() as u64;
+        o.fst
+            .insert(key, local)
+            .map_err(|e| malformed(e.to_string()))?;
+        o.lists.extend_from_slice(&list_bytes);
+        if let Ok(i) = terms.surfaces.binary_search_by_key(&offset, |(o, _)| *o) {
+            o.surfaces.push((local, terms.surfaces[i].1.clone()));
+            lexicon_surfaces.push((ordinal, terms.surfaces[i].1.clone()));
+        }
+        lexicon_fst
+            .insert(key, ordinal)
+            .map_err(|e| malformed(e.to_string()))?;
+        lexicon_refs.push(shard_ref(shard_refs.len() as u32, local));
+        lexicon_dfs.push(u32::try_from(df).unwrap_or(u32::MAX));
+        ordinal += 1;
+    }
+    if let Some(o) = open.take() {
+        close(o, &mut shards, &mut shard_refs)?;
+    }
+    let lexicon = Lexicon {
+        fst: lexicon_fst
+            .into_inner()
+            .map_err(|e| malformed(e.to_string()))?,
+        refs: lexicon_refs,
+        dfs: lexicon_dfs,
+        surfaces: lexicon_surfaces,
+    };
+    let lexicon = named(FileKind::Lexicon, encode(FileKind::Lexicon, &lexicon)?);
+
+    // Other-version links per section, from the family members.
+    let mut members: HashMap<u32, Vec<u32>> = HashMap::new();
+    for (s, f) in facts.iter().enumerate() {
+        if let Some(f) = f.family {
+            members.entry(f).or_default().push(s as u32);
+        }
+    }
+    let link = |o: u32| {
+        let sec = &sections.sections[o as usize];
+        (o, version_link(sec, &sections.docs[sec.doc as usize]))
+    };
+
+    let mut bundles = Vec::new();
+    let mut bundle_refs = Vec::new();
+    let mut start = 0usize;
+    while start < sections.docs.len() {
+        let mut end = start;
+        let mut bytes = 0;
+        while end < sections.docs.len() && (end == start || bytes < BUNDLE_BYTES) {
+            bytes += sections.docs[end].source.len();
+            end += 1;
+        }
+        let docs = sections.docs[start..end].to_vec();
+        let first = docs[0].first_section as usize;
+        let last = docs
+            .last()
+            .map_or(first, |d| (d.first_section + d.section_count) as usize)
+            .min(sections.sections.len());
+        let secs = sections.sections[first..last].to_vec();
+        let links = (first..last)
+            .map(|s| match facts[s].family.and_then(|f| members.get(&f)) {
+                Some(m) => m
+                    .iter()
+                    .filter(|&&o| o as usize != s)
+                    .map(|&o| link(o))
+                    .collect(),
+                None => Vec::new(),
+            })
+            .collect();
+        let bundle = Bundle {
+            first_doc: start as u32,
+            docs,
+            sections: secs,
+            links,
+        };
+        let (name, bytes) = named(FileKind::Bundle, encode(FileKind::Bundle, &bundle)?);
+        bundle_refs.push(BundleRef {
+            first_doc: start as u32,
+            first_path: sections.docs[start].path.clone(),
+            name: name.clone(),
+        });
+        bundles.push((name, bytes));
+        start = end;
+    }
+
+    let tree = Tree {
+        facts,
+        paths: sections.docs.iter().map(|d| d.path.clone()).collect(),
+    };
+    let tree = named(FileKind::Tree, encode(FileKind::Tree, &tree)?);
+
+    let mut strings = Vec::new();
+    let docs = sections
+        .docs
+        .iter()
+        .map(|d| facets_of(&d.hints, d.first_section, &mut strings))
+        .collect();
+    let directory = Directory {
+        n_sections: n,
+        versioned,
+        shards: shard_refs,
+        bundles: bundle_refs,
+        lexicon: lexicon.0.clone(),
+        tree: tree.0.clone(),
+        docs,
+        strings,
+        versions: families
+            .as_ref()
+            .map_or_else(Vec::new, |f| f.versions().to_vec()),
+        synonyms: terms.synonyms.clone(),
+    };
+    let directory = named(
+        FileKind::Directory,
+        encode(FileKind::Directory, &directory)?,
+    );
+    Ok(ShardedFiles {
+        directory,
+        lexicon,
+        tree,
+        shards,
+        bundles,
+    })
+}

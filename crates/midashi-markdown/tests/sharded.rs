@@ -1,0 +1,389 @@
+//! The sharded layout answers exactly like the single-file layout of the same documents.
+//!
+//! Real corpora (the Rust book, the Japanese Vue docs, and two versions of the PowerShell
+//! reference: a versioned site) are indexed twice in memory, once per layout, with
+//! synthetic vectors so the hybrid and semantic legs run too. Hundreds of queries — every
+//! few sections' headings, words being typed, typos, filters, pages, versions collapsed or
+//! not — must give equal responses (`SearchResponse: PartialEq`, scores included). The
+//! sharded index is driven the way a browser drives it: no file source, each
+//! `NeedsFiles` answered by attaching the files named, and the rounds counted.
+
+use midashi_core::format::entry::ModelInfo;
+use midashi_core::index::{IndexBuilder, IndexSettings, Layout, Synonyms};
+use midashi_core::section::SectionId;
+use midashi_core::vectors::VectorsData;
+use midashi_core::{Error, Mode, SearchIndex, SearchOptions};
+use midashi_markdown::{parse_document, Options};
+use std::collections::HashMap;
+use std::path::Path;
+
+const DIMS: usize = 8;
+
+fn unit_vector(i: usize) -> Vec<f32> {
+    let v: Vec<f32> = (0..DIMS)
+        .map(|d| (((i * 7 + d * 3) % 11) as f32) - 5.0)
+        .collect();
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+    v.into_iter().map(|x| x / n).collect()
+}
+
+fn markdown_under(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+    entries.sort_by_key(|e| e.path());
+    for e in entries {
+        let p = e.path();
+        if p.is_dir() {
+            markdown_under(root, &p, out);
+        } else if p.extension().is_some_and(|x| x == "md") {
+            out.push(
+                p.strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/"),
+            );
+        }
+    }
+}
+
+/// `(file name → bytes)` of one layout.
+fn build(corpus: &str, folders: &[&str], layout: Layout) -> HashMap<String, Vec<u8>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpora")
+        .join(corpus);
+    let mut paths = Vec::new();
+    for f in folders {
+        markdown_under(&root, &root.join(f), &mut paths);
+    }
+    let mut builder = IndexBuilder::new(IndexSettings {
+        synonyms: Synonyms::parse("paging = pagination\nhashtable = hash table\n").unwrap(),
+        layout,
+        ..IndexSettings::default()
+    });
+    for path in &paths {
+        let src = std::fs::read_to_string(root.join(path)).unwrap();
+        builder.add(parse_document(path, &src, &Options::default()).0);
+    }
+    let n: usize = builder
+        .documents_sorted()
+        .iter()
+        .map(|d| d.sections.len())
+        .sum();
+    let mut vectors = VectorsData::new(DIMS as u32);
+    for s in 0..n {
+        vectors.push(s as u32, &unit_vector(s));
+    }
+    builder.set_vectors(
+        ModelInfo {
+            name: "test".into(),
+            dims: DIMS as u32,
+            sha256: "0".repeat(64),
+            languages: Vec::new(),
+        },
+        vectors,
+    );
+    builder.build().unwrap().files.into_iter().collect()
+}
+
+struct Pair {
+    single: SearchIndex,
+    sharded: SearchIndex,
+    files: HashMap<String, Vec<u8>>,
+}
+
+fn by_kind<'a>(files: &'a HashMap<String, Vec<u8>>, stem: &str) -> &'a [u8] {
+    files
+        .iter()
+        .find(|(n, _)| n.starts_with(stem))
+        .map(|(_, b)| b.as_slice())
+        .unwrap_or_else(|| panic!("no {stem} file"))
+}
+
+fn pair(corpus: &str, folders: &[&str]) -> Pair {
+    let one = build(corpus, folders, Layout::Single);
+    let many = build(corpus, folders, Layout::Sharded);
+    let mut single = SearchIndex::open(
+        by_kind(&one, "midashi-entry"),
+        by_kind(&one, "terms."),
+        by_kind(&one, "sections."),
+    )
+    .unwrap();
+    single.attach_vectors(by_kind(&one, "vectors.")).unwrap();
+    let mut sharded = SearchIndex::open_sharded(
+        by_kind(&many, "midashi-entry"),
+        by_kind(&many, "directory."),
+        None,
+    )
+    .unwrap();
+    sharded.attach_vectors(by_kind(&many, "vectors.")).unwrap();
+    assert!(sharded.is_sharded() && !single.is_sharded());
+    assert!(!many
+        .keys()
+        .any(|n| n.starts_with("terms.") || n.starts_with("sections.")));
+    Pair {
+        single,
+        sharded,
+        files: many,
+    }
+}
+
+/// Runs `ask` against the sharded index the way the JS loader does; returns its answer and
+/// the number of fetch rounds it took.
+fn drive<T>(
+    idx: &mut SearchIndex,
+    files: &HashMap<String, Vec<u8>>,
+    ask: impl Fn(&SearchIndex) -> Result<T, Error>,
+) -> (Result<T, Error>, usize) {
+    let mut rounds = 0;
+    loop {
+        match ask(idx) {
+            Err(Error::NeedsFiles(names)) => {
+                assert!(!names.is_empty());
+                rounds += 1;
+                assert!(rounds < 8, "no end to the files asked for: {names:?}");
+                for n in names {
+                    idx.attach_file(&n, &files[&n]).unwrap();
+                }
+            }
+            other => return (other, rounds),
+        }
+    }
+}
+
+fn compare(p: &mut Pair, queries: &[(String, SearchOptions, bool)]) -> (usize, usize) {
+    let mut max_rounds = 0;
+    let mut compared = 0;
+    for (q, opts, typo) in queries {
+        let vector = unit_vector(q.len());
+        let qv = (opts.mode != Mode::Keyword).then_some(vector.as_slice());
+        let want = p.single.search(q, opts, qv);
+        let (got, rounds) = drive(&mut p.sharded, &p.files, |i| i.search(q, opts, qv));
+        match (&want, &got) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "query {q:?} with {opts:?}"),
+            (Err(a), Err(b)) => assert_eq!(a.code(), b.code(), "query {q:?}"),
+            _ => panic!("query {q:?} with {opts:?}: {want:?} vs {got:?}"),
+        }
+        compared += 1;
+        // Words, then the bundles of the results shown; a typo adds the lexicon and the
+        // corrections' shards; the semantic leg adds the tree.
+        let allowed = 2 + usize::from(*typo) * 2 + usize::from(opts.mode != Mode::Keyword);
+        assert!(rounds <= allowed, "{q:?}: {rounds} rounds");
+        if !typo && opts.mode == Mode::Keyword {
+            max_rounds = max_rounds.max(rounds);
+        }
+    }
+    (compared, max_rounds)
+}
+
+/// Queries from the index itself: headings whole and half-typed, with a typo, with filters.
+fn queries(p: &Pair, versions: &[&str]) -> Vec<(String, SearchOptions, bool)> {
+    let docs = p.single.documents();
+    let mut out = Vec::new();
+    // About sixty documents' titles, whatever the corpus's size.
+    for (i, (path, title)) in docs.iter().enumerate().step_by((docs.len() / 60).max(1)) {
+        let title = title.trim();
+        if title.is_empty() {
+            continue;
+        }
+        let kw = SearchOptions {
+            mode: Mode::Keyword,
+            ..SearchOptions::default()
+        };
+        out.push((title.to_string(), kw.clone(), false));
+        // Being typed: the last word cut short.
+        let cut: String = title
+            .chars()
+            .take(title.chars().count() * 2 / 3 + 1)
+            .collect();
+        out.push((cut, kw.clone(), false));
+        // A typo: a letter dropped from the longest word.
+        if let Some(w) = title
+            .split_whitespace()
+            .filter(|w| w.chars().count() > 5 && w.is_ascii())
+            .max_by_key(|w| w.len())
+        {
+            let typo = title.replacen(w, &format!("{}{}", &w[..2], &w[3..]), 1);
+            out.push((
+                typo,
+                SearchOptions {
+                    prefix: false,
+                    ..kw.clone()
+                },
+                true,
+            ));
+        }
+        let word = title.split_whitespace().next().unwrap_or(title).to_string();
+        match i % 5 {
+            0 => out.push((
+                word,
+                SearchOptions {
+                    depth: vec![2],
+                    offset: 3,
+                    ..kw.clone()
+                },
+                false,
+            )),
+            1 => out.push((
+                word,
+                SearchOptions {
+                    path: Some(path.split('/').next().unwrap_or("").to_string()),
+                    ..kw.clone()
+                },
+                false,
+            )),
+            2 => out.push((
+                title.to_string(),
+                SearchOptions {
+                    mode: Mode::Hybrid,
+                    ..SearchOptions::default()
+                },
+                false,
+            )),
+            3 => out.push((
+                word,
+                SearchOptions {
+                    group: false,
+                    limit: 30,
+                    ..kw.clone()
+                },
+                false,
+            )),
+            _ => out.push((
+                title.to_string(),
+                SearchOptions {
+                    mode: Mode::Semantic,
+                    limit: 5,
+                    ..SearchOptions::default()
+                },
+                false,
+            )),
+        }
+        for v in versions {
+            out.push((
+                title.to_string(),
+                SearchOptions {
+                    version: Some(v.to_string()),
+                    ..kw.clone()
+                },
+                false,
+            ));
+        }
+        if !versions.is_empty() {
+            out.push((
+                title.to_string(),
+                SearchOptions {
+                    collapse_versions: false,
+                    ..kw.clone()
+                },
+                false,
+            ));
+        }
+    }
+    out
+}
+
+fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
+    let mut p = pair(corpus, folders);
+    let qs = queries(&p, versions);
+    let (n, rounds) = compare(&mut p, &qs);
+    assert!(n >= 40, "{corpus}: only {n} queries");
+    assert!(
+        rounds <= 2,
+        "{corpus}: a keyword query took {rounds} rounds"
+    );
+    eprintln!("{corpus}: {n} queries answered alike; at most {rounds} rounds for a keyword query");
+
+    // Suggestions, documents, sections by id and by anchor.
+    for prefix in ["ow", "comp", "Get-C", "リア", "x"] {
+        let want = p.single.suggest(prefix, 8).unwrap();
+        let (got, _) = drive(&mut p.sharded, &p.files, |i| i.suggest(prefix, 8));
+        assert_eq!(want, got.unwrap(), "suggest {prefix:?}");
+    }
+    let docs = p.single.documents();
+    for (path, _) in docs.iter().step_by(11) {
+        let want = p.single.get_document(path).unwrap();
+        assert_eq!(Some(&want), p.sharded.get_document(path).as_ref(), "{path}");
+        for s in want.sections.iter().step_by(3) {
+            let id = SectionId::parse(&s.id).unwrap();
+            assert_eq!(
+                p.single.get_section(id),
+                p.sharded.get_section(id),
+                "{}",
+                s.id
+            );
+            if let Some(a) = &s.anchor {
+                assert_eq!(p.sharded.find_anchor(path, a), Some(id));
+            }
+        }
+    }
+    assert_eq!(p.single.versions(), p.sharded.versions());
+    assert_eq!(p.single.section_count(), p.sharded.section_count());
+}
+
+#[test]
+fn the_rust_book_ranks_alike_in_both_layouts() {
+    check_corpus("rust-book", &["."], &[]);
+}
+
+#[test]
+fn the_japanese_vue_docs_rank_alike_in_both_layouts() {
+    check_corpus("vue-docs-ja", &["."], &[]);
+}
+
+#[test]
+fn a_versioned_site_ranks_and_collapses_alike_in_both_layouts() {
+    check_corpus(
+        "powershell-docs",
+        &[
+            "7.4/Microsoft.PowerShell.Core",
+            "7.5/Microsoft.PowerShell.Core",
+        ],
+        &["7.4", "7.5"],
+    );
+}
+
+#[test]
+fn a_file_from_another_build_or_a_damaged_one_is_refused() {
+    let mut p = pair("rust-book", &["."]);
+    let err = p
+        .sharded
+        .attach_file("shard.0000000000000000.bin", b"nonsense")
+        .unwrap_err();
+    assert_eq!(err.code(), "MALFORMED");
+    let (name, bytes) = p
+        .files
+        .iter()
+        .find(|(n, _)| n.starts_with("shard."))
+        .map(|(n, b)| (n.clone(), b.clone()))
+        .unwrap();
+    let mut cut = bytes.clone();
+    cut.truncate(bytes.len() / 2);
+    assert_eq!(
+        p.sharded.attach_file(&name, &cut).unwrap_err().code(),
+        "TRUNCATED"
+    );
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    assert!(p.sharded.attach_file(&name, &flipped).is_err());
+    // A bundle under a shard's name is the wrong kind.
+    let bundle = p
+        .files
+        .iter()
+        .find(|(n, _)| n.starts_with("bundle."))
+        .map(|(_, b)| b.clone())
+        .unwrap();
+    assert_eq!(
+        p.sharded.attach_file(&name, &bundle).unwrap_err().code(),
+        "WRONG_FILE_KIND"
+    );
+    // The error names what to fetch.
+    let err = p
+        .sharded
+        .search("ownership", &SearchOptions::default(), None)
+        .unwrap_err();
+    match &err {
+        Error::NeedsFiles(f) => assert!(f.iter().all(|n| n.starts_with("shard.")), "{f:?}"),
+        e => panic!("{e:?}"),
+    }
+    assert!(err.to_string().contains("fetch them"), "{err}");
+}
