@@ -26,6 +26,8 @@ export interface WasmIndex {
   suggest(prefix: string, limit: number): string[];
   sectionCount(): number;
   versions(): string[];
+  attachFile(name: string, bytes: Uint8Array): void;
+  isSharded(): boolean;
   free(): void;
 }
 
@@ -35,7 +37,10 @@ interface Glue {
   version(): { version: string; formatMajor: number; formatMinor: number };
   readManifest(entry: Uint8Array): Manifest;
   __panicForTests(): void;
-  WasmIndex: { open(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex };
+  WasmIndex: {
+    open(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex;
+    openSharded(entry: Uint8Array, directory: Uint8Array): WasmIndex;
+  };
 }
 
 let instances = 0;
@@ -119,6 +124,11 @@ export class Engine {
 
   open(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex {
     return this.call(() => this.glue.WasmIndex.open(entry, terms, sections));
+  }
+
+  /** Opens a sharded index: its files are attached as queries ask for them. */
+  openSharded(entry: Uint8Array, directory: Uint8Array): WasmIndex {
+    return this.call(() => this.glue.WasmIndex.openSharded(entry, directory));
   }
 
   /** Makes the instance trap (tests prove recovery with it). */

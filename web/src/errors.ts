@@ -20,6 +20,7 @@ export type ErrorCode =
   | "INVALID_OPTION"
   | "SYNONYMS"
   | "SEMANTIC_UNAVAILABLE"
+  | "NEEDS_FILES"
   // The JS side's.
   | "VERSION_MISMATCH"
   | "UNKNOWN_INDEX"
@@ -29,7 +30,7 @@ export type ErrorCode =
 const CODES = new Set<string>([
   "NETWORK", "NOT_FOUND", "IO", "NOT_AN_INDEX", "WRONG_FILE_KIND", "FORMAT_VERSION", "TRUNCATED",
   "CORRUPTED", "MALFORMED", "EMPTY_QUERY", "QUERY_TOO_LONG", "INVALID_OPTION", "SYNONYMS",
-  "SEMANTIC_UNAVAILABLE", "VERSION_MISMATCH", "UNKNOWN_INDEX", "CLOSED", "INTERNAL",
+  "SEMANTIC_UNAVAILABLE", "NEEDS_FILES", "VERSION_MISMATCH", "UNKNOWN_INDEX", "CLOSED", "INTERNAL",
 ]);
 
 /** An error of the midashi package. `code` is for programs, `message` for people. */
@@ -71,6 +72,12 @@ export function toMidashiError(e: unknown): MidashiError {
     `internal error in midashi: ${message}; this is a bug, please report it with the query and index that caused it`,
     { cause: e },
   );
+}
+
+/** The files a sharded index asked for with a NEEDS_FILES error (the engine's `files`). */
+export function neededFiles(e: MidashiError): string[] {
+  const files = (e.cause as { files?: unknown } | undefined)?.files;
+  return Array.isArray(files) ? files.filter((f): f is string => typeof f === "string") : [];
 }
 
 /** Rebuilds a MidashiError from its JSON form (after a worker boundary). */

@@ -3,7 +3,7 @@
 // Requests are plain data in and plain data out, so the same code serves both.
 
 import { Engine, compileModule, type WasmIndex } from "./engine.js";
-import { MidashiError, toMidashiError } from "./errors.js";
+import { MidashiError, neededFiles, toMidashiError } from "./errors.js";
 import { ENTRY_FILE_NAME, join, readBytes } from "./loader.js";
 import { mergeResponses, perIndexOptions, type RawResponse } from "./multi.js";
 import type { DocumentView, EngineSearchOptions, IndexInfo, Manifest, SectionView } from "./types.js";
@@ -37,8 +37,11 @@ export type Op = keyof Requests;
 interface Loaded {
   info: IndexInfo;
   entry: Uint8Array;
-  terms: Uint8Array;
-  sections: Uint8Array;
+  /** Single layout: the keyword files. */
+  terms?: Uint8Array;
+  sections?: Uint8Array;
+  /** Sharded layout: the directory (shards and bundles are fetched again after a trap). */
+  directory?: Uint8Array;
   vectors?: Uint8Array;
   /** The HNSW graph of a large index, attached after the vectors. */
   ann?: Uint8Array;
@@ -46,6 +49,11 @@ interface Loaded {
 }
 
 const HOW_TO_BUILD = "check the location points at a folder written by `build-index <docs> --out <folder>`";
+
+/** Fetch rounds one request may take on a sharded index: the query's words, the bundles of
+ * the results shown, and for a typo the lexicon and its corrections' shards, the tree for
+ * the semantic leg. More means the index keeps asking for files it was given: a bug. */
+const MAX_ROUNDS = 8;
 
 /** Owns the engine and the loaded indexes. */
 export class Host {
@@ -143,7 +151,7 @@ export class Host {
     if (!this.module) throw new MidashiError("INTERNAL", "midashi's engine is not initialised");
     const engine = await Engine.create(this.glueUrl, this.module);
     for (const l of this.indexes.values()) {
-      l.index = engine.open(l.entry, l.terms, l.sections);
+      l.index = l.directory ? engine.openSharded(l.entry, l.directory) : engine.open(l.entry, l.terms!, l.sections!);
       if (l.vectors) {
         const index = l.index;
         const vectors = l.vectors;
@@ -173,14 +181,49 @@ export class Host {
       }
       return bytes;
     };
-    const terms = bytesOf("Terms");
-    const sections = bytesOf("Sections");
     const live = await this.ready();
-    const index = live.open(entry, terms, sections);
+    const sharded = needed.some((f) => f.kind === "Directory");
+    let loaded: Omit<Loaded, "info" | "index">;
+    let index: WasmIndex;
+    if (sharded) {
+      const directory = bytesOf("Directory");
+      index = live.openSharded(entry, directory);
+      loaded = { entry, directory };
+    } else {
+      const terms = bytesOf("Terms");
+      const sections = bytesOf("Sections");
+      index = live.open(entry, terms, sections);
+      loaded = { entry, terms, sections };
+    }
     const id = this.nextId++;
     const info: IndexInfo = { name, source, manifest, versions: index.versions(), fetched: [ENTRY_FILE_NAME, ...needed.map((f) => f.name)] };
-    this.indexes.set(id, { info, entry, terms, sections, index });
+    this.indexes.set(id, { ...loaded, info, index });
     return { ...info, id };
+  }
+
+  /**
+   * Runs `f` against an index; when a sharded index answers NEEDS_FILES, fetches the files
+   * it names (in parallel), attaches them and runs `f` again.
+   */
+  private async withFiles<T>(l: Loaded, f: (index: WasmIndex) => T): Promise<T> {
+    for (let round = 0; ; round++) {
+      const engine = await this.ready();
+      try {
+        return engine.call(() => f(l.index));
+      } catch (e) {
+        const err = toMidashiError(e);
+        const names = err.code === "NEEDS_FILES" ? neededFiles(err) : [];
+        if (names.length === 0 || round >= MAX_ROUNDS) throw err;
+        const ctx = { what: `index ${JSON.stringify(l.info.name)} (${l.info.source})`, missing: "the index folder is incomplete or from another build: deploy every file build-index wrote" };
+        const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), ctx)));
+        const live = await this.ready();
+        names.forEach((name, i) => {
+          const bytes = files[i] as Uint8Array;
+          live.call(() => l.index.attachFile(name, bytes));
+          l.info.fetched.push(name);
+        });
+      }
+    }
   }
 
   private loaded(ids: number[]): Loaded[] {
@@ -196,7 +239,6 @@ export class Host {
    * they came from, even when the query picked only one of them.
    */
   private async search({ ids, query, options, queryVector, vectorModel = "", tag }: Requests["search"]["args"]): Promise<RawResponse> {
-    const engine = await this.ready();
     const loaded = this.loaded(ids);
     // The query vector goes only to indexes whose vectors it can be compared with: attached,
     // and made by the same model. Others answer their keyword leg.
@@ -208,30 +250,28 @@ export class Host {
     const optionsFor = (l: Loaded, opts: EngineSearchOptions): EngineSearchOptions =>
       queryVector && !vectorFor(l) && (opts.mode === "hybrid" || opts.mode === undefined) ? { ...opts, mode: "keyword" } : opts;
     const only = loaded.length === 1 ? loaded[0] : undefined;
-    if (only && !tag) return engine.call(() => only.index.search(query, optionsFor(only, options), vectorFor(only)) as RawResponse);
+    if (only && !tag) return this.withFiles(only, (index) => index.search(query, optionsFor(only, options), vectorFor(only)) as RawResponse);
     const each = perIndexOptions(options);
-    const parts = loaded.map((l) => ({
-      name: l.info.name,
-      response: engine.call(() => l.index.search(query, optionsFor(l, each), vectorFor(l)) as RawResponse),
-    }));
+    const parts = [];
+    for (const l of loaded) {
+      parts.push({ name: l.info.name, response: await this.withFiles(l, (index) => index.search(query, optionsFor(l, each), vectorFor(l)) as RawResponse) });
+    }
     return mergeResponses(parts, options);
   }
 
   /** The first index (in order) that has the thing, with `tag` tagged with that index's name. */
   private async first<T extends object>(ids: number[], tag: boolean, get: (l: Loaded) => T | null): Promise<(T & { index?: string }) | null> {
-    const engine = await this.ready();
     for (const l of this.loaded(ids)) {
-      const found = engine.call(() => get(l));
+      const found = await this.withFiles(l, () => get(l));
       if (found) return tag ? { ...found, index: l.info.name } : found;
     }
     return null;
   }
 
   private async suggest({ ids, prefix, limit }: Requests["suggest"]["args"]): Promise<string[]> {
-    const engine = await this.ready();
     const out: string[] = [];
     for (const l of this.loaded(ids)) {
-      for (const w of engine.call(() => l.index.suggest(prefix, limit))) {
+      for (const w of await this.withFiles(l, (index) => index.suggest(prefix, limit))) {
         if (!out.includes(w)) out.push(w);
       }
     }

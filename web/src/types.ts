@@ -188,7 +188,22 @@ export interface DocumentView {
 }
 
 /** What a file of the index holds. */
-export type FileKind = "Entry" | "Terms" | "Sections" | "Vectors" | "Model" | "Tokenizer" | "ModelConfig" | "Ann";
+export type FileKind =
+  | "Entry"
+  | "Terms"
+  | "Sections"
+  | "Vectors"
+  | "Model"
+  | "Tokenizer"
+  | "ModelConfig"
+  | "Ann"
+  // The sharded layout of large sites: the directory is loaded with the entry; shards,
+  // bundles, the lexicon and the tree are fetched as queries need them.
+  | "Directory"
+  | "Shard"
+  | "Bundle"
+  | "Lexicon"
+  | "Tree";
 
 /** One file of an index, as the entry file names it. */
 export interface FileRef {
