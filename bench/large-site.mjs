@@ -126,8 +126,8 @@ if (!args["no-site"]) {
   const m = await measureSite(site, QUERIES);
   result.site = {
     queries: QUERIES,
-    midashi: m.midashi.rows.map((r) => ({ query: r.query, gzip: r.gzip, bytes: r.bytes })),
-    pagefind: m.pagefind.rows.map((r) => ({ query: r.query, gzip: r.gzip, bytes: r.bytes })),
+    midashi: m.midashi.rows.map((r) => ({ query: r.query, gzip: r.gzip, bytes: r.bytes, indexGzip: r.indexGzip, requests: r.requests })),
+    pagefind: m.pagefind.rows.map((r) => ({ query: r.query, gzip: r.gzip, bytes: r.bytes, indexGzip: r.indexGzip, requests: r.requests })),
     folders: { midashi: m.midashi.folder, pagefind: m.pagefind.folder },
   };
   rmSync(site, { recursive: true, force: true });
@@ -148,9 +148,13 @@ lines.push("", "| index file | raw | gzip | brotli |", "|---|---:|---:|---:|");
 for (const [k, s] of Object.entries(result.index.byKind)) lines.push(`| ${k} | ${kb(s.raw)} | ${kb(s.gzip)} | ${kb(s.brotli)} |`);
 lines.push(`| **total** | ${kb(result.index.total.raw)} | ${kb(result.index.total.gzip)} | ${kb(result.index.total.brotli)} |`);
 if (result.site) {
-  lines.push("", "Bytes fetched before each query's first shown result (gzip as served; empty cache, queries in order):", "");
-  lines.push("| query | Midashi | Pagefind |", "|---|---:|---:|");
-  result.site.queries.forEach((q, i) => lines.push(`| ${q} | ${kb(result.site.midashi[i].gzip)} | ${kb(result.site.pagefind[i].gzip)} |`));
+  lines.push("", "Bytes fetched before each query's first shown result (gzip as served; empty cache, queries in order). `all` counts everything under the search folder (code: JS, CSS, wasm; and index data), `index` only the index data, `req` the requests:", "");
+  lines.push("| query | Midashi all | Midashi index | req | Pagefind all | Pagefind index | req |", "|---|---:|---:|---:|---:|---:|---:|");
+  result.site.queries.forEach((q, i) => {
+    const a = result.site.midashi[i];
+    const b = result.site.pagefind[i];
+    lines.push(`| ${q} | ${kb(a.gzip)} | ${kb(a.indexGzip)} | ${a.requests} | ${kb(b.gzip)} | ${kb(b.indexGzip)} | ${b.requests} |`);
+  });
 }
 const md = lines.join("\n") + "\n";
 console.log(md);

@@ -63,6 +63,12 @@ async function pagefindQuery(page, q) {
   );
 }
 
+/** Search code rather than index data: scripts, styles, wasm (Pagefind's is `wasm.<lang>.pagefind`). */
+function isCode(url) {
+  const p = new URL(url, "http://x").pathname;
+  return /\.(m?js|css|wasm)$/.test(p) || /\/wasm\.[a-z-]+\.pagefind$/.test(p);
+}
+
 /** Bytes per query for one system: a fresh context (empty cache), the queries in order. */
 async function perQuery(browser, url, prefix, queries, ask, init, siteDir) {
   const ctx = await browser.newContext();
@@ -88,7 +94,9 @@ async function perQuery(browser, url, prefix, queries, ask, init, siteDir) {
     await rec.settle();
     const mine = rec.log.filter((e) => e.url.startsWith(prefix));
     const s = sumLog(mine, from);
-    rows.push({ query: q, ms, ...s, cumulative: sumLog(mine).bytes, cumulativeGzip: sumLog(mine).gzip });
+    // The index's own files, apart from the search code (JS, CSS, wasm): what grows with the site.
+    const data = sumLog(mine.slice(from).filter((e) => !isCode(e.url)));
+    rows.push({ query: q, ms, ...s, indexGzip: data.gzip, indexRequests: data.requests, cumulative: sumLog(mine).bytes, cumulativeGzip: sumLog(mine).gzip });
     from = mine.length;
   }
   await ctx.close();

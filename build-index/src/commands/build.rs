@@ -96,10 +96,17 @@ pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, bool)> {
         if files.is_empty() {
             return Err(CliError::NothingToIndex(input.to_path_buf()));
         }
+        let defaults = Options::default();
         let opts = Options {
             slug: args.slug,
             base_url: args.base_url.clone(),
-            ..Options::default()
+            // Long sections only matter to the embedder (it splits them into windows).
+            max_section_tokens: if args.keyword_only {
+                u32::MAX
+            } else {
+                defaults.max_section_tokens
+            },
+            ..defaults
         };
         let loaded = load_markdown(input, &files, &opts, !args.quiet);
         if loaded.docs.is_empty() {
@@ -229,8 +236,24 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
         .collect();
     println!("  sections   {} ({})", m.stats.sections, depths.join(", "));
     println!("  terms      {}", m.stats.terms);
+    // A sharded index has thousands of shards and bundles: those are summed up by kind.
+    let mut kinds: Vec<(&str, usize, usize)> = Vec::new();
     for (name, bytes) in &output.files {
-        println!("  {:<36} {:>10} bytes", name, bytes.len());
+        let kind = name.split('.').next().unwrap_or("");
+        if matches!(kind, "shard" | "bundle") {
+            match kinds.iter_mut().find(|k| k.0 == kind) {
+                Some(k) => {
+                    k.1 += 1;
+                    k.2 += bytes.len();
+                }
+                None => kinds.push((kind, 1, bytes.len())),
+            }
+        } else {
+            println!("  {:<36} {:>10} bytes", name, bytes.len());
+        }
+    }
+    for (kind, files, bytes) in kinds {
+        println!("  {:<36} {:>10} bytes", format!("{kind} × {files}"), bytes);
     }
     let mut warnings = warnings;
     match &embed_report {
@@ -246,7 +269,14 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     println!("  time       {:.2} s", started.elapsed().as_secs_f64());
     if !warnings.is_empty() {
         println!("{} warnings:", warnings.len());
-        for w in &warnings {
+        const SHOWN: usize = 50;
+        if warnings.len() > SHOWN {
+            println!(
+                "  (the first {SHOWN}; {} more not shown)",
+                warnings.len() - SHOWN
+            );
+        }
+        for w in warnings.iter().take(SHOWN) {
             match w.line {
                 Some(l) => println!("  {}:{}: {}", w.path, l, w.message),
                 None => println!("  {}: {}", w.path, w.message),
