@@ -203,7 +203,8 @@ export type FileKind =
   | "Shard"
   | "Bundle"
   | "Lexicon"
-  | "Tree";
+  | "Tree"
+  | "Paths";
 
 /** One file of an index, as the entry file names it. */
 export interface FileRef {

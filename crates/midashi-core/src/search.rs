@@ -917,8 +917,14 @@ impl SearchIndex {
                         &line_starts(&doc.source),
                     ))
                 };
+                sh.begin();
                 if let Some(v) = sh.loaded_bundles().iter().find_map(|b| find(b)) {
                     return Some(v);
+                }
+                // Without a source, only loaded bundles can be searched: fetching every
+                // bundle to find one id would fetch the whole site.
+                if !sh.has_source() {
+                    return None;
                 }
                 (0..sh.bundle_count()).find_map(|i| {
                     let first = sh.dir.bundles[i].first_doc;
@@ -956,6 +962,7 @@ impl SearchIndex {
                 Some(view(doc, w.sections.sections.get(range(doc, 0))?))
             }
             Store::Sharded(sh) => {
+                sh.begin();
                 let b = sh.bundle_of_path(path)?;
                 let doc = b.docs.iter().find(|d| d.path == path)?;
                 let base = b.docs.first()?.first_section;
@@ -977,6 +984,7 @@ impl SearchIndex {
                     .map(|s| SectionId(s.id))
             }
             Store::Sharded(sh) => {
+                sh.begin();
                 let b = sh.bundle_of_path(path)?;
                 let d = b.docs.iter().position(|d| d.path == path)? as u32 + b.first_doc;
                 b.sections
@@ -999,6 +1007,16 @@ impl SearchIndex {
                 sh.need()?;
                 Ok(out)
             }
+        }
+    }
+
+    /// After a look-up that found nothing ([`SearchIndex::get_document`],
+    /// [`SearchIndex::find_anchor`], [`SearchIndex::get_section`]): `Err(NeedsFiles)` when a
+    /// sharded index lacked files to answer it, so the caller can attach them and ask again.
+    pub fn pending(&self) -> Result<()> {
+        match &self.store {
+            Store::Sharded(sh) => sh.need(),
+            Store::Whole(_) => Ok(()),
         }
     }
 
@@ -1383,7 +1401,7 @@ impl Ranking for Sharded {
         };
         let path_ok = match &opts.path {
             None => true,
-            Some(p) => self.tree().is_some_and(|t| {
+            Some(p) => self.paths().is_some_and(|t| {
                 t.paths
                     .get(doc as usize)
                     .is_some_and(|d| d.starts_with(p.trim_start_matches('/')))

@@ -281,6 +281,14 @@ fn queries(p: &Pair, versions: &[&str]) -> Vec<(String, SearchOptions, bool)> {
     out
 }
 
+/// A look-up's answer, or the files a sharded index lacked to give it.
+fn lookup<T>(i: &SearchIndex, found: Option<T>) -> Result<Option<T>, Error> {
+    match found {
+        Some(v) => Ok(Some(v)),
+        None => i.pending().map(|()| None),
+    }
+}
+
 fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
     let mut p = pair(corpus, folders);
     let qs = queries(&p, versions);
@@ -298,23 +306,38 @@ fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
         let (got, _) = drive(&mut p.sharded, &p.files, |i| i.suggest(prefix, 8));
         assert_eq!(want, got.unwrap(), "suggest {prefix:?}");
     }
+    // Look-ups by path fetch the paths and the document's bundle first (fresh index: nothing
+    // loaded); by id, a section of a loaded bundle (every search result's) is found.
+    let mut fresh = pair(corpus, folders);
     let docs = p.single.documents();
     for (path, _) in docs.iter().step_by(11) {
         let want = p.single.get_document(path).unwrap();
-        assert_eq!(Some(&want), p.sharded.get_document(path).as_ref(), "{path}");
+        let (got, rounds) = drive(&mut fresh.sharded, &fresh.files, |i| {
+            lookup(i, i.get_document(path))
+        });
+        assert_eq!(Some(&want), got.unwrap().as_ref(), "{path}");
+        assert!(rounds <= 2, "{path}: {rounds} rounds");
         for s in want.sections.iter().step_by(3) {
             let id = SectionId::parse(&s.id).unwrap();
             assert_eq!(
                 p.single.get_section(id),
-                p.sharded.get_section(id),
+                fresh.sharded.get_section(id),
                 "{}",
                 s.id
             );
             if let Some(a) = &s.anchor {
-                assert_eq!(p.sharded.find_anchor(path, a), Some(id));
+                let (got, _) = drive(&mut fresh.sharded, &fresh.files, |i| {
+                    lookup(i, i.find_anchor(path, a))
+                });
+                assert_eq!(got.unwrap(), Some(id));
             }
         }
     }
+    // Not in the index: no files asked for forever, just nothing.
+    let (none, _) = drive(&mut fresh.sharded, &fresh.files, |i| {
+        lookup(i, i.get_document("no/such.md"))
+    });
+    assert!(none.unwrap().is_none());
     assert_eq!(p.single.versions(), p.sharded.versions());
     assert_eq!(p.single.section_count(), p.sharded.section_count());
 }

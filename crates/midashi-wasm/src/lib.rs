@@ -246,7 +246,11 @@ impl WasmIndex {
         });
         match id.and_then(|id| self.inner.get_section(id)) {
             Some(view) => to_js(&view),
-            None => Ok(JsValue::NULL),
+            None => {
+                // A sharded index may need the document's paths or bundle first.
+                self.inner.pending().map_err(core_error)?;
+                Ok(JsValue::NULL)
+            }
         }
     }
 
@@ -255,7 +259,10 @@ impl WasmIndex {
     pub fn get_document(&self, path: &str) -> Result<JsValue, JsValue> {
         match self.inner.get_document(path) {
             Some(view) => to_js(&view),
-            None => Ok(JsValue::NULL),
+            None => {
+                self.inner.pending().map_err(core_error)?;
+                Ok(JsValue::NULL)
+            }
         }
     }
 

@@ -33,7 +33,7 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// HNSW graph (`Ann`).
 /// 2: the model in the entry file names the languages it covers.
 /// 3: the sharded layout for large sites (file kinds `Directory`, `Shard`, `Bundle`,
-/// `Lexicon`, `Tree`); single-file indexes are unchanged.
+/// `Lexicon`, `Tree`, `Paths`); single-file indexes are unchanged.
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
@@ -75,9 +75,10 @@ pub enum FileKind {
     Bundle,
     /// Sharded layout: every term with its document frequency, for typo corrections.
     Lexicon,
-    /// Sharded layout: every section's depth, subtree and family, and the documents' paths
-    /// (semantic candidates and path filters).
+    /// Sharded layout: every section's depth, subtree and family (semantic candidates).
     Tree,
+    /// Sharded layout: every document's path (path filters, documents by path).
+    Paths,
 }
 
 impl FileKind {
@@ -96,6 +97,7 @@ impl FileKind {
             FileKind::Bundle => 11,
             FileKind::Lexicon => 12,
             FileKind::Tree => 13,
+            FileKind::Paths => 14,
         }
     }
 
@@ -114,6 +116,7 @@ impl FileKind {
             11 => FileKind::Bundle,
             12 => FileKind::Lexicon,
             13 => FileKind::Tree,
+            14 => FileKind::Paths,
             _ => return None,
         })
     }
@@ -134,6 +137,7 @@ impl FileKind {
             FileKind::Bundle => "bundle",
             FileKind::Lexicon => "lexicon",
             FileKind::Tree => "tree",
+            FileKind::Paths => "paths",
         }
     }
 
@@ -148,7 +152,7 @@ impl FileKind {
     }
 
     /// Every kind, in tag order.
-    pub const ALL: [FileKind; 13] = [
+    pub const ALL: [FileKind; 14] = [
         FileKind::Entry,
         FileKind::Terms,
         FileKind::Sections,
@@ -162,6 +166,7 @@ impl FileKind {
         FileKind::Bundle,
         FileKind::Lexicon,
         FileKind::Tree,
+        FileKind::Paths,
     ];
 
     /// The file name of content `bytes`: `<stem>.<16 hex>.<extension>`.

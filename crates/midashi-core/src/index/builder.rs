@@ -361,6 +361,7 @@ impl IndexBuilder {
             push(FileKind::Directory, out.directory.1, true);
             push(FileKind::Lexicon, out.lexicon.1, false);
             push(FileKind::Tree, out.tree.1, false);
+            push(FileKind::Paths, out.paths.1, false);
             unlisted.extend(out.shards);
             unlisted.extend(out.bundles);
         } else {

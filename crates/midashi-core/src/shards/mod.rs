@@ -10,7 +10,8 @@
 //! | shard × N | one term range: its dictionary and *scored* postings | for the query's words |
 //! | bundle × M | a few documents: source, sections, other-version links | for the results shown |
 //! | lexicon | every term with its document frequency | only to correct a typo |
-//! | tree | every section's depth/subtree/family, documents' paths | semantic leg, path filter |
+//! | tree | every section's depth/subtree/family | semantic leg |
+//! | paths | every document's path | path filter, documents by path |
 //!
 //! Two round trips before the first result: the shards of the query's words (and of the
 //! word being typed, as a prefix range), then the bundles of the page of results.
@@ -51,8 +52,6 @@ pub struct ShardRef {
 pub struct BundleRef {
     /// Ordinal of its first document (bundles cover consecutive documents).
     pub first_doc: u32,
-    /// Path of its first document (documents are sorted by path).
-    pub first_path: String,
     /// File name.
     pub name: String,
 }
@@ -60,8 +59,8 @@ pub struct BundleRef {
 /// Filterable facts of a document, as indices into [`Directory::strings`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Facets {
-    /// Ordinal of the document's first section.
-    pub first_section: u32,
+    /// Number of the document's sections (they follow the previous document's).
+    pub sections: u32,
     /// Version.
     pub version: Option<u32>,
     /// Language.
@@ -87,6 +86,8 @@ pub struct Directory {
     pub lexicon: String,
     /// File name of the tree.
     pub tree: String,
+    /// File name of the paths.
+    pub paths: String,
     /// One entry per document.
     pub docs: Vec<Facets>,
     /// Interned facet values.
@@ -140,7 +141,14 @@ pub struct SectionFacts {
 pub struct Tree {
     /// Per section.
     pub facts: Vec<SectionFacts>,
-    /// Per document: its path.
+}
+
+/// The payload of the paths file: every document's path, in document (= path) order. Not in
+/// the directory, which every query loads: on the PowerShell docs the paths would be a third
+/// of it, and only path filters and look-ups by path read them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Paths {
+    /// Per document.
     pub paths: Vec<String>,
 }
 
@@ -265,7 +273,7 @@ pub(crate) fn split_ref(reference: u64) -> (u32, u64) {
 }
 
 /// The facets of a document's hints, interning strings in `strings`.
-pub(crate) fn facets_of(hints: &Hints, first_section: u32, strings: &mut Vec<String>) -> Facets {
+pub(crate) fn facets_of(hints: &Hints, sections: u32, strings: &mut Vec<String>) -> Facets {
     let mut intern = |s: &String| match strings.iter().position(|x| x == s) {
         Some(i) => i as u32,
         None => {
@@ -274,7 +282,7 @@ pub(crate) fn facets_of(hints: &Hints, first_section: u32, strings: &mut Vec<Str
         }
     };
     Facets {
-        first_section,
+        sections,
         version: hints.version.as_ref().map(&mut intern),
         lang: hints.lang.as_ref().map(&mut intern),
         category: hints.category.as_ref().map(&mut intern),

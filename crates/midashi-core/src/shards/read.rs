@@ -5,7 +5,9 @@
 //! with [`Error::NeedsFiles`] naming them; the caller fetches them, attaches them with
 //! [`Sharded::attach`] and asks again (the JS loader does this; a query needs two rounds).
 
-use super::{read_scored_list, split_ref, Bundle, Directory, Lexicon, ScoredPosting, Shard, Tree};
+use super::{
+    read_scored_list, split_ref, Bundle, Directory, Lexicon, Paths, ScoredPosting, Shard, Tree,
+};
 use crate::error::{Error, Result};
 use crate::format::{decode, FileKind};
 use crate::query::{collect_stream, surface_of};
@@ -48,11 +50,14 @@ struct LoadedLexicon {
 pub struct Sharded {
     /// The directory.
     pub(crate) dir: Directory,
+    /// Per document: the ordinal of its first section (from the directory's counts).
+    first_section: Vec<u32>,
     by_name: HashMap<String, (FileKind, u32)>,
     shards: Mutex<HashMap<u32, Arc<LoadedShard>>>,
     bundles: Mutex<HashMap<u32, Arc<Bundle>>>,
     lexicon: Mutex<Option<Arc<LoadedLexicon>>>,
     tree: Mutex<Option<Arc<Tree>>>,
+    paths: Mutex<Option<Arc<Paths>>>,
     missing: Mutex<BTreeSet<String>>,
     source: Option<FileSource>,
 }
@@ -78,11 +83,13 @@ impl Sharded {
             file: name.to_string(),
             detail: detail.to_string(),
         };
-        let docs_ok = dir
-            .docs
-            .windows(2)
-            .all(|w| w[0].first_section <= w[1].first_section)
-            && dir.docs.iter().all(|d| d.first_section <= dir.n_sections);
+        let mut first_section = Vec::with_capacity(dir.docs.len());
+        let mut next = 0u64;
+        for d in &dir.docs {
+            first_section.push(next as u32);
+            next += u64::from(d.sections);
+        }
+        let docs_ok = next == u64::from(dir.n_sections);
         let bundles_ok = dir.bundles.first().is_none_or(|b| b.first_doc == 0)
             && dir
                 .bundles
@@ -114,13 +121,16 @@ impl Sharded {
         }
         by_name.insert(dir.lexicon.clone(), (FileKind::Lexicon, 0));
         by_name.insert(dir.tree.clone(), (FileKind::Tree, 0));
+        by_name.insert(dir.paths.clone(), (FileKind::Paths, 0));
         Ok(Sharded {
             dir,
+            first_section,
             by_name,
             shards: Mutex::default(),
             bundles: Mutex::default(),
             lexicon: Mutex::default(),
             tree: Mutex::default(),
+            paths: Mutex::default(),
             missing: Mutex::default(),
             source,
         })
@@ -147,12 +157,10 @@ impl Sharded {
                 let expected = self.dir.bundles[i as usize].first_doc;
                 let consistent = data.first_doc == expected
                     && data.links.len() == data.sections.len()
-                    && data.docs.first().is_none_or(|d| {
-                        self.dir
-                            .docs
-                            .get(expected as usize)
-                            .map(|f| f.first_section)
-                            == Some(d.first_section)
+                    && data.docs.iter().enumerate().all(|(j, d)| {
+                        let at = expected as usize + j;
+                        self.first_section.get(at) == Some(&d.first_section)
+                            && self.dir.docs.get(at).map(|f| f.sections) == Some(d.section_count)
                     })
                     && data.sections.iter().all(|s| {
                         (s.doc as usize).wrapping_sub(expected as usize) < data.docs.len()
@@ -181,15 +189,23 @@ impl Sharded {
             }
             FileKind::Tree => {
                 let data: Tree = decode(kind, name, bytes)?;
-                if data.facts.len() != self.dir.n_sections as usize
-                    || data.paths.len() != self.dir.docs.len()
-                {
+                if data.facts.len() != self.dir.n_sections as usize {
                     return Err(Error::Malformed {
                         file: name.to_string(),
                         detail: "the tree does not match the directory".into(),
                     });
                 }
                 *self.tree.lock_ok() = Some(Arc::new(data));
+            }
+            FileKind::Paths => {
+                let data: Paths = decode(kind, name, bytes)?;
+                if data.paths.len() != self.dir.docs.len() {
+                    return Err(Error::Malformed {
+                        file: name.to_string(),
+                        detail: "the paths do not match the directory".into(),
+                    });
+                }
+                *self.paths.lock_ok() = Some(Arc::new(data));
             }
             _ => unreachable!("by_name holds only shard, bundle, lexicon and tree files"),
         }
@@ -270,6 +286,14 @@ impl Sharded {
         self.tree.lock_ok().clone()
     }
 
+    /// The documents' paths, or `None` (noted as missing).
+    pub(crate) fn paths(&self) -> Option<Arc<Paths>> {
+        if self.paths.lock_ok().is_none() && !self.fetch(&self.dir.paths.clone()) {
+            return None;
+        }
+        self.paths.lock_ok().clone()
+    }
+
     /// The shard whose range holds `term`.
     fn shard_for(&self, term: &str) -> u32 {
         let after = self
@@ -289,10 +313,7 @@ impl Sharded {
 
     /// The document a section belongs to.
     pub(crate) fn doc_of(&self, section: u32) -> u32 {
-        let after = self
-            .dir
-            .docs
-            .partition_point(|d| d.first_section <= section);
+        let after = self.first_section.partition_point(|&f| f <= section);
         after.saturating_sub(1) as u32
     }
 
@@ -314,14 +335,20 @@ impl Sharded {
         }
     }
 
-    /// The bundle that would hold the document at `path` (documents are sorted by path).
+    /// The bundle holding the document at `path` (`None`: no such document, or the paths
+    /// or the bundle are missing, which is noted).
     pub(crate) fn bundle_of_path(&self, path: &str) -> Option<Arc<Bundle>> {
-        let i = self
-            .dir
-            .bundles
-            .partition_point(|b| b.first_path.as_str() <= path)
-            .checked_sub(1)?;
-        self.bundle_of_doc(self.dir.bundles[i].first_doc)
+        let paths = self.paths()?;
+        let doc = paths
+            .paths
+            .binary_search_by(|p| p.as_str().cmp(path))
+            .ok()?;
+        self.bundle_of_doc(doc as u32)
+    }
+
+    /// Whether files are read synchronously (natively) rather than attached by the caller.
+    pub(crate) fn has_source(&self) -> bool {
+        self.source.is_some()
     }
 
     /// Every bundle that is loaded now.

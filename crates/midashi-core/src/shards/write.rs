@@ -1,8 +1,8 @@
 //! From a built single-file index (terms and sections payloads) to the sharded layout's files.
 
 use super::{
-    facets_of, shard_ref, write_scored_list, Bundle, BundleRef, Directory, Lexicon, ScoredPosting,
-    SectionFacts, Shard, ShardRef, Tree,
+    facets_of, shard_ref, write_scored_list, Bundle, BundleRef, Directory, Lexicon, Paths,
+    ScoredPosting, SectionFacts, Shard, ShardRef, Tree,
 };
 use crate::analyzer::Analyzer;
 use crate::error::{Error, Result};
@@ -33,6 +33,8 @@ pub struct ShardedFiles {
     pub lexicon: (String, Vec<u8>),
     /// The tree.
     pub tree: (String, Vec<u8>),
+    /// The paths.
+    pub paths: (String, Vec<u8>),
     /// Term shards, in term order.
     pub shards: Vec<(String, Vec<u8>)>,
     /// Document bundles, in document order.
@@ -268,24 +270,23 @@ pub fn write(
         let (name, bytes) = named(FileKind::Bundle, encode(FileKind::Bundle, &bundle)?);
         bundle_refs.push(BundleRef {
             first_doc: start as u32,
-            first_path: sections.docs[start].path.clone(),
             name: name.clone(),
         });
         bundles.push((name, bytes));
         start = end;
     }
 
-    let tree = Tree {
-        facts,
+    let tree = named(FileKind::Tree, encode(FileKind::Tree, &Tree { facts })?);
+    let paths = Paths {
         paths: sections.docs.iter().map(|d| d.path.clone()).collect(),
     };
-    let tree = named(FileKind::Tree, encode(FileKind::Tree, &tree)?);
+    let paths = named(FileKind::Paths, encode(FileKind::Paths, &paths)?);
 
     let mut strings = Vec::new();
     let docs = sections
         .docs
         .iter()
-        .map(|d| facets_of(&d.hints, d.first_section, &mut strings))
+        .map(|d| facets_of(&d.hints, d.section_count, &mut strings))
         .collect();
     let directory = Directory {
         n_sections: n,
@@ -294,6 +295,7 @@ pub fn write(
         bundles: bundle_refs,
         lexicon: lexicon.0.clone(),
         tree: tree.0.clone(),
+        paths: paths.0.clone(),
         docs,
         strings,
         versions: families
@@ -309,6 +311,7 @@ pub fn write(
         directory,
         lexicon,
         tree,
+        paths,
         shards,
         bundles,
     })
