@@ -1529,7 +1529,10 @@ impl Ranking for Sharded {
                 hit.other_versions = c
                     .others
                     .iter()
-                    .filter_map(|o| links.iter().find(|(s, _)| s == o).map(|(_, l)| l.clone()))
+                    .filter_map(|o| {
+                        let link = links.iter().find(|l| l.section == *o)?;
+                        b.version_link(link, sec.anchor.as_deref())
+                    })
                     .collect();
                 Ok(hit)
             })

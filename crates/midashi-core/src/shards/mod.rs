@@ -32,6 +32,7 @@ mod write;
 pub use read::{FileSource, Sharded};
 pub use write::{write, ShardedFiles};
 
+use crate::format::FileKind;
 use crate::index::postings::{read_varint, write_varint};
 use crate::index::{DocRecord, SectionRecord};
 use crate::search::VersionLink;
@@ -43,8 +44,10 @@ use serde::{Deserialize, Serialize};
 pub struct ShardRef {
     /// Its first term (shards cover consecutive ranges of the sorted dictionary).
     pub first_term: String,
-    /// File name.
-    pub name: String,
+    /// Content hash: the file is `shard.<hash as 16 hex digits>.bin`. (Eight bytes, not the
+    /// 27-byte name: a large site's directory names thousands of files, and every query
+    /// loads it.)
+    pub hash: u64,
 }
 
 /// One bundle, as the directory names it.
@@ -52,8 +55,13 @@ pub struct ShardRef {
 pub struct BundleRef {
     /// Ordinal of its first document (bundles cover consecutive documents).
     pub first_doc: u32,
-    /// File name.
-    pub name: String,
+    /// Content hash: the file is `bundle.<hash as 16 hex digits>.bin`.
+    pub hash: u64,
+}
+
+/// The file name of a shard or bundle from its kind and content hash.
+pub fn part_name(kind: FileKind, hash: u64) -> String {
+    format!("{}.{hash:016x}.{}", kind.stem(), kind.extension())
 }
 
 /// Filterable facts of a document, as indices into [`Directory::strings`].
@@ -161,9 +169,44 @@ pub struct Bundle {
     pub docs: Vec<DocRecord>,
     /// Their sections, in order, from `docs[0].first_section`.
     pub sections: Vec<SectionRecord>,
-    /// Per section: the same section in the site's other versions (ordinal and link), for
-    /// the `other_versions` of a collapsed result.
-    pub links: Vec<Vec<(u32, VersionLink)>>,
+    /// The documents the links point into: version and page URL.
+    pub link_docs: Vec<(String, String)>,
+    /// Per section: the same section in the site's other versions, for the
+    /// `other_versions` of a collapsed result.
+    pub links: Vec<Vec<Link>>,
+}
+
+/// The same section in another version, compactly: a bundle's links repeat a handful of
+/// pages and mostly the section's own anchor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Link {
+    /// Its section ordinal.
+    pub section: u32,
+    /// Its section id.
+    pub id: u64,
+    /// Index into [`Bundle::link_docs`].
+    pub doc: u32,
+    /// Its anchor: `None` when it is the linking section's own, else `Some(anchor)`.
+    pub anchor: Option<Option<String>>,
+}
+
+impl Bundle {
+    /// The [`VersionLink`] of `link`, made from a section whose own anchor is `own_anchor`.
+    pub fn version_link(&self, link: &Link, own_anchor: Option<&str>) -> Option<VersionLink> {
+        let (version, url) = self.link_docs.get(link.doc as usize)?;
+        let anchor = match &link.anchor {
+            None => own_anchor,
+            Some(a) => a.as_deref(),
+        };
+        Some(VersionLink {
+            version: version.clone(),
+            id: crate::section::SectionId(link.id).to_string(),
+            url: match anchor {
+                Some(a) => format!("{url}#{a}"),
+                None => url.clone(),
+            },
+        })
+    }
 }
 
 /// One entry of a scored posting list.

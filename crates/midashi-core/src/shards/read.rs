@@ -6,7 +6,8 @@
 //! [`Sharded::attach`] and asks again (the JS loader does this; a query needs two rounds).
 
 use super::{
-    read_scored_list, split_ref, Bundle, Directory, Lexicon, Paths, ScoredPosting, Shard, Tree,
+    part_name, read_scored_list, split_ref, Bundle, Directory, Lexicon, Paths, ScoredPosting,
+    Shard, Tree,
 };
 use crate::error::{Error, Result};
 use crate::format::{decode, FileKind};
@@ -114,10 +115,16 @@ impl Sharded {
         }
         let mut by_name = HashMap::new();
         for (i, s) in dir.shards.iter().enumerate() {
-            by_name.insert(s.name.clone(), (FileKind::Shard, i as u32));
+            by_name.insert(
+                part_name(FileKind::Shard, s.hash),
+                (FileKind::Shard, i as u32),
+            );
         }
         for (i, b) in dir.bundles.iter().enumerate() {
-            by_name.insert(b.name.clone(), (FileKind::Bundle, i as u32));
+            by_name.insert(
+                part_name(FileKind::Bundle, b.hash),
+                (FileKind::Bundle, i as u32),
+            );
         }
         by_name.insert(dir.lexicon.clone(), (FileKind::Lexicon, 0));
         by_name.insert(dir.tree.clone(), (FileKind::Tree, 0));
@@ -157,6 +164,11 @@ impl Sharded {
                 let expected = self.dir.bundles[i as usize].first_doc;
                 let consistent = data.first_doc == expected
                     && data.links.len() == data.sections.len()
+                    && data
+                        .links
+                        .iter()
+                        .flatten()
+                        .all(|l| (l.doc as usize) < data.link_docs.len())
                     && data.docs.iter().enumerate().all(|(j, d)| {
                         let at = expected as usize + j;
                         self.first_section.get(at) == Some(&d.first_section)
@@ -263,7 +275,7 @@ impl Sharded {
         if let Some(s) = self.shards.lock_ok().get(&i) {
             return Some(s.clone());
         }
-        let name = self.dir.shards.get(i as usize)?.name.clone();
+        let name = part_name(FileKind::Shard, self.dir.shards.get(i as usize)?.hash);
         if self.fetch(&name) {
             self.shards.lock_ok().get(&i).cloned()
         } else {
@@ -327,7 +339,7 @@ impl Sharded {
         if let Some(b) = self.bundles.lock_ok().get(&i) {
             return Some(b.clone());
         }
-        let name = self.dir.bundles[i as usize].name.clone();
+        let name = part_name(FileKind::Bundle, self.dir.bundles[i as usize].hash);
         if self.fetch(&name) {
             self.bundles.lock_ok().get(&i).cloned()
         } else {

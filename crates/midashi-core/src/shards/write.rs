@@ -1,7 +1,7 @@
 //! From a built single-file index (terms and sections payloads) to the sharded layout's files.
 
 use super::{
-    facets_of, shard_ref, write_scored_list, Bundle, BundleRef, Directory, Lexicon, Paths,
+    facets_of, shard_ref, write_scored_list, Bundle, BundleRef, Directory, Lexicon, Link, Paths,
     ScoredPosting, SectionFacts, Shard, ShardRef, Tree,
 };
 use crate::analyzer::Analyzer;
@@ -43,6 +43,14 @@ pub struct ShardedFiles {
 
 fn named(kind: FileKind, bytes: Vec<u8>) -> (String, Vec<u8>) {
     (kind.hashed_name(&bytes), bytes)
+}
+
+/// The content hash in a name made by [`named`] (`shard.<16 hex>.bin`).
+fn hash_of(name: &str) -> u64 {
+    name.split('.')
+        .nth(1)
+        .and_then(|h| u64::from_str_radix(h, 16).ok())
+        .unwrap_or_default()
 }
 
 fn malformed(detail: impl Into<String>) -> Error {
@@ -132,7 +140,7 @@ pub fn write(
             let (name, bytes) = named(FileKind::Shard, encode(FileKind::Shard, &shard)?);
             refs.push(ShardRef {
                 first_term: open.first_term,
-                name: name.clone(),
+                hash: hash_of(&name),
             });
             shards.push((name, bytes));
             Ok(())
@@ -229,10 +237,6 @@ pub fn write(
             members.entry(f).or_default().push(s as u32);
         }
     }
-    let link = |o: u32| {
-        let sec = &sections.sections[o as usize];
-        (o, version_link(sec, &sections.docs[sec.doc as usize]))
-    };
 
     let mut bundles = Vec::new();
     let mut bundle_refs = Vec::new();
@@ -251,26 +255,50 @@ pub fn write(
             .map_or(first, |d| (d.first_section + d.section_count) as usize)
             .min(sections.sections.len());
         let secs = sections.sections[first..last].to_vec();
-        let links = (first..last)
-            .map(|s| match facts[s].family.and_then(|f| members.get(&f)) {
-                Some(m) => m
-                    .iter()
-                    .filter(|&&o| o as usize != s)
-                    .map(|&o| link(o))
-                    .collect(),
-                None => Vec::new(),
-            })
-            .collect();
+        let mut link_docs: Vec<(String, String)> = Vec::new();
+        let mut links = Vec::with_capacity(last - first);
+        for s in first..last {
+            let own = &sections.sections[s];
+            let mut out = Vec::new();
+            for &o in facts[s]
+                .family
+                .and_then(|f| members.get(&f))
+                .map_or(&[][..], Vec::as_slice)
+            {
+                if o as usize == s {
+                    continue;
+                }
+                let sec = &sections.sections[o as usize];
+                let doc = &sections.docs[sec.doc as usize];
+                let v = version_link(sec, doc);
+                let key = (v.version, doc.url.clone());
+                let at = match link_docs.iter().position(|d| *d == key) {
+                    Some(i) => i,
+                    None => {
+                        link_docs.push(key);
+                        link_docs.len() - 1
+                    }
+                };
+                out.push(Link {
+                    section: o,
+                    id: sec.id,
+                    doc: at as u32,
+                    anchor: (sec.anchor != own.anchor).then(|| sec.anchor.clone()),
+                });
+            }
+            links.push(out);
+        }
         let bundle = Bundle {
             first_doc: start as u32,
             docs,
             sections: secs,
+            link_docs,
             links,
         };
         let (name, bytes) = named(FileKind::Bundle, encode(FileKind::Bundle, &bundle)?);
         bundle_refs.push(BundleRef {
             first_doc: start as u32,
-            name: name.clone(),
+            hash: hash_of(&name),
         });
         bundles.push((name, bytes));
         start = end;
