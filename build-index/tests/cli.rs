@@ -228,3 +228,58 @@ fn jsonl_records_are_indexed() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("records.jsonl:2"));
 }
+
+/// `--layout sharded` writes the sharded files, and `search`, `get` and the report read them
+/// with the same answers as the single layout.
+#[test]
+fn a_sharded_index_answers_like_a_single_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (one, many) = (tmp.path().join("one"), tmp.path().join("many"));
+    for (out, layout) in [(&one, "single"), (&many, "sharded")] {
+        let o = run(bin().arg(fixture()).arg("--out").arg(out).args([
+            "--quiet",
+            "--keyword-only",
+            "--slug",
+            "vitepress",
+            "--layout",
+            layout,
+        ]));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let names: Vec<String> = fs::read_dir(&many)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for stem in [
+        "directory.",
+        "shard.",
+        "bundle.",
+        "lexicon.",
+        "tree.",
+        "paths.",
+    ] {
+        assert!(
+            names.iter().any(|n| n.starts_with(stem)),
+            "no {stem} file: {names:?}"
+        );
+    }
+    assert!(!names
+        .iter()
+        .any(|n| n.starts_with("terms.") || n.starts_with("sections.")));
+    for q in ["computed", "pagination", "computd", "算出プロパティ"] {
+        let mut a = search_json(&one, q, &[]);
+        let mut b = search_json(&many, q, &[]);
+        for v in [&mut a, &mut b] {
+            v.as_object_mut().unwrap().remove("took_ms");
+        }
+        assert_eq!(a, b, "{q}");
+    }
+    let hit = &search_json(&many, "computed", &[])["results"][0];
+    let target = format!(
+        "{}#{}",
+        hit["path"].as_str().unwrap(),
+        hit["anchor"].as_str().unwrap()
+    );
+    let get = |dir: &Path| run(bin().arg("get").arg(dir).arg(&target)).stdout;
+    assert_eq!(get(&one), get(&many));
+}

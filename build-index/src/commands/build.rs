@@ -96,18 +96,15 @@ pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, bool)> {
         if files.is_empty() {
             return Err(CliError::NothingToIndex(input.to_path_buf()));
         }
-        let defaults = Options::default();
-        let opts = Options {
+        let mut opts = Options {
             slug: args.slug,
             base_url: args.base_url.clone(),
-            // Long sections only matter to the embedder (it splits them into windows).
-            max_section_tokens: if args.keyword_only {
-                u32::MAX
-            } else {
-                defaults.max_section_tokens
-            },
-            ..defaults
+            ..Options::default()
         };
+        if args.keyword_only {
+            // Long sections only matter to the embedder (it splits them into windows).
+            opts.max_section_tokens = u32::MAX;
+        }
         let loaded = load_markdown(input, &files, &opts, !args.quiet);
         if loaded.docs.is_empty() {
             // Every file was skipped: writing an empty index would replace a good one.

@@ -399,6 +399,24 @@ fn a_file_from_another_build_or_a_damaged_one_is_refused() {
         p.sharded.attach_file(&name, &bundle).unwrap_err().code(),
         "WRONG_FILE_KIND"
     );
+    // Every truncation of the directory, and a changed byte anywhere in it, is a typed error.
+    let entry = by_kind(&p.files, "midashi-entry");
+    let dir = by_kind(&p.files, "directory.");
+    for cut in (0..dir.len()).step_by((dir.len() / 200).max(1)) {
+        let err = SearchIndex::open_sharded(entry, &dir[..cut], None).unwrap_err();
+        assert!(
+            matches!(err.code(), "TRUNCATED" | "NOT_AN_INDEX"),
+            "cut at {cut}: {err}"
+        );
+    }
+    for at in (0..dir.len()).step_by((dir.len() / 200).max(1)) {
+        let mut bad = dir.to_vec();
+        bad[at] ^= 0x20;
+        assert!(
+            SearchIndex::open_sharded(entry, &bad, None).is_err(),
+            "byte {at}"
+        );
+    }
     // The error names what to fetch.
     let err = p
         .sharded

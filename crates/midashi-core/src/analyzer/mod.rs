@@ -44,6 +44,7 @@
 //! still too long (base64, hashes, minified code) is skipped, not truncated, because a
 //! truncated term would match words that are not in the text.
 
+mod nfkc;
 mod normalize;
 mod stopwords;
 #[cfg(test)]
@@ -53,7 +54,6 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use rust_stemmers::{Algorithm, Stemmer};
-use unicode_normalization::UnicodeNormalization;
 use unicode_segmentation::UnicodeSegmentation;
 
 use normalize::Normalized;
@@ -168,10 +168,12 @@ fn lowercase(w: &str) -> String {
         return w.to_ascii_lowercase();
     }
     let lower = w.to_lowercase();
-    match unicode_normalization::is_nfkc_quick(lower.chars()) {
-        unicode_normalization::IsNormalized::Yes => lower,
-        _ => lower.nfkc().collect(),
+    // Words come from normalised text: unless lower-casing changed them they still are (and
+    // the browser build asks its host for nothing).
+    if lower == w {
+        return lower;
     }
+    nfkc::nfkc_if_needed(lower)
 }
 
 /// A term before it is handed out: the lower-cased word and, if stemming changed it, its

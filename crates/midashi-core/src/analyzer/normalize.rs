@@ -7,7 +7,6 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use unicode_normalization::UnicodeNormalization;
 use unicode_segmentation::UnicodeSegmentation;
 
 /// A stretch of the normalised buffer that came from one place in the original.
@@ -76,7 +75,7 @@ impl<'a> Normalized<'a> {
             }
             let cluster = rest.graphemes(true).next().unwrap_or(rest);
             let start = out.len();
-            for n in cluster.nfkc() {
+            for n in super::nfkc::nfkc(cluster).chars() {
                 out.push(fold_char(n));
             }
             let produced = &out[start..];

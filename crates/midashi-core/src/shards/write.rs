@@ -257,10 +257,14 @@ pub fn write(
         let secs = sections.sections[first..last].to_vec();
         let mut link_docs: Vec<(String, String)> = Vec::new();
         let mut links = Vec::with_capacity(last - first);
-        for s in first..last {
-            let own = &sections.sections[s];
+        for (s, (own, own_facts)) in sections.sections[first..last]
+            .iter()
+            .zip(&facts[first..last])
+            .enumerate()
+        {
+            let s = first + s;
             let mut out = Vec::new();
-            for &o in facts[s]
+            for &o in own_facts
                 .family
                 .and_then(|f| members.get(&f))
                 .map_or(&[][..], Vec::as_slice)
