@@ -2,7 +2,7 @@
 # Runs Midashi's coverage-guided fuzz targets (fuzz/, cargo-fuzz + libFuzzer) for a time
 # budget each and reports executions, executions per second and crashes.
 #
-#   scripts/fuzz.sh <seconds> [target ...]      targets: load_index query markdown (default: all)
+#   scripts/fuzz.sh <seconds> [target ...]      targets: load_index load_sharded query markdown (default: all)
 #
 # Exits non-zero if any target crashed (a panic, an AddressSanitizer report, a hang past
 # 10 s on one input, or memory past 2 GB); the crashing input is kept in
@@ -20,14 +20,14 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 if [[ $# -lt 1 || ! $1 =~ ^[0-9]+$ ]]; then
-    echo "usage: scripts/fuzz.sh <seconds per target> [load_index|query|markdown ...]" >&2
+    echo "usage: scripts/fuzz.sh <seconds per target> [load_index|load_sharded|query|markdown ...]" >&2
     exit 64
 fi
 SECONDS_EACH=$1
 shift
 TARGETS=("$@")
 if [[ ${#TARGETS[@]} -eq 0 ]]; then
-    TARGETS=(load_index query markdown)
+    TARGETS=(load_index load_sharded query markdown)
 fi
 
 export RUSTC_BOOTSTRAP=1

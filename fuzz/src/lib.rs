@@ -4,7 +4,7 @@
 //! later query is caught too.
 
 use midashi_core::format::entry::ModelInfo;
-use midashi_core::index::{BuildOutput, IndexBuilder, IndexSettings, Synonyms};
+use midashi_core::index::{BuildOutput, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_core::section::SectionId;
 use midashi_core::vectors::VectorsData;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
@@ -44,11 +44,12 @@ pub fn unit_vector(i: usize) -> Vec<f32> {
     v.into_iter().map(|x| x / n).collect()
 }
 
-fn build() -> BuildOutput {
+fn build(layout: Layout) -> BuildOutput {
     let settings = IndexSettings {
         synonyms: Synonyms::parse("paging = pagination\nページング = paging\n")
             .expect("valid synonyms"),
         slug: "vitepress".into(),
+        layout,
         ..IndexSettings::default()
     };
     let mut builder = IndexBuilder::new(settings);
@@ -87,7 +88,14 @@ fn build() -> BuildOutput {
 /// The tiny index's files, built once.
 pub fn tiny_files() -> &'static BuildOutput {
     static FILES: OnceLock<BuildOutput> = OnceLock::new();
-    FILES.get_or_init(build)
+    FILES.get_or_init(|| build(Layout::Single))
+}
+
+/// The tiny index in the sharded layout (directory, shards, bundles, lexicon, tree, paths),
+/// built once.
+pub fn tiny_sharded_files() -> &'static BuildOutput {
+    static FILES: OnceLock<BuildOutput> = OnceLock::new();
+    FILES.get_or_init(|| build(Layout::Sharded))
 }
 
 /// The bytes of the tiny index's file of `stem` (`midashi-entry`, `terms`, `sections`,
@@ -144,7 +152,7 @@ pub fn exercise(idx: &SearchIndex) {
         }
     }
     let _ = idx.suggest("pa", 10);
-    let docs: Vec<String> = idx.documents().map(|(p, _)| p.to_string()).collect();
+    let docs: Vec<String> = idx.documents().into_iter().map(|(p, _)| p).collect();
     for path in docs {
         if let Some(doc) = idx.get_document(&path) {
             for s in &doc.sections {
@@ -204,6 +212,49 @@ mod tests {
             bytes.extend_from_slice(q.as_bytes());
             std::fs::write(dir.join(format!("q{i}")), bytes).unwrap();
         }
+        let dir = root.join("load_sharded");
+        std::fs::create_dir_all(&dir).unwrap();
+        let files = &tiny_sharded_files().files;
+        for (i, stem) in ["directory", "shard", "bundle", "lexicon", "tree", "paths"]
+            .iter()
+            .enumerate()
+        {
+            let (_, file) = files
+                .iter()
+                .find(|(n, _)| n.starts_with(&format!("{stem}.")))
+                .unwrap();
+            let mut raw = vec![i as u8];
+            raw.extend_from_slice(file);
+            std::fs::write(dir.join(format!("{i}-{stem}-file")), raw).unwrap();
+            let mut framed = vec![(i + 6) as u8];
+            framed.extend_from_slice(&file[header..]);
+            std::fs::write(dir.join(format!("{}-{stem}-payload", i + 6)), framed).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_tiny_sharded_index_answers_like_the_single_one() {
+        let files = &tiny_sharded_files().files;
+        let get = |stem: &str| {
+            files
+                .iter()
+                .find(|(n, _)| n.starts_with(stem))
+                .map(|(_, b)| b.clone())
+                .unwrap()
+        };
+        let all = files.clone();
+        let source: midashi_core::shards::FileSource = Box::new(move |name: &str| {
+            Ok(all.iter().find(|(n, _)| n == name).unwrap().1.clone())
+        });
+        let idx =
+            SearchIndex::open_sharded(&get("midashi-entry"), &get("directory."), Some(source))
+                .unwrap();
+        let opts = SearchOptions::default();
+        assert_eq!(
+            idx.search("pagination", &opts, None).unwrap(),
+            tiny_index().search("pagination", &opts, None).unwrap()
+        );
+        exercise(&idx);
     }
 
     #[test]

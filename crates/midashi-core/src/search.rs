@@ -518,6 +518,22 @@ impl SearchIndex {
         }
     }
 
+    /// A sharded index's loaded shards and bundles (`(0, 0)` for a single-file index).
+    pub fn loaded_parts(&self) -> (usize, usize) {
+        match &self.store {
+            Store::Sharded(sh) => sh.loaded(),
+            Store::Whole(_) => (0, 0),
+        }
+    }
+
+    /// Bounds the shards and bundles a sharded index keeps loaded between queries (default
+    /// [`crate::shards::read::KEEP_LOADED`]); no effect on a single-file index.
+    pub fn set_keep_loaded(&mut self, files: usize) {
+        if let Store::Sharded(sh) = &mut self.store {
+            sh.set_keep_loaded(files);
+        }
+    }
+
     /// Whether this is a sharded index (files load as queries need them).
     pub fn is_sharded(&self) -> bool {
         matches!(self.store, Store::Sharded(_))

@@ -365,6 +365,32 @@ fn a_versioned_site_ranks_and_collapses_alike_in_both_layouts() {
 }
 
 #[test]
+fn memory_stays_bounded_and_answers_stay_right_after_files_are_dropped() {
+    let mut p = pair("rust-book", &["."]);
+    let cap = 6;
+    p.sharded.set_keep_loaded(cap);
+    let kw = SearchOptions {
+        mode: Mode::Keyword,
+        ..SearchOptions::default()
+    };
+    let titles: Vec<String> = p.single.documents().into_iter().map(|(_, t)| t).collect();
+    let mut most = (0, 0);
+    for t in titles.iter().filter(|t| !t.trim().is_empty()) {
+        let want = p.single.search(t, &kw, None).unwrap();
+        let (got, _) = drive(&mut p.sharded, &p.files, |i| i.search(t, &kw, None));
+        assert_eq!(want, got.unwrap(), "{t}");
+        let (s, b) = p.sharded.loaded_parts();
+        most = (most.0.max(s), most.1.max(b));
+    }
+    // Between queries at most the cap plus what one query reads stays loaded.
+    assert!(most.0 <= cap + 12 && most.1 <= cap + 12, "{most:?} loaded");
+    assert!(
+        most.0 > cap || most.1 > cap,
+        "the cap was never reached: the test does not test it"
+    );
+}
+
+#[test]
 fn a_file_from_another_build_or_a_damaged_one_is_refused() {
     let mut p = pair("rust-book", &["."]);
     let err = p

@@ -26,10 +26,10 @@
 //!
 //! [`write`] turns a built index into these files; [`Sharded`] reads them.
 
-mod read;
+pub mod read;
 mod write;
 
-pub use read::{FileSource, Sharded};
+pub use read::{FileSource, Sharded, KEEP_LOADED};
 pub use write::{write, ShardedFiles};
 
 use crate::format::FileKind;

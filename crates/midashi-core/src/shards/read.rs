@@ -14,7 +14,7 @@ use crate::format::{decode, FileKind};
 use crate::query::{collect_stream, surface_of};
 use fst::automaton::{Levenshtein, Str};
 use fst::Automaton;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Reads an index file by name, synchronously (native callers: from the index folder).
@@ -22,8 +22,8 @@ pub type FileSource = Box<dyn Fn(&str) -> Result<Vec<u8>> + Send + Sync>;
 
 /// Loaded shards or bundles beyond this many are dropped when the next query starts, so a
 /// long session's memory stays bounded (a dropped file is fetched again if needed; HTTP
-/// caches make that cheap).
-const KEEP_LOADED: usize = 384;
+/// caches make that cheap). At ~16 KB a shard and ~25 KB a bundle: ~15 MB at most.
+pub const KEEP_LOADED: usize = 384;
 
 /// `lock()` that shrugs off poisoning: the maps only ever gain whole entries, so a panic
 /// elsewhere cannot leave one half-written.
@@ -60,7 +60,10 @@ pub struct Sharded {
     tree: Mutex<Option<Arc<Tree>>>,
     paths: Mutex<Option<Arc<Paths>>>,
     missing: Mutex<BTreeSet<String>>,
+    /// Shards and bundles read or attached since the last [`Sharded::begin`].
+    used: Mutex<HashSet<(FileKind, u32)>>,
     source: Option<FileSource>,
+    keep_loaded: usize,
 }
 
 fn verified_map(name: &str, bytes: Vec<u8>) -> Result<fst::Map<Vec<u8>>> {
@@ -139,7 +142,9 @@ impl Sharded {
             tree: Mutex::default(),
             paths: Mutex::default(),
             missing: Mutex::default(),
+            used: Mutex::default(),
             source,
+            keep_loaded: KEEP_LOADED,
         })
     }
 
@@ -158,6 +163,7 @@ impl Sharded {
                 self.shards
                     .lock_ok()
                     .insert(i, Arc::new(LoadedShard { map, data }));
+                self.mark_used(kind, i);
             }
             FileKind::Bundle => {
                 let data: Bundle = decode(kind, name, bytes)?;
@@ -187,6 +193,7 @@ impl Sharded {
                     });
                 }
                 self.bundles.lock_ok().insert(i, Arc::new(data));
+                self.mark_used(kind, i);
             }
             FileKind::Lexicon => {
                 let data: Lexicon = decode(kind, name, bytes)?;
@@ -226,14 +233,28 @@ impl Sharded {
 
     /// Starts a query: forgets what the previous one lacked, and drops loaded files beyond
     /// the memory bound.
+    ///
+    /// Only files the previous call neither read nor was given are dropped: a query that
+    /// takes several calls (one per round of fetching) keeps what its earlier rounds
+    /// loaded, however many files that is.
     pub(crate) fn begin(&self) {
         self.missing.lock_ok().clear();
-        if self.shards.lock_ok().len() > KEEP_LOADED {
-            self.shards.lock_ok().clear();
+        let mut used = self.used.lock_ok();
+        if self.shards.lock_ok().len() > self.keep_loaded {
+            self.shards
+                .lock_ok()
+                .retain(|i, _| used.contains(&(FileKind::Shard, *i)));
         }
-        if self.bundles.lock_ok().len() > KEEP_LOADED {
-            self.bundles.lock_ok().clear();
+        if self.bundles.lock_ok().len() > self.keep_loaded {
+            self.bundles
+                .lock_ok()
+                .retain(|i, _| used.contains(&(FileKind::Bundle, *i)));
         }
+        used.clear();
+    }
+
+    fn mark_used(&self, kind: FileKind, i: u32) {
+        self.used.lock_ok().insert((kind, i));
     }
 
     /// The files the current query lacked, as an error to return (shards first: until a
@@ -272,6 +293,7 @@ impl Sharded {
     }
 
     fn shard(&self, i: u32) -> Option<Arc<LoadedShard>> {
+        self.mark_used(FileKind::Shard, i);
         if let Some(s) = self.shards.lock_ok().get(&i) {
             return Some(s.clone());
         }
@@ -336,6 +358,7 @@ impl Sharded {
             .bundles
             .partition_point(|b| b.first_doc <= doc)
             .checked_sub(1)? as u32;
+        self.mark_used(FileKind::Bundle, i);
         if let Some(b) = self.bundles.lock_ok().get(&i) {
             return Some(b.clone());
         }
@@ -356,6 +379,16 @@ impl Sharded {
             .binary_search_by(|p| p.as_str().cmp(path))
             .ok()?;
         self.bundle_of_doc(doc as u32)
+    }
+
+    /// Shards and bundles loaded now.
+    pub fn loaded(&self) -> (usize, usize) {
+        (self.shards.lock_ok().len(), self.bundles.lock_ok().len())
+    }
+
+    /// Sets how many shards (and bundles) stay loaded between queries ([`KEEP_LOADED`]).
+    pub fn set_keep_loaded(&mut self, files: usize) {
+        self.keep_loaded = files;
     }
 
     /// Whether files are read synchronously (natively) rather than attached by the caller.
