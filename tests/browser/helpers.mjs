@@ -49,11 +49,11 @@ export const MODEL = process.env.MIDASHI_MODEL_DIR ?? join(ROOT, "models", "all-
  * Builds `docs` into a fresh temporary site folder; returns its path. Keyword-only unless
  * `semantic`: then with the model's vectors, the model shipped and the semantic module copied.
  */
-export function buildSite(docs, { slug = "github", name = "site", semantic = false } = {}) {
+export function buildSite(docs, { slug = "github", name = "site", semantic = false, layout = "auto" } = {}) {
   const assets = ensureAssets();
   const out = mkdtempSync(join(tmpdir(), `midashi-${name}-`));
   const mode = semantic ? ["--model", MODEL, "--cache-dir", join(out, ".embed-cache")] : ["--keyword-only"];
-  execFileSync(buildIndexBin(), [docs, "--out", out, "--site", "--slug", slug, "--assets", assets, "--quiet", ...mode], {
+  execFileSync(buildIndexBin(), [docs, "--out", out, "--site", "--slug", slug, "--assets", assets, "--quiet", "--layout", layout, ...mode], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
   });

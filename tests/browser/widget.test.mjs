@@ -420,3 +420,53 @@ describe("semantic results", () => {
     await page.close();
   });
 });
+
+describe("a sharded site", () => {
+  let sSite;
+  let sServer;
+  before(async () => {
+    // The demo docs, forced into the sharded layout of large sites.
+    sSite = buildSite(join(ROOT, "docs"), { name: "sharded", layout: "sharded" });
+    sServer = await serve(sSite);
+  });
+  after(async () => {
+    await sServer?.close();
+    remove(sSite);
+  });
+
+  test("loads the directory only, fetches shards and bundles per query, answers like the single layout and lands on the anchor", async () => {
+    const requests = [];
+    const problems = [];
+    const page = await newPage(browser.context, problems);
+    page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+    await page.goto(sServer.url + "/index.html");
+    await page.waitForFunction(() => customElements.get("midashi-search") !== undefined);
+    const w = widget(page);
+    await page.keyboard.press("Control+k");
+    const response = await search(page, "IME composition");
+    assert.ok(response.results.length >= 2);
+    const index = requests.filter((p) => p.startsWith("/search/") && p.endsWith(".bin"));
+    assert.ok(index.some((p) => /\/directory\.[0-9a-f]{16}\.bin$/.test(p)), index.join(" "));
+    assert.ok(index.some((p) => /\/shard\./.test(p)) && index.some((p) => /\/bundle\./.test(p)), index.join(" "));
+    assert.ok(!index.some((p) => /\/(terms|sections)\./.test(p)), index.join(" "));
+
+    // The same query on the single-layout demo site gives the same results.
+    const single = await newPage(browser.context, []);
+    await single.goto(server.url + "/index.html");
+    await single.waitForFunction(() => customElements.get("midashi-search") !== undefined);
+    await single.keyboard.press("Control+k");
+    const expected = await search(single, "IME composition");
+    const strip = (r) => r.results.map(({ score, ...h }) => ({ ...h, score: Math.fround(score) }));
+    assert.deepEqual(strip(response), strip(expected));
+    assert.equal(response.total, expected.total);
+    await single.close();
+
+    await w.options.first().waitFor();
+    const hit = response.results[0];
+    const href = await page.evaluate((h) => document.querySelector("midashi-search").hrefFor(h), hit);
+    await Promise.all([page.waitForURL(href), page.keyboard.press("Enter")]);
+    if (hit.anchor) assert.ok(await anchorExists(page, hit.anchor), `#${hit.anchor}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
