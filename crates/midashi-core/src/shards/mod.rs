@@ -211,12 +211,16 @@ impl Bundle {
 
 /// One entry of a scored posting list.
 ///
+/// A list is stored column by column, which gzip compresses far better than posting by
+/// posting (neighbouring scores share their high bytes):
+///
 /// ```text
-/// list: df varint, count varint (postings, ≥ df: see below), then count ×
-///   section delta varint, score f32 LE,
-///   facts varint = subtree << 4 | heading_term << 3 | depth,
-///   [family + 1 varint, 0 = none]        (versioned sites only)
-///   [heading length varint, heading term count varint]   (heading_term only)
+/// df varint, count varint (postings, ≥ df: see below),
+/// count × section delta varint,
+/// count × score byte 3, count × byte 2, count × byte 1, count × byte 0   (f32 LE, by plane)
+/// count × facts varint = subtree << 4 | heading_term << 3 | depth,
+/// [count × family varint: 0 = none, else 1 + zigzag(family − previous family)]  (versioned)
+/// per heading_term posting, in order: heading length varint, heading term count varint
 /// ```
 ///
 /// `heading_term`: the term is one of the section heading's query terms (what the
@@ -242,19 +246,35 @@ pub fn write_scored_list(out: &mut Vec<u8>, df: u64, versioned: bool, postings: 
     for p in postings {
         write_varint(out, u64::from(p.section - prev));
         prev = p.section;
-        out.extend_from_slice(&p.score.to_le_bytes());
+    }
+    for plane in (0..4).rev() {
+        out.extend(postings.iter().map(|p| p.score.to_le_bytes()[plane]));
+    }
+    for p in postings {
         let flag = u64::from(p.heading.is_some());
         write_varint(
             out,
             u64::from(p.facts.subtree) << 4 | flag << 3 | u64::from(p.facts.depth & 7),
         );
-        if versioned {
-            write_varint(out, p.facts.family.map_or(0, |f| u64::from(f) + 1));
+    }
+    if versioned {
+        // Families as the zigzag difference from the previous posting's (0 = none): the
+        // sections of one page, and of its copies in other versions, have neighbouring ones.
+        let mut prev = 0i64;
+        for p in postings {
+            match p.facts.family {
+                None => write_varint(out, 0),
+                Some(f) => {
+                    let d = i64::from(f) - prev;
+                    prev = i64::from(f);
+                    write_varint(out, (((d << 1) ^ (d >> 63)) as u64) + 1);
+                }
+            }
         }
-        if let Some((len, count)) = p.heading {
-            write_varint(out, u64::from(len));
-            write_varint(out, u64::from(count));
-        }
+    }
+    for (len, count) in postings.iter().filter_map(|p| p.heading) {
+        write_varint(out, u64::from(len));
+        write_varint(out, u64::from(count));
     }
 }
 
@@ -266,41 +286,54 @@ pub fn read_scored_list(
 ) -> Option<(u64, Vec<ScoredPosting>)> {
     let mut pos = offset;
     let df = read_varint(buf, &mut pos)?;
-    let count = read_varint(buf, &mut pos)?;
+    let count = usize::try_from(read_varint(buf, &mut pos)?).ok()?;
     // Each posting takes at least 6 bytes: a damaged count cannot make us allocate much.
-    let mut out = Vec::with_capacity((count as usize).min(buf.len() / 6 + 1));
+    if count > buf.len().saturating_sub(pos) / 6 + 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(count);
     let mut section = 0u32;
     for _ in 0..count {
         section = section.checked_add(u32::try_from(read_varint(buf, &mut pos)?).ok()?)?;
-        let b = buf.get(pos..pos + 4)?;
-        let score = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-        pos += 4;
-        let packed = read_varint(buf, &mut pos)?;
-        let family = if versioned {
-            match read_varint(buf, &mut pos)? {
-                0 => None,
-                f => Some(u32::try_from(f - 1).ok()?),
-            }
-        } else {
-            None
-        };
-        let heading = if packed & 8 != 0 {
-            let len = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
-            let count = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
-            Some((len, count))
-        } else {
-            None
-        };
         out.push(ScoredPosting {
             section,
-            score,
-            facts: SectionFacts {
-                depth: (packed & 7) as u8,
-                subtree: u32::try_from(packed >> 4).ok()?,
-                family,
-            },
-            heading,
+            score: 0.0,
+            facts: SectionFacts::default(),
+            heading: None,
         });
+    }
+    let planes = buf.get(pos..pos.checked_add(count.checked_mul(4)?)?)?;
+    pos += 4 * count;
+    for (i, p) in out.iter_mut().enumerate() {
+        let b = |plane: usize| planes[(3 - plane) * count + i];
+        p.score = f32::from_le_bytes([b(0), b(1), b(2), b(3)]);
+    }
+    for p in out.iter_mut() {
+        let packed = read_varint(buf, &mut pos)?;
+        p.facts.depth = (packed & 7) as u8;
+        p.facts.subtree = u32::try_from(packed >> 4).ok()?;
+        if packed & 8 != 0 {
+            p.heading = Some((0, 0));
+        }
+    }
+    if versioned {
+        let mut prev = 0i64;
+        for p in out.iter_mut() {
+            p.facts.family = match read_varint(buf, &mut pos)? {
+                0 => None,
+                z => {
+                    let z = z - 1;
+                    let d = (z >> 1) as i64 ^ -((z & 1) as i64);
+                    prev = prev.checked_add(d)?;
+                    Some(u32::try_from(prev).ok()?)
+                }
+            };
+        }
+    }
+    for p in out.iter_mut().filter(|p| p.heading.is_some()) {
+        let len = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
+        let count = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
+        p.heading = Some((len, count));
     }
     Some((df, out))
 }
