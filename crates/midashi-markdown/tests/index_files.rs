@@ -9,26 +9,17 @@
 //! - query limits: a 1 MB query is refused, words past the cap are ignored, expansion is
 //!   bounded.
 
-use midashi_core::format::entry::ModelInfo;
 use midashi_core::format::{decode, encode, frame, frame_as_minor, FileKind, HEADER_LEN};
 use midashi_core::index::{IndexBuilder, IndexSettings, SectionsData, Synonyms, TermsData};
 use midashi_core::query::{MAX_FUZZY_CHARS, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
-use midashi_core::vectors::VectorsData;
 use midashi_core::{Error, Mode, SearchIndex, SearchOptions};
 use midashi_markdown::{parse_document, Options, SlugStyle};
 use proptest::prelude::*;
 use std::path::Path;
 use std::time::Instant;
 
-const DIMS: usize = 8;
-
-fn unit_vector(i: usize) -> Vec<f32> {
-    let v: Vec<f32> = (0..DIMS)
-        .map(|d| (((i * 7 + d * 3) % 11) as f32) - 5.0)
-        .collect();
-    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
-    v.into_iter().map(|x| x / n).collect()
-}
+mod common;
+use common::unit_vector;
 
 /// The fixture index's files: entry, terms, sections, vectors.
 struct Files {
@@ -57,24 +48,7 @@ fn build_files() -> Files {
         let src = std::fs::read_to_string(root.join(path)).unwrap();
         builder.add(parse_document(path, &src, &opts).0);
     }
-    let n: usize = builder
-        .documents_sorted()
-        .iter()
-        .map(|d| d.sections.len())
-        .sum();
-    let mut vectors = VectorsData::new(DIMS as u32);
-    for s in 0..n {
-        vectors.push(s as u32, &unit_vector(s));
-    }
-    builder.set_vectors(
-        ModelInfo {
-            name: "test".into(),
-            dims: DIMS as u32,
-            sha256: "0".repeat(64),
-            languages: vec!["en".into()],
-        },
-        vectors,
-    );
+    common::add_vectors(&mut builder, &["en"]);
     let out = builder.build().unwrap();
     let file = |stem: &str| {
         out.files

@@ -8,24 +8,15 @@
 //! sharded index is driven the way a browser drives it: no file source, each
 //! `NeedsFiles` answered by attaching the files named, and the rounds counted.
 
-use midashi_core::format::entry::ModelInfo;
 use midashi_core::index::{IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_core::section::SectionId;
-use midashi_core::vectors::VectorsData;
 use midashi_core::{Error, Mode, SearchIndex, SearchOptions};
 use midashi_markdown::{parse_document, Options};
 use std::collections::HashMap;
 use std::path::Path;
 
-const DIMS: usize = 8;
-
-fn unit_vector(i: usize) -> Vec<f32> {
-    let v: Vec<f32> = (0..DIMS)
-        .map(|d| (((i * 7 + d * 3) % 11) as f32) - 5.0)
-        .collect();
-    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
-    v.into_iter().map(|x| x / n).collect()
-}
+mod common;
+use common::unit_vector;
 
 fn markdown_under(root: &Path, dir: &Path, out: &mut Vec<String>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
@@ -63,24 +54,7 @@ fn build(corpus: &str, folders: &[&str], layout: Layout) -> HashMap<String, Vec<
         let src = std::fs::read_to_string(root.join(path)).unwrap();
         builder.add(parse_document(path, &src, &Options::default()).0);
     }
-    let n: usize = builder
-        .documents_sorted()
-        .iter()
-        .map(|d| d.sections.len())
-        .sum();
-    let mut vectors = VectorsData::new(DIMS as u32);
-    for s in 0..n {
-        vectors.push(s as u32, &unit_vector(s));
-    }
-    builder.set_vectors(
-        ModelInfo {
-            name: "test".into(),
-            dims: DIMS as u32,
-            sha256: "0".repeat(64),
-            languages: Vec::new(),
-        },
-        vectors,
-    );
+    common::add_vectors(&mut builder, &[]);
     builder.build().unwrap().files.into_iter().collect()
 }
 

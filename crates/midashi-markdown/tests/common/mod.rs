@@ -1,0 +1,43 @@
+//! What the engine tests share: synthetic vectors for the documents an index builder holds,
+//! so the semantic and hybrid legs run over real index files without a model.
+
+#![allow(dead_code)] // each test file uses a part
+
+use midashi_core::format::entry::ModelInfo;
+use midashi_core::index::IndexBuilder;
+use midashi_core::vectors::VectorsData;
+
+/// Dimensions of the synthetic vectors.
+pub const DIMS: usize = 8;
+
+/// A deterministic unit vector for section `i` (its values do not matter, only that the
+/// vector paths run).
+pub fn unit_vector(i: usize) -> Vec<f32> {
+    let v: Vec<f32> = (0..DIMS)
+        .map(|d| (((i * 7 + d * 3) % 11) as f32) - 5.0)
+        .collect();
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+    v.into_iter().map(|x| x / n).collect()
+}
+
+/// Gives every section the builder holds a synthetic vector, from a model of `languages`.
+pub fn add_vectors(builder: &mut IndexBuilder, languages: &[&str]) {
+    let n: usize = builder
+        .documents_sorted()
+        .iter()
+        .map(|d| d.sections.len())
+        .sum();
+    let mut vectors = VectorsData::new(DIMS as u32);
+    for s in 0..n {
+        vectors.push(s as u32, &unit_vector(s));
+    }
+    builder.set_vectors(
+        ModelInfo {
+            name: "test".into(),
+            dims: DIMS as u32,
+            sha256: "0".repeat(64),
+            languages: languages.iter().map(|l| l.to_string()).collect(),
+        },
+        vectors,
+    );
+}
