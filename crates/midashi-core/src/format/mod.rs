@@ -200,11 +200,23 @@ impl fmt::Display for FileKind {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn checksum(header: &[u8], payload: &[u8]) -> u32 {
     let mut h = crc32fast::Hasher::new();
     h.update(header);
     h.update(payload);
     h.finalize()
+}
+
+/// The same CRC-32 (IEEE, as zlib), with a 1 KB table instead of crc32fast's 16 KB one: the
+/// browser checks each file once, and the module's size is what it waits for first.
+#[cfg(target_arch = "wasm32")]
+fn checksum(header: &[u8], payload: &[u8]) -> u32 {
+    const CRC: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
+    let mut d = CRC.digest();
+    d.update(header);
+    d.update(payload);
+    d.finalize()
 }
 
 /// Serialises `value` as a file of `kind`: header + postcard payload.
