@@ -166,6 +166,22 @@ pub fn surface_of(surfaces: &[(u64, String)], term: &str, reference: u64) -> Str
     }
 }
 
+/// Opens a term dictionary (`fst::Map` bytes) from file `name`, verified: fst trusts its
+/// bytes and panics on a damaged dictionary at query time, and its own checksum turns that
+/// into an error here. (Only a dictionary forged with a matching checksum could still reach
+/// fst's panics.) Every dictionary of both layouts is opened here.
+pub fn open_dictionary(name: &str, bytes: Vec<u8>) -> crate::error::Result<Map<Vec<u8>>> {
+    let malformed = |detail: String| crate::error::Error::Malformed {
+        file: name.to_string(),
+        detail,
+    };
+    let map = Map::new(bytes).map_err(|e| malformed(e.to_string()))?;
+    map.as_fst()
+        .verify()
+        .map_err(|e| malformed(format!("term dictionary: {e}")))?;
+    Ok(map)
+}
+
 /// Up to `limit` entries of `map` that `automaton` accepts, in term order.
 pub fn collect_stream<A: Automaton>(
     map: &Map<Vec<u8>>,

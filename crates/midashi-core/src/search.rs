@@ -168,6 +168,26 @@ pub struct VersionLink {
     pub url: String,
 }
 
+impl VersionLink {
+    /// The link to section `id` of the page at `page_url` (`anchor`: `None` for the page
+    /// itself) in `version`. Both layouts make their links here, so they agree.
+    pub fn new(version: String, id: u64, page_url: &str, anchor: Option<&str>) -> Self {
+        VersionLink {
+            version,
+            id: SectionId(id).to_string(),
+            url: deep_link(page_url, anchor),
+        }
+    }
+}
+
+/// A page URL with `#anchor` appended (none for a whole page).
+fn deep_link(page_url: &str, anchor: Option<&str>) -> String {
+    match anchor {
+        Some(a) => format!("{page_url}#{a}"),
+        None => page_url.to_string(),
+    }
+}
+
 /// A page of results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchResponse {
@@ -274,18 +294,16 @@ pub fn heading_terms(analyzer: &Analyzer, heading: &str) -> Vec<String> {
 
 /// The link to a section (in its own version), as `other_versions` lists it.
 pub fn version_link(sec: &SectionRecord, doc: &DocRecord) -> VersionLink {
-    VersionLink {
-        version: doc.hints.version.clone().unwrap_or_default(),
-        id: SectionId(sec.id).to_string(),
-        url: section_url(sec, doc),
-    }
+    VersionLink::new(
+        doc.hints.version.clone().unwrap_or_default(),
+        sec.id,
+        &doc.url,
+        sec.anchor.as_deref(),
+    )
 }
 
 fn section_url(sec: &SectionRecord, doc: &DocRecord) -> String {
-    match &sec.anchor {
-        Some(a) => format!("{}#{}", doc.url, a),
-        None => doc.url.clone(),
-    }
+    deep_link(&doc.url, sec.anchor.as_deref())
 }
 
 /// A search result for a section of `doc` (`starts`: the document's line starts).
@@ -554,13 +572,7 @@ impl SearchIndex {
             file: terms_name.clone(),
             detail,
         };
-        let map = fst::Map::new(terms.fst.clone()).map_err(|e| malformed(e.to_string()))?;
-        // fst trusts its bytes and panics on a damaged dictionary at query time; its own
-        // checksum turns that into an error here. (Only a dictionary forged with a matching
-        // checksum could still reach fst's panics.)
-        map.as_fst()
-            .verify()
-            .map_err(|e| malformed(format!("term dictionary: {e}")))?;
+        let map = crate::query::open_dictionary(&terms_name, terms.fst.clone())?;
         let n = sections.sections.len();
         if terms.n_sections as usize != n
             || n.checked_mul(crate::index::NUM_FIELDS * 2) != Some(terms.field_lengths.len())
@@ -1133,6 +1145,29 @@ fn did_you_mean(query: &str, plan: &QueryPlan) -> Vec<String> {
     vec![fixed]
 }
 
+/// The filters of `opts`, one rule for both layouts: what a section's document says of its
+/// path (asked only under a path filter), its depth (only under a depth filter), category,
+/// language, version (`facets`, in that order) and tags.
+fn filters_pass(
+    opts: &SearchOptions,
+    path_starts_with: impl FnOnce(&str) -> bool,
+    depth: impl FnOnce() -> u8,
+    facets: [Option<&str>; 3],
+    has_tag: impl Fn(&str) -> bool,
+) -> bool {
+    let [category, lang, version] = facets;
+    let is =
+        |want: &Option<String>, have: Option<&str>| want.as_deref().is_none_or(|w| have == Some(w));
+    opts.path
+        .as_ref()
+        .is_none_or(|p| path_starts_with(p.trim_start_matches('/')))
+        && (opts.depth.is_empty() || opts.depth.contains(&depth()))
+        && is(&opts.category, category)
+        && is(&opts.lang, lang)
+        && is(&opts.version, version)
+        && opts.tags.iter().all(|t| has_tag(t))
+}
+
 /// What [`SearchIndex::run`] needs of a layout after planning. `facts` carries what the
 /// keyword leg learnt of its candidates (a sharded index's postings hold it).
 trait Ranking {
@@ -1226,23 +1261,13 @@ impl Ranking for Whole {
         let sec = &self.sections.sections[s as usize];
         let doc = &self.sections.docs[sec.doc as usize];
         let h = &doc.hints;
-        opts.path
-            .as_ref()
-            .is_none_or(|p| doc.path.starts_with(p.trim_start_matches('/')))
-            && (opts.depth.is_empty() || opts.depth.contains(&sec.depth))
-            && opts
-                .category
-                .as_ref()
-                .is_none_or(|c| h.category.as_ref() == Some(c))
-            && opts
-                .lang
-                .as_ref()
-                .is_none_or(|l| h.lang.as_ref() == Some(l))
-            && opts
-                .version
-                .as_ref()
-                .is_none_or(|v| h.version.as_ref() == Some(v))
-            && opts.tags.iter().all(|t| h.tags.contains(t))
+        filters_pass(
+            opts,
+            |p| doc.path.starts_with(p),
+            || sec.depth,
+            [&h.category, &h.lang, &h.version].map(|v| v.as_deref()),
+            |t| h.tags.iter().any(|x| x == t),
+        )
     }
 
     fn lift(
@@ -1385,10 +1410,10 @@ impl Ranking for Sharded {
         facts: &mut HashMap<u32, SectionFacts>,
         emit: &mut dyn FnMut(u32, f32),
     ) {
-        let Some((_, postings)) = self.postings(t.offset) else {
+        let Some(postings) = self.postings(t.offset) else {
             return;
         };
-        for p in postings {
+        for p in postings.iter() {
             // Zero-score postings only carry a heading flag for the lift.
             if p.score != 0.0 {
                 facts.insert(p.section, p.facts);
@@ -1411,28 +1436,19 @@ impl Ranking for Sharded {
         let Some(f) = self.dir.docs.get(doc as usize) else {
             return false;
         };
-        let is = |v: Option<u32>, want: &Option<String>| {
-            want.as_ref()
-                .is_none_or(|w| v.and_then(|i| self.dir.strings.get(i as usize)) == Some(w))
-        };
-        let path_ok = match &opts.path {
-            None => true,
-            Some(p) => self.paths().is_some_and(|t| {
-                t.paths
-                    .get(doc as usize)
-                    .is_some_and(|d| d.starts_with(p.trim_start_matches('/')))
-            }),
-        };
-        path_ok
-            && (opts.depth.is_empty() || opts.depth.contains(&self.facts_of(s, facts).depth))
-            && is(f.category, &opts.category)
-            && is(f.lang, &opts.lang)
-            && is(f.version, &opts.version)
-            && opts.tags.iter().all(|t| {
-                f.tags
-                    .iter()
-                    .any(|&i| self.dir.strings.get(i as usize) == Some(t))
-            })
+        let string = |i: Option<u32>| self.dir.strings.get(i? as usize).map(String::as_str);
+        filters_pass(
+            opts,
+            // Paths and depths of sections outside the postings are fetched only for a filter
+            // that reads them.
+            |p| {
+                self.paths()
+                    .is_some_and(|t| t.paths.get(doc as usize).is_some_and(|d| d.starts_with(p)))
+            },
+            || self.facts_of(s, facts).depth,
+            [f.category, f.lang, f.version].map(string),
+            |t| f.tags.iter().any(|&i| string(Some(i)) == Some(t)),
+        )
     }
 
     fn lift(
@@ -1450,10 +1466,10 @@ impl Ranking for Sharded {
             let Some(reference) = crate::query::Lexicon::lookup(self, w) else {
                 continue;
             };
-            let Some((_, postings)) = self.postings(reference) else {
+            let Some(postings) = self.postings(reference) else {
                 continue;
             };
-            for p in postings {
+            for p in postings.iter() {
                 if let Some((len, count)) = p.heading {
                     let e = flags.entry(p.section).or_insert((0, len, count));
                     e.0 += 1;

@@ -171,12 +171,13 @@ impl FileKind {
 
     /// The file name of content `bytes`: `<stem>.<16 hex>.<extension>`.
     pub fn hashed_name(self, bytes: &[u8]) -> String {
-        format!(
-            "{}.{}.{}",
-            self.stem(),
-            content_hash(bytes),
-            self.extension()
-        )
+        self.name_for_hash(content_hash(bytes))
+    }
+
+    /// The file name of content whose [`content_hash`] is `hash`: `<stem>.<16 hex>.<extension>`
+    /// (a sharded index's directory names its thousands of files by hash alone).
+    pub fn name_for_hash(self, hash: u64) -> String {
+        format!("{}.{hash:016x}.{}", self.stem(), self.extension())
     }
 
     /// Whether `name` is a content-hashed file name of some kind (what a build may remove
@@ -345,8 +346,8 @@ pub fn decode<'a, T: Deserialize<'a>>(kind: FileKind, file: &str, bytes: &'a [u8
 
 /// A short content hash (16 hex digits) used to name immutable files, so CDNs may cache
 /// them forever and a rebuilt index never mixes old and new files.
-pub fn content_hash(bytes: &[u8]) -> String {
-    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
+pub fn content_hash(bytes: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(bytes)
 }
 
 #[cfg(test)]

@@ -32,7 +32,6 @@ mod write;
 pub use read::{FileSource, Sharded, KEEP_LOADED};
 pub use write::{write, ShardedFiles};
 
-use crate::format::FileKind;
 use crate::index::postings::{read_varint, write_varint};
 use crate::index::{DocRecord, SectionRecord};
 use crate::search::VersionLink;
@@ -57,11 +56,6 @@ pub struct BundleRef {
     pub first_doc: u32,
     /// Content hash: the file is `bundle.<hash as 16 hex digits>.bin`.
     pub hash: u64,
-}
-
-/// The file name of a shard or bundle from its kind and content hash.
-pub fn part_name(kind: FileKind, hash: u64) -> String {
-    format!("{}.{hash:016x}.{}", kind.stem(), kind.extension())
 }
 
 /// Filterable facts of a document, as indices into [`Directory::strings`].
@@ -198,14 +192,7 @@ impl Bundle {
             None => own_anchor,
             Some(a) => a.as_deref(),
         };
-        Some(VersionLink {
-            version: version.clone(),
-            id: crate::section::SectionId(link.id).to_string(),
-            url: match anchor {
-                Some(a) => format!("{url}#{a}"),
-                None => url.clone(),
-            },
-        })
+        Some(VersionLink::new(version.clone(), link.id, url, anchor))
     }
 }
 

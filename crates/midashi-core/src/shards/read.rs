@@ -6,12 +6,11 @@
 //! [`Sharded::attach`] and asks again (the JS loader does this; a query needs two rounds).
 
 use super::{
-    part_name, read_scored_list, split_ref, Bundle, Directory, Lexicon, Paths, ScoredPosting,
-    Shard, Tree,
+    read_scored_list, split_ref, Bundle, Directory, Lexicon, Paths, ScoredPosting, Shard, Tree,
 };
 use crate::error::{Error, Result};
 use crate::format::{decode, FileKind};
-use crate::query::{collect_stream, surface_of};
+use crate::query::{collect_stream, open_dictionary, surface_of};
 use fst::automaton::{Levenshtein, Str};
 use fst::Automaton;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -62,21 +61,10 @@ pub struct Sharded {
     missing: Mutex<BTreeSet<String>>,
     /// Shards and bundles read or attached since the last [`Sharded::begin`].
     used: Mutex<HashSet<(FileKind, u32)>>,
+    /// Posting lists decoded since the last [`Sharded::begin`].
+    decoded: Mutex<HashMap<u64, Arc<[ScoredPosting]>>>,
     source: Option<FileSource>,
     keep_loaded: usize,
-}
-
-fn verified_map(name: &str, bytes: Vec<u8>) -> Result<fst::Map<Vec<u8>>> {
-    let malformed = |detail: String| Error::Malformed {
-        file: name.to_string(),
-        detail,
-    };
-    let map = fst::Map::new(bytes).map_err(|e| malformed(e.to_string()))?;
-    // fst panics on a damaged dictionary at query time; its checksum catches that here.
-    map.as_fst()
-        .verify()
-        .map_err(|e| malformed(format!("term dictionary: {e}")))?;
-    Ok(map)
 }
 
 impl Sharded {
@@ -119,13 +107,13 @@ impl Sharded {
         let mut by_name = HashMap::new();
         for (i, s) in dir.shards.iter().enumerate() {
             by_name.insert(
-                part_name(FileKind::Shard, s.hash),
+                FileKind::Shard.name_for_hash(s.hash),
                 (FileKind::Shard, i as u32),
             );
         }
         for (i, b) in dir.bundles.iter().enumerate() {
             by_name.insert(
-                part_name(FileKind::Bundle, b.hash),
+                FileKind::Bundle.name_for_hash(b.hash),
                 (FileKind::Bundle, i as u32),
             );
         }
@@ -143,6 +131,7 @@ impl Sharded {
             paths: Mutex::default(),
             missing: Mutex::default(),
             used: Mutex::default(),
+            decoded: Mutex::default(),
             source,
             keep_loaded: KEEP_LOADED,
         })
@@ -159,7 +148,7 @@ impl Sharded {
         match kind {
             FileKind::Shard => {
                 let data: Shard = decode(kind, name, bytes)?;
-                let map = verified_map(name, data.fst.clone())?;
+                let map = open_dictionary(name, data.fst.clone())?;
                 self.shards
                     .lock_ok()
                     .insert(i, Arc::new(LoadedShard { map, data }));
@@ -197,7 +186,7 @@ impl Sharded {
             }
             FileKind::Lexicon => {
                 let data: Lexicon = decode(kind, name, bytes)?;
-                let map = verified_map(name, data.fst.clone())?;
+                let map = open_dictionary(name, data.fst.clone())?;
                 if data.refs.len() != data.dfs.len() || map.len() != data.refs.len() {
                     return Err(Error::Malformed {
                         file: name.to_string(),
@@ -239,6 +228,7 @@ impl Sharded {
     /// loaded, however many files that is.
     pub(crate) fn begin(&self) {
         self.missing.lock_ok().clear();
+        self.decoded.lock_ok().clear();
         let mut used = self.used.lock_ok();
         if self.shards.lock_ok().len() > self.keep_loaded {
             self.shards
@@ -297,7 +287,7 @@ impl Sharded {
         if let Some(s) = self.shards.lock_ok().get(&i) {
             return Some(s.clone());
         }
-        let name = part_name(FileKind::Shard, self.dir.shards.get(i as usize)?.hash);
+        let name = FileKind::Shard.name_for_hash(self.dir.shards.get(i as usize)?.hash);
         if self.fetch(&name) {
             self.shards.lock_ok().get(&i).cloned()
         } else {
@@ -339,10 +329,19 @@ impl Sharded {
 
     /// The list a posting reference points at: df and postings (`None`: its shard is missing
     /// or damaged).
-    pub(crate) fn postings(&self, reference: u64) -> Option<(u64, Vec<ScoredPosting>)> {
+    ///
+    /// Decoded once per query: the keyword leg and the exact-heading lift read the same
+    /// lists, and a common word's list has tens of thousands of postings.
+    pub(crate) fn postings(&self, reference: u64) -> Option<Arc<[ScoredPosting]>> {
+        if let Some(list) = self.decoded.lock_ok().get(&reference) {
+            return Some(list.clone());
+        }
         let (i, offset) = split_ref(reference);
         let shard = self.shard(i)?;
-        read_scored_list(&shard.data.lists, offset as usize, self.dir.versioned)
+        let (_, list) = read_scored_list(&shard.data.lists, offset as usize, self.dir.versioned)?;
+        let list: Arc<[ScoredPosting]> = list.into();
+        self.decoded.lock_ok().insert(reference, list.clone());
+        Some(list)
     }
 
     /// The document a section belongs to.
@@ -362,7 +361,7 @@ impl Sharded {
         if let Some(b) = self.bundles.lock_ok().get(&i) {
             return Some(b.clone());
         }
-        let name = part_name(FileKind::Bundle, self.dir.bundles[i as usize].hash);
+        let name = FileKind::Bundle.name_for_hash(self.dir.bundles[i as usize].hash);
         if self.fetch(&name) {
             self.bundles.lock_ok().get(&i).cloned()
         } else {

@@ -6,7 +6,7 @@ use super::{
 };
 use crate::analyzer::Analyzer;
 use crate::error::{Error, Result};
-use crate::format::{encode, FileKind};
+use crate::format::{content_hash, encode, FileKind};
 use crate::index::postings::ListReader;
 use crate::index::{Field, SectionsData, TermsData, NUM_FIELDS};
 use crate::scoring::Bm25f;
@@ -43,14 +43,6 @@ pub struct ShardedFiles {
 
 fn named(kind: FileKind, bytes: Vec<u8>) -> (String, Vec<u8>) {
     (kind.hashed_name(&bytes), bytes)
-}
-
-/// The content hash in a name made by [`named`] (`shard.<16 hex>.bin`).
-fn hash_of(name: &str) -> u64 {
-    name.split('.')
-        .nth(1)
-        .and_then(|h| u64::from_str_radix(h, 16).ok())
-        .unwrap_or_default()
 }
 
 fn malformed(detail: impl Into<String>) -> Error {
@@ -137,12 +129,13 @@ pub fn write(
                 lists: open.lists,
                 surfaces: open.surfaces,
             };
-            let (name, bytes) = named(FileKind::Shard, encode(FileKind::Shard, &shard)?);
+            let bytes = encode(FileKind::Shard, &shard)?;
+            let hash = content_hash(&bytes);
             refs.push(ShardRef {
                 first_term: open.first_term,
-                hash: hash_of(&name),
+                hash,
             });
-            shards.push((name, bytes));
+            shards.push((FileKind::Shard.name_for_hash(hash), bytes));
             Ok(())
         };
 
@@ -299,12 +292,13 @@ pub fn write(
             link_docs,
             links,
         };
-        let (name, bytes) = named(FileKind::Bundle, encode(FileKind::Bundle, &bundle)?);
+        let bytes = encode(FileKind::Bundle, &bundle)?;
+        let hash = content_hash(&bytes);
         bundle_refs.push(BundleRef {
             first_doc: start as u32,
-            hash: hash_of(&name),
+            hash,
         });
-        bundles.push((name, bytes));
+        bundles.push((FileKind::Bundle.name_for_hash(hash), bytes));
         start = end;
     }
 
