@@ -34,11 +34,14 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// 2: the model in the entry file names the languages it covers.
 /// 3: the sharded layout for large sites (file kinds `Directory`, `Shard`, `Bundle`,
 /// `Lexicon`, `Tree`, `Paths`); single-file indexes are unchanged.
+/// 4: bundles leave out the section ids a reader can derive, under a new kind tag (15), so
+/// a 1.3 reader refuses them rather than reading ids of 0; 1.3 bundles (tag 11) are refused
+/// with a request to rebuild.
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 3;
+pub const FORMAT_MINOR: u16 = 4;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.
@@ -81,6 +84,9 @@ pub enum FileKind {
     Paths,
 }
 
+/// The kind tag of format 1.3's bundles, whose ids were all stored (see [`FORMAT_MINOR`]).
+const RETIRED_BUNDLE_TAG: u8 = 11;
+
 impl FileKind {
     fn tag(self) -> u8 {
         match self {
@@ -94,7 +100,7 @@ impl FileKind {
             FileKind::Ann => 8,
             FileKind::Directory => 9,
             FileKind::Shard => 10,
-            FileKind::Bundle => 11,
+            FileKind::Bundle => 15,
             FileKind::Lexicon => 12,
             FileKind::Tree => 13,
             FileKind::Paths => 14,
@@ -113,7 +119,7 @@ impl FileKind {
             8 => FileKind::Ann,
             9 => FileKind::Directory,
             10 => FileKind::Shard,
-            11 => FileKind::Bundle,
+            15 => FileKind::Bundle,
             12 => FileKind::Lexicon,
             13 => FileKind::Tree,
             14 => FileKind::Paths,
@@ -151,7 +157,7 @@ impl FileKind {
         }
     }
 
-    /// Every kind, in tag order.
+    /// Every kind.
     pub const ALL: [FileKind; 14] = [
         FileKind::Entry,
         FileKind::Terms,
@@ -279,7 +285,13 @@ pub fn verify<'a>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<&'a [u8
     }
     let found = FileKind::from_tag(bytes[4]).ok_or_else(|| Error::Malformed {
         file: file.clone(),
-        detail: format!("unknown file kind {}", bytes[4]),
+        detail: match bytes[4] {
+            RETIRED_BUNDLE_TAG => {
+                "a bundle of format 1.3, which this engine no longer reads: rebuild the index"
+                    .into()
+            }
+            tag => format!("unknown file kind {tag}"),
+        },
     })?;
     let major = u16::from_le_bytes([bytes[5], bytes[6]]);
     let minor = minor_version(bytes).unwrap_or_default();
@@ -406,6 +418,15 @@ mod tests {
         assert!(err.to_string().contains("rebuild"), "{err}");
         let err = decode::<u8>(FileKind::Entry, "x", b"<html>404</html>").unwrap_err();
         assert_eq!(err.code(), "NOT_AN_INDEX");
+        // A bundle of format 1.3 (kind tag 11) names its version and the fix.
+        let mut old = encode(FileKind::Bundle, &1u8).unwrap();
+        old[4] = RETIRED_BUNDLE_TAG;
+        let err = decode::<u8>(FileKind::Bundle, "bundle.x.bin", &old).unwrap_err();
+        assert_eq!(err.code(), "MALFORMED");
+        assert!(
+            err.to_string().contains("1.3") && err.to_string().contains("rebuild"),
+            "{err}"
+        );
     }
 
     #[test]

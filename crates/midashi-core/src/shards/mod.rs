@@ -35,8 +35,9 @@ pub use write::{write, ShardedFiles};
 use crate::index::postings::{read_varint, write_varint};
 use crate::index::{DocRecord, SectionRecord};
 use crate::search::VersionLink;
-use crate::section::Hints;
+use crate::section::{Hints, SectionId};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 
 /// One shard, as the directory names it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -155,6 +156,14 @@ pub struct Paths {
 }
 
 /// The payload of a bundle file: consecutive documents with their sections.
+///
+/// Section ids are not stored where the reader can recompute them: an id is a hash of the
+/// document's path, the headings below the title and an occurrence count
+/// ([`SectionId::new`]), all of which the bundle holds — and so is the id of the same section
+/// in another version, whose document path [`LinkDoc`] names. Eight random bytes per id were
+/// a fifth of a bundle's gzip bytes, which every shown result fetches. An id stored as 0
+/// means "derive it" ([`Bundle::elide_ids`] / [`Bundle::restore_ids`]); the few that differ
+/// (a document whose H1 stands in for its title) are stored as they are.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Bundle {
     /// Ordinal of the first document.
@@ -163,11 +172,25 @@ pub struct Bundle {
     pub docs: Vec<DocRecord>,
     /// Their sections, in order, from `docs[0].first_section`.
     pub sections: Vec<SectionRecord>,
-    /// The documents the links point into: version and page URL.
-    pub link_docs: Vec<(String, String)>,
+    /// The documents the links point into.
+    pub link_docs: Vec<LinkDoc>,
     /// Per section: the same section in the site's other versions, for the
     /// `other_versions` of a collapsed result.
     pub links: Vec<Vec<Link>>,
+    /// Whether ids of 0 are to be derived (false only if a real id is 0 and derives to
+    /// something else: then every id is stored).
+    pub derived_ids: bool,
+}
+
+/// A document another version's link points into.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkDoc {
+    /// Its version.
+    pub version: String,
+    /// Its page URL.
+    pub url: String,
+    /// Its path (from which its sections' ids derive).
+    pub path: String,
 }
 
 /// The same section in another version, compactly: a bundle's links repeat a handful of
@@ -176,7 +199,7 @@ pub struct Bundle {
 pub struct Link {
     /// Its section ordinal.
     pub section: u32,
-    /// Its section id.
+    /// Its section id (0 in a file: derived from the linking section's headings).
     pub id: u64,
     /// Index into [`Bundle::link_docs`].
     pub doc: u32,
@@ -187,12 +210,121 @@ pub struct Link {
 impl Bundle {
     /// The [`VersionLink`] of `link`, made from a section whose own anchor is `own_anchor`.
     pub fn version_link(&self, link: &Link, own_anchor: Option<&str>) -> Option<VersionLink> {
-        let (version, url) = self.link_docs.get(link.doc as usize)?;
+        let doc = self.link_docs.get(link.doc as usize)?;
         let anchor = match &link.anchor {
             None => own_anchor,
             Some(a) => a.as_deref(),
         };
-        Some(VersionLink::new(version.clone(), link.id, url, anchor))
+        Some(VersionLink::new(
+            doc.version.clone(),
+            link.id,
+            &doc.url,
+            anchor,
+        ))
+    }
+
+    /// Per section, what its id derives from: its headings from the document's first level
+    /// down (its parent's, then its own: what the builder hashes, which is not the
+    /// breadcrumb when a page's H1 stands in for its title) and how many earlier sections
+    /// of its document have the same ones. `None` for a section whose document or parent
+    /// is not in the bundle (a damaged file).
+    fn id_keys(&self) -> Vec<Option<(&str, Vec<String>, u32)>> {
+        let first = self.docs.first().map_or(0, |d| d.first_section);
+        let mut paths: Vec<Option<Vec<String>>> = Vec::with_capacity(self.sections.len());
+        let mut seen: HashMap<(u32, Vec<String>), u32> = HashMap::new();
+        let mut keys = Vec::with_capacity(self.sections.len());
+        for (i, s) in self.sections.iter().enumerate() {
+            let headings = match s.parent {
+                None => Some(Vec::new()),
+                Some(p) => (p.wrapping_sub(first) as usize)
+                    .lt(&i)
+                    .then(|| paths[p.wrapping_sub(first) as usize].clone())
+                    .flatten()
+                    .map(|mut h| {
+                        h.push(s.heading.clone());
+                        h
+                    }),
+            };
+            let doc = self.docs.get(s.doc.wrapping_sub(self.first_doc) as usize);
+            keys.push(doc.zip(headings.clone()).map(|(doc, headings)| {
+                let occurrence = seen.entry((s.doc, headings.clone())).or_insert(0);
+                *occurrence += 1;
+                (doc.path.as_str(), headings, *occurrence - 1)
+            }));
+            paths.push(headings);
+        }
+        keys
+    }
+
+    /// The ids [`Bundle::restore_ids`] would derive: (own, per link).
+    fn derived(&self) -> Vec<(u64, Vec<u64>)> {
+        self.id_keys()
+            .into_iter()
+            .zip(&self.links)
+            .map(|(key, links)| match key {
+                None => (0, vec![0; links.len()]),
+                Some((path, headings, occurrence)) => (
+                    SectionId::new(path, &headings, occurrence).0,
+                    links
+                        .iter()
+                        .map(|l| {
+                            self.link_docs
+                                .get(l.doc as usize)
+                                .map_or(0, |d| SectionId::new(&d.path, &headings, occurrence).0)
+                        })
+                        .collect(),
+                ),
+            })
+            .collect()
+    }
+
+    /// Replaces every id the reader can derive by 0 (before writing).
+    pub fn elide_ids(&mut self) {
+        let derived = self.derived();
+        let ids = self.sections.iter().map(|s| s.id);
+        let link_ids = self.links.iter().flatten().map(|l| l.id);
+        let own = derived.iter().map(|d| d.0);
+        let theirs = derived.iter().flat_map(|d| d.1.iter().copied());
+        // A real id of 0 that derives to something else cannot be told from "derive it".
+        self.derived_ids = !ids
+            .zip(own)
+            .chain(link_ids.zip(theirs))
+            .any(|(id, d)| id == 0 && d != 0);
+        if !self.derived_ids {
+            return;
+        }
+        for ((s, links), (own, theirs)) in
+            self.sections.iter_mut().zip(&mut self.links).zip(derived)
+        {
+            if s.id == own {
+                s.id = 0;
+            }
+            for (l, d) in links.iter_mut().zip(theirs) {
+                if l.id == d {
+                    l.id = 0;
+                }
+            }
+        }
+    }
+
+    /// Puts back the ids [`Bundle::elide_ids`] left out (after reading).
+    pub fn restore_ids(&mut self) {
+        if !self.derived_ids {
+            return;
+        }
+        let derived = self.derived();
+        for ((s, links), (own, theirs)) in
+            self.sections.iter_mut().zip(&mut self.links).zip(derived)
+        {
+            if s.id == 0 {
+                s.id = own;
+            }
+            for (l, d) in links.iter_mut().zip(theirs) {
+                if l.id == 0 {
+                    l.id = d;
+                }
+            }
+        }
     }
 }
 
@@ -400,5 +532,137 @@ mod tests {
             // A cut list is an error, not a panic.
             assert!(read_scored_list(&buf[..buf.len() - 1], 1, versioned).is_none());
         }
+    }
+}
+
+#[cfg(test)]
+mod bundle_ids {
+    use super::*;
+
+    fn doc(path: &str, first_section: u32, section_count: u32) -> DocRecord {
+        DocRecord {
+            path: path.into(),
+            url: format!("/{path}"),
+            title: "T".into(),
+            source: "# T\n".into(),
+            hints: Hints::default(),
+            first_section,
+            section_count,
+        }
+    }
+
+    fn section(
+        doc: u32,
+        parent: Option<u32>,
+        heading: &str,
+        crumb: &[&str],
+        id: u64,
+    ) -> SectionRecord {
+        SectionRecord {
+            id,
+            doc,
+            anchor: None,
+            heading: heading.into(),
+            depth: crumb.len() as u8 - 1,
+            heading_path: crumb.iter().map(|h| h.to_string()).collect(),
+            parent,
+            section_number: 1,
+            start_line: 1,
+            end_line: 1,
+            own_end_line: 1,
+            token_estimate: 1,
+        }
+    }
+
+    fn id(path: &str, headings: &[&str], occurrence: u32) -> u64 {
+        let h: Vec<String> = headings.iter().map(|s| s.to_string()).collect();
+        SectionId::new(path, &h, occurrence).0
+    }
+
+    #[test]
+    fn derivable_ids_are_left_out_and_restored() {
+        // Two documents; "Notes" twice in the second (occurrences 0 and 1); in the first, an
+        // H1 standing in for the title (its breadcrumb is the title, its id hashes its own
+        // heading, and so do its children's); one id that does not derive at all.
+        let original = Bundle {
+            first_doc: 4,
+            docs: vec![doc("7.5/a.md", 10, 3), doc("7.5/b.md", 13, 3)],
+            sections: vec![
+                section(4, None, "A", &["A"], id("7.5/a.md", &[], 0)),
+                section(4, Some(10), "Intro", &["A"], id("7.5/a.md", &["Intro"], 0)),
+                section(4, Some(11), "Setup", &["A", "Setup"], 0xdead_beef),
+                section(5, None, "B", &["B"], id("7.5/b.md", &[], 0)),
+                section(
+                    5,
+                    Some(13),
+                    "Notes",
+                    &["B", "Notes"],
+                    id("7.5/b.md", &["Notes"], 0),
+                ),
+                section(
+                    5,
+                    Some(13),
+                    "Notes",
+                    &["B", "Notes"],
+                    id("7.5/b.md", &["Notes"], 1),
+                ),
+            ],
+            link_docs: vec![LinkDoc {
+                version: "7.4".into(),
+                url: "/7.4/b".into(),
+                path: "7.4/b.md".into(),
+            }],
+            links: vec![
+                vec![],
+                vec![],
+                vec![],
+                vec![],
+                vec![],
+                vec![
+                    Link {
+                        section: 40,
+                        id: id("7.4/b.md", &["Notes"], 1),
+                        doc: 0,
+                        anchor: None,
+                    },
+                    Link {
+                        section: 41,
+                        id: 7,
+                        doc: 0,
+                        anchor: None,
+                    },
+                ],
+            ],
+            derived_ids: false,
+        };
+        let mut b = original.clone();
+        b.elide_ids();
+        assert!(b.derived_ids);
+        let stored: Vec<u64> = b.sections.iter().map(|s| s.id).collect();
+        assert_eq!(stored, vec![0, 0, 0xdead_beef, 0, 0, 0]);
+        assert_eq!(
+            b.links[5].iter().map(|l| l.id).collect::<Vec<_>>(),
+            vec![0, 7]
+        );
+        let bytes = crate::format::encode(crate::format::FileKind::Bundle, &b).unwrap();
+        let mut read: Bundle =
+            crate::format::decode(crate::format::FileKind::Bundle, "b", &bytes).unwrap();
+        read.restore_ids();
+        assert_eq!(
+            read,
+            Bundle {
+                derived_ids: true,
+                ..original.clone()
+            }
+        );
+
+        // A real id of 0 that derives to something else: every id is kept.
+        let mut zero = original.clone();
+        zero.sections[2].id = 0;
+        let kept = zero.clone();
+        zero.elide_ids();
+        assert!(!zero.derived_ids);
+        zero.restore_ids();
+        assert_eq!(zero, kept);
     }
 }

@@ -155,7 +155,7 @@ impl Sharded {
                 self.mark_used(kind, i);
             }
             FileKind::Bundle => {
-                let data: Bundle = decode(kind, name, bytes)?;
+                let mut data: Bundle = decode(kind, name, bytes)?;
                 let expected = self.dir.bundles[i as usize].first_doc;
                 let consistent = data.first_doc == expected
                     && data.links.len() == data.sections.len()
@@ -181,6 +181,7 @@ impl Sharded {
                         detail: "the bundle does not match the directory".into(),
                     });
                 }
+                data.restore_ids();
                 self.bundles.lock_ok().insert(i, Arc::new(data));
                 self.mark_used(kind, i);
             }

@@ -1,8 +1,8 @@
 //! From a built single-file index (terms and sections payloads) to the sharded layout's files.
 
 use super::{
-    facets_of, shard_ref, write_scored_list, Bundle, BundleRef, Directory, Lexicon, Link, Paths,
-    ScoredPosting, SectionFacts, Shard, ShardRef, Tree,
+    facets_of, shard_ref, write_scored_list, Bundle, BundleRef, Directory, Lexicon, Link, LinkDoc,
+    Paths, ScoredPosting, SectionFacts, Shard, ShardRef, Tree,
 };
 use crate::analyzer::Analyzer;
 use crate::error::{Error, Result};
@@ -248,7 +248,7 @@ pub fn write(
             .map_or(first, |d| (d.first_section + d.section_count) as usize)
             .min(sections.sections.len());
         let secs = sections.sections[first..last].to_vec();
-        let mut link_docs: Vec<(String, String)> = Vec::new();
+        let mut link_docs: Vec<LinkDoc> = Vec::new();
         let mut links = Vec::with_capacity(last - first);
         for (s, (own, own_facts)) in sections.sections[first..last]
             .iter()
@@ -268,7 +268,11 @@ pub fn write(
                 let sec = &sections.sections[o as usize];
                 let doc = &sections.docs[sec.doc as usize];
                 let v = version_link(sec, doc);
-                let key = (v.version, doc.url.clone());
+                let key = LinkDoc {
+                    version: v.version,
+                    url: doc.url.clone(),
+                    path: doc.path.clone(),
+                };
                 let at = match link_docs.iter().position(|d| *d == key) {
                     Some(i) => i,
                     None => {
@@ -285,13 +289,15 @@ pub fn write(
             }
             links.push(out);
         }
-        let bundle = Bundle {
+        let mut bundle = Bundle {
             first_doc: start as u32,
             docs,
             sections: secs,
             link_docs,
             links,
+            derived_ids: false,
         };
+        bundle.elide_ids();
         let bytes = encode(FileKind::Bundle, &bundle)?;
         let hash = content_hash(&bytes);
         bundle_refs.push(BundleRef {
