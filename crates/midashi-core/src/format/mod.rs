@@ -34,9 +34,10 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// 2: the model in the entry file names the languages it covers.
 /// 3: the sharded layout for large sites (file kinds `Directory`, `Shard`, `Bundle`,
 /// `Lexicon`, `Tree`, `Paths`); single-file indexes are unchanged.
-/// 4: bundles leave out the section ids a reader can derive, under a new kind tag (15), so
-/// a 1.3 reader refuses them rather than reading ids of 0; 1.3 bundles (tag 11) are refused
-/// with a request to rebuild.
+/// 4: bundles leave out the section ids a reader can derive and the directory names files
+/// by 5-byte hashes, under new kind tags (15, 16), so a 1.3 reader refuses them rather than
+/// misreading them; 1.3 bundles and directories (tags 11, 9) are refused with a request to
+/// rebuild.
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
@@ -84,8 +85,9 @@ pub enum FileKind {
     Paths,
 }
 
-/// The kind tag of format 1.3's bundles, whose ids were all stored (see [`FORMAT_MINOR`]).
-const RETIRED_BUNDLE_TAG: u8 = 11;
+/// The kind tags of format 1.3's directories and bundles, laid out otherwise (see
+/// [`FORMAT_MINOR`]).
+const RETIRED_TAGS: [(u8, &str); 2] = [(9, "directory"), (11, "bundle")];
 
 impl FileKind {
     fn tag(self) -> u8 {
@@ -98,7 +100,7 @@ impl FileKind {
             FileKind::Tokenizer => 6,
             FileKind::ModelConfig => 7,
             FileKind::Ann => 8,
-            FileKind::Directory => 9,
+            FileKind::Directory => 16,
             FileKind::Shard => 10,
             FileKind::Bundle => 15,
             FileKind::Lexicon => 12,
@@ -117,7 +119,7 @@ impl FileKind {
             6 => FileKind::Tokenizer,
             7 => FileKind::ModelConfig,
             8 => FileKind::Ann,
-            9 => FileKind::Directory,
+            16 => FileKind::Directory,
             10 => FileKind::Shard,
             15 => FileKind::Bundle,
             12 => FileKind::Lexicon,
@@ -285,12 +287,13 @@ pub fn verify<'a>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<&'a [u8
     }
     let found = FileKind::from_tag(bytes[4]).ok_or_else(|| Error::Malformed {
         file: file.clone(),
-        detail: match bytes[4] {
-            RETIRED_BUNDLE_TAG => {
-                "a bundle of format 1.3, which this engine no longer reads: rebuild the index"
-                    .into()
+        detail: match RETIRED_TAGS.iter().find(|(t, _)| *t == bytes[4]) {
+            Some((_, what)) => {
+                format!(
+                    "a {what} of format 1.3, which this engine no longer reads: rebuild the index"
+                )
             }
-            tag => format!("unknown file kind {tag}"),
+            None => format!("unknown file kind {}", bytes[4]),
         },
     })?;
     let major = u16::from_le_bytes([bytes[5], bytes[6]]);
@@ -420,7 +423,7 @@ mod tests {
         assert_eq!(err.code(), "NOT_AN_INDEX");
         // A bundle of format 1.3 (kind tag 11) names its version and the fix.
         let mut old = encode(FileKind::Bundle, &1u8).unwrap();
-        old[4] = RETIRED_BUNDLE_TAG;
+        old[4] = 11;
         let err = decode::<u8>(FileKind::Bundle, "bundle.x.bin", &old).unwrap_err();
         assert_eq!(err.code(), "MALFORMED");
         assert!(

@@ -39,14 +39,38 @@ use crate::section::{Hints, SectionId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
+/// Bytes of content hash in a shard's or bundle's name (unique within a build: the writer
+/// resolves the rare clash).
+pub const NAME_HASH_BYTES: usize = 5;
+
+/// A name hash as [`NAME_HASH_BYTES`] raw bytes (a varint `u64` would take up to ten).
+mod name_hash {
+    use super::NAME_HASH_BYTES;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(hash: &u64, s: S) -> Result<S::Ok, S::Error> {
+        let mut b = [0u8; NAME_HASH_BYTES];
+        b.copy_from_slice(&hash.to_le_bytes()[..NAME_HASH_BYTES]);
+        b.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let b = <[u8; NAME_HASH_BYTES]>::deserialize(d)?;
+        let mut full = [0u8; 8];
+        full[..NAME_HASH_BYTES].copy_from_slice(&b);
+        Ok(u64::from_le_bytes(full))
+    }
+}
+
 /// One shard, as the directory names it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShardRef {
     /// Its first term (shards cover consecutive ranges of the sorted dictionary).
     pub first_term: String,
-    /// Content hash: the file is `shard.<hash as 16 hex digits>.bin`. (Eight bytes, not the
-    /// 27-byte name: a large site's directory names thousands of files, and every query
-    /// loads it.)
+    /// Content hash, [`NAME_HASH_BYTES`] long: the file is `shard.<hash as 16 hex
+    /// digits>.bin`. (Five bytes, not the 27-byte name: a large site's directory names
+    /// thousands of files, and every query loads it.)
+    #[serde(with = "name_hash")]
     pub hash: u64,
 }
 
@@ -55,7 +79,9 @@ pub struct ShardRef {
 pub struct BundleRef {
     /// Ordinal of its first document (bundles cover consecutive documents).
     pub first_doc: u32,
-    /// Content hash: the file is `bundle.<hash as 16 hex digits>.bin`.
+    /// Content hash, [`NAME_HASH_BYTES`] long: the file is `bundle.<hash as 16 hex
+    /// digits>.bin`.
+    #[serde(with = "name_hash")]
     pub hash: u64,
 }
 

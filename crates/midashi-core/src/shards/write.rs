@@ -13,7 +13,7 @@ use crate::scoring::Bm25f;
 use crate::search::{heading_terms, version_link};
 use crate::versions::Families;
 use fst::Streamer;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Bytes of postings after which a shard is closed. Small, because a query fetches whole
 /// shards and uses one list of each: at 16 KB a rare word costs ~8 KB gzip, and a common
@@ -76,6 +76,27 @@ fn section_facts(sections: &SectionsData, families: Option<&Families>) -> Vec<Se
     facts
 }
 
+/// Short content hashes for the names of one kind of file, unique within the build.
+///
+/// The directory, which every query loads, names every shard and bundle: 8-byte hashes were
+/// 22 KB of it on the PowerShell docs, incompressible. [`super::NAME_HASH_BYTES`] bytes keep a
+/// changed file's name changing (a stale cache entry under the same name has a 2⁻⁴⁰
+/// chance); two files of one build that happen to share a short hash are told apart by
+/// taking the next free value, in file order, so the names stay deterministic.
+#[derive(Default)]
+struct ShortNames(HashSet<u64>);
+
+impl ShortNames {
+    fn hash(&mut self, bytes: &[u8]) -> u64 {
+        let mask = (1u64 << (8 * super::NAME_HASH_BYTES)) - 1;
+        let mut h = content_hash(bytes) & mask;
+        while !self.0.insert(h) {
+            h = (h + 1) & mask;
+        }
+        h
+    }
+}
+
 /// Splits a built index into the sharded layout's files.
 pub fn write(
     terms: &TermsData,
@@ -119,25 +140,29 @@ pub fn write(
         lists: Vec<u8>,
         surfaces: Vec<(u64, String)>,
     }
-    let close =
-        |open: Open, shards: &mut Vec<(String, Vec<u8>)>, refs: &mut Vec<ShardRef>| -> Result<()> {
-            let shard = Shard {
-                fst: open
-                    .fst
-                    .into_inner()
-                    .map_err(|e| malformed(e.to_string()))?,
-                lists: open.lists,
-                surfaces: open.surfaces,
-            };
-            let bytes = encode(FileKind::Shard, &shard)?;
-            let hash = content_hash(&bytes);
-            refs.push(ShardRef {
-                first_term: open.first_term,
-                hash,
-            });
-            shards.push((FileKind::Shard.name_for_hash(hash), bytes));
-            Ok(())
+    let mut shard_names = ShortNames::default();
+    let close = |open: Open,
+                 shards: &mut Vec<(String, Vec<u8>)>,
+                 refs: &mut Vec<ShardRef>,
+                 names: &mut ShortNames|
+     -> Result<()> {
+        let shard = Shard {
+            fst: open
+                .fst
+                .into_inner()
+                .map_err(|e| malformed(e.to_string()))?,
+            lists: open.lists,
+            surfaces: open.surfaces,
         };
+        let bytes = encode(FileKind::Shard, &shard)?;
+        let hash = names.hash(&bytes);
+        refs.push(ShardRef {
+            first_term: open.first_term,
+            hash,
+        });
+        shards.push((FileKind::Shard.name_for_hash(hash), bytes));
+        Ok(())
+    };
 
     let mut open: Option<Open> = None;
     let mut stream = map.stream();
@@ -186,7 +211,12 @@ pub fn write(
             .as_ref()
             .is_some_and(|o| o.lists.len() + list_bytes.len() > SHARD_BYTES && !o.lists.is_empty())
         {
-            close(open.take().expect("checked"), &mut shards, &mut shard_refs)?;
+            close(
+                open.take().expect("checked"),
+                &mut shards,
+                &mut shard_refs,
+                &mut shard_names,
+            )?;
         }
         let o = open.get_or_insert_with(|| Open {
             first_term: term.to_string(),
@@ -211,7 +241,7 @@ pub fn write(
         ordinal += 1;
     }
     if let Some(o) = open.take() {
-        close(o, &mut shards, &mut shard_refs)?;
+        close(o, &mut shards, &mut shard_refs, &mut shard_names)?;
     }
     let lexicon = Lexicon {
         fst: lexicon_fst
@@ -233,6 +263,7 @@ pub fn write(
 
     let mut bundles = Vec::new();
     let mut bundle_refs = Vec::new();
+    let mut bundle_names = ShortNames::default();
     let mut start = 0usize;
     while start < sections.docs.len() {
         let mut end = start;
@@ -299,7 +330,7 @@ pub fn write(
         };
         bundle.elide_ids();
         let bytes = encode(FileKind::Bundle, &bundle)?;
-        let hash = content_hash(&bytes);
+        let hash = bundle_names.hash(&bytes);
         bundle_refs.push(BundleRef {
             first_doc: start as u32,
             hash,
@@ -347,4 +378,24 @@ pub fn write(
         shards,
         bundles,
     })
+}
+
+#[cfg(test)]
+mod short_names {
+    use super::ShortNames;
+
+    #[test]
+    fn names_are_short_unique_and_deterministic() {
+        let mut a = ShortNames::default();
+        let first = a.hash(b"shard bytes");
+        // The same bytes twice stand in for two files whose short hashes clash.
+        let clash = a.hash(b"shard bytes");
+        assert_ne!(first, clash);
+        assert!(first < 1 << 40 && clash < 1 << 40);
+        let mut b = ShortNames::default();
+        assert_eq!(
+            (b.hash(b"shard bytes"), b.hash(b"shard bytes")),
+            (first, clash)
+        );
+    }
 }
