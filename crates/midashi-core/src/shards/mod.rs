@@ -316,39 +316,27 @@ impl Bundle {
             .zip(own)
             .chain(link_ids.zip(theirs))
             .any(|(id, d)| id == 0 && d != 0);
-        if !self.derived_ids {
-            return;
-        }
-        for ((s, links), (own, theirs)) in
-            self.sections.iter_mut().zip(&mut self.links).zip(derived)
-        {
-            if s.id == own {
-                s.id = 0;
-            }
-            for (l, d) in links.iter_mut().zip(theirs) {
-                if l.id == d {
-                    l.id = 0;
-                }
-            }
+        if self.derived_ids {
+            self.replace_ids(derived, |id, d| if id == d { 0 } else { id });
         }
     }
 
     /// Puts back the ids [`Bundle::elide_ids`] left out (after reading).
     pub fn restore_ids(&mut self) {
-        if !self.derived_ids {
-            return;
+        if self.derived_ids {
+            let derived = self.derived();
+            self.replace_ids(derived, |id, d| if id == 0 { d } else { id });
         }
-        let derived = self.derived();
+    }
+
+    /// Sets every id (own and linked) to `f(stored, derived)`: the one walk both directions share.
+    fn replace_ids(&mut self, derived: Vec<(u64, Vec<u64>)>, f: impl Fn(u64, u64) -> u64) {
         for ((s, links), (own, theirs)) in
             self.sections.iter_mut().zip(&mut self.links).zip(derived)
         {
-            if s.id == 0 {
-                s.id = own;
-            }
+            s.id = f(s.id, own);
             for (l, d) in links.iter_mut().zip(theirs) {
-                if l.id == 0 {
-                    l.id = d;
-                }
+                l.id = f(l.id, d);
             }
         }
     }
