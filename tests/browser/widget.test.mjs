@@ -125,7 +125,9 @@ describe("results", () => {
     // One group per document, in order of each document's best hit.
     const paths = [...new Set(response.results.map((h) => h.path))];
     assert.equal(await w.groups.count(), paths.length);
-    assert.equal(await w.options.count(), response.results.length);
+    // One option per result, and "Show more results" last when more match than a page.
+    const more = response.total > response.results.length ? 1 : 0;
+    assert.equal(await w.options.count(), response.results.length + more);
     assert.ok((await w.marks.count()) > 0, "matched words are marked");
     const marked = (await w.marks.allTextContents()).map((t) => t.toLowerCase());
     assert.ok(marked.some((t) => t.startsWith("index")) && marked.some((t) => t.startsWith("format")), `marks: ${marked.join(", ")}`);
@@ -171,6 +173,45 @@ describe("results", () => {
     const url = new URL(page.url());
     assert.equal(decodeURIComponent(url.hash.slice(1)), hit.anchor ?? "");
     if (hit.anchor) assert.ok(await anchorExists(page, hit.anchor), `#${hit.anchor} exists on ${url.pathname}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a page of five, then \"Show more results\" appends the next five and keeps the reader's place", async () => {
+    const { page, problems, w } = await open();
+    await page.keyboard.press("Control+k");
+    const first = await search(page, "index");
+    assert.equal(first.results.length, 5, "a page is five results");
+    assert.ok(first.total > 10, `enough matches for two pages (${first.total})`);
+    const more = page.locator("midashi-search .more-results");
+    assert.equal(await more.count(), 1);
+    assert.match(await more.textContent(), new RegExp(`${first.total - 5} more`));
+    assert.equal(await w.options.last().getAttribute("class"), await more.getAttribute("class"), "the last option");
+
+    // By keyboard: down to the last option, Enter.
+    const seen = await page.evaluate(() => window.__midashi.results.length);
+    for (let i = 0; i < 8 && (await w.options.last().getAttribute("aria-selected")) !== "true"; i++) await page.keyboard.press("ArrowDown");
+    assert.equal(await w.options.last().getAttribute("aria-selected"), "true");
+    await page.keyboard.press("Enter");
+    const next = await (await page.waitForFunction((n) => window.__midashi.results[n]?.response, seen)).jsonValue();
+    assert.equal(next.results.length, 10);
+    assert.deepEqual(next.results.slice(0, 5).map((h) => h.id), first.results.map((h) => h.id));
+
+    // The ten equal one search for ten through the package's API.
+    const ten = await page.evaluate(async () => {
+      const r = await document.querySelector("midashi-search").searchSource.search("index", { limit: 10, previewLines: 3 });
+      return r.results.map((h) => h.id);
+    });
+    assert.deepEqual(next.results.map((h) => h.id), ten);
+    assert.equal(await w.options.count(), 10 + (next.total > 10 ? 1 : 0));
+    // The reader's place: the first new result is the active option.
+    const active = await w.input.getAttribute("aria-activedescendant");
+    const sixth = await page.evaluate((id) => {
+      const root = document.querySelector("midashi-search").shadowRoot;
+      return [...root.querySelectorAll("[role=option]")].findIndex((o) => o.id === id);
+    }, active);
+    const shownOrder = [...new Set(next.results.map((h) => h.path))].flatMap((p) => next.results.filter((h) => h.path === p));
+    assert.equal(shownOrder[sixth]?.id, next.results[5].id);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -4,8 +4,10 @@
 // scripts/parity.mjs runs every query of both sets.
 
 import assert from "node:assert/strict";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { buildEvalIndex, cliSearch, compareWithCli, evalQueries, importMidashi, mapLimit } from "../support/indexes.mjs";
+import { buildEvalIndex, buildIndex, cliSearch, compareWithCli, evalQueries, importMidashi, mapLimit, tempDir } from "../support/indexes.mjs";
 
 const SAMPLE = 30;
 
@@ -51,3 +53,49 @@ for (const set of ["scifact", "jsquad-valid"]) {
     });
   });
 }
+
+// The browser build lower-cases and normalises with the JS host's toLowerCase/normalize
+// (analyzer/host_unicode.rs), natively std and unicode-normalization: queries whose case
+// mapping is not ASCII must still find what the CLI finds, scored the same.
+describe("parity with the CLI: non-ASCII case and compatibility forms", () => {
+  const docs = tempDir("midashi-case-docs-");
+  let Midashi;
+  let dir;
+  let idx;
+  before(async () => {
+    ({ Midashi } = await importMidashi());
+    mkdirSync(path.join(docs, "guide"), { recursive: true });
+    const pages = {
+      "guide/french.md": "# École normale\n\nL'ÉCOLE et les élèves: Œuvre, ÇA VA.\n\n## Déjà vu\n\nÀ la CAFÉ-THÉÂTRE.\n",
+      "guide/greek.md": "# Οδυσσεύς\n\nΟ ΟΔΥΣΣΕΥΣ ΚΑΙ Η ΠΗΝΕΛΟΠΗ. Σίσυφος.\n",
+      "guide/turkish.md": "# İstanbul\n\nİSTANBUL ve IĞDIR, ıspanak.\n",
+      "guide/german.md": "# Straße\n\nDIE STRASSE, die Straße, ẞ groß.\n",
+      "guide/cyrillic.md": "# Москва\n\nМОСКВА и Ёлка, ЁЖИК.\n",
+      "guide/fullwidth.md": "# ＶＵＥ３ ＡＰＩ\n\nＣｏｍｐｏｓｉｔｉｏｎ ＡＰＩ and ﬁle ligatures, Ⅻ.\n",
+    };
+    for (const [p, text] of Object.entries(pages)) writeFileSync(path.join(docs, p), text);
+    dir = buildIndex(docs);
+    idx = await Midashi.load(dir);
+  });
+  after(() => {
+    idx?.close();
+    rmSync(docs, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("upper, lower and mixed case, final sigma, dotted İ, ß/ẞ, full-width and ligatures", async () => {
+    const queries = ["ÉCOLE", "école", "Œuvre", "ça va", "déjà", "ΟΔΥΣΣΕΥΣ", "οδυσσευς", "Σίσυφος", "İSTANBUL", "istanbul", "IĞDIR", "STRASSE", "straße", "ẞ", "МОСКВА", "ёлка", "ЁЖИК", "ＶＵＥ３", "vue3", "composition", "file", "Ⅻ"];
+    const mismatches = [];
+    let found = 0;
+    for (const q of queries) {
+      const js = await idx.search(q, { limit: 10, prefix: false, supersede: false, cache: false });
+      const native = await cliSearch(dir, q, 10);
+      assert.ok(native.ok, `CLI answered ${q}`);
+      if (js.results.length) found++;
+      const diffs = compareWithCli(js, native.value);
+      if (diffs.length) mismatches.push(`${q}: ${diffs.join("; ")}`);
+    }
+    assert.deepEqual(mismatches, []);
+    assert.ok(found >= queries.length - 2, `most queries find their page (${found} of ${queries.length})`);
+  });
+});

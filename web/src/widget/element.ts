@@ -11,7 +11,7 @@
 // The element does not know how an index is loaded: a SourceFactory does (index.ts plugs in
 // Midashi.load, file.ts an in-memory engine for pages opened from file://).
 
-import type { SearchHit, SearchResponse } from "../types.js";
+import type { SearchHit, SearchOptions, SearchResponse } from "../types.js";
 import { appendHighlighted } from "./highlight.js";
 import { RecentSearches } from "./recent.js";
 import type { SearchSource, SemanticDetail, SemanticState, SourceFactory } from "./source.js";
@@ -20,7 +20,12 @@ import { css } from "./styles.js";
 
 /** Delay between the last keystroke and the query: enough to skip most intermediate words. */
 const DEBOUNCE_MS = 60;
-const DEFAULT_LIMIT = 10;
+/**
+ * Results per page. A page of results is what the first query waits for, and on a sharded
+ * index each shown result fetches its document's bundle (~6 KB gzip): five fill the dialog,
+ * and "Show more results" fetches the next five only if the reader asks.
+ */
+const DEFAULT_LIMIT = 5;
 const DEFAULT_PREVIEW_LINES = 3;
 
 /** Detail of the cancelable `midashi-navigate` event, fired before following a result. */
@@ -45,7 +50,7 @@ export interface ResultsEventDetail {
 }
 
 /** What an option of the listbox stands for. */
-type Item = { kind: "hit"; hit: SearchHit } | { kind: "recent"; query: string };
+type Item = { kind: "hit"; hit: SearchHit } | { kind: "recent"; query: string } | { kind: "more" };
 
 let instanceCount = 0;
 /** Connected elements, in connection order: the first one answers the keyboard shortcuts. */
@@ -488,13 +493,7 @@ export class MidashiSearchElement extends HTMLElement {
     this.dispatchEvent(new CustomEvent<SearchEventDetail>("midashi-search", { detail: { query, count: this.searchCount } }));
     let response: SearchResponse;
     try {
-      response = await source.search(query, {
-        limit: this.numberAttr("limit", DEFAULT_LIMIT),
-        previewLines: this.numberAttr("preview-lines", DEFAULT_PREVIEW_LINES),
-        // A versioned site's page for one version sets `version="7.4"`: results from that
-        // version only. Without it each section shows once, with the other versions named.
-        version: this.getAttribute("version") || null,
-      });
+      response = await source.search(query, this.pageOptions(0));
     } catch (err) {
       if (seq !== this.seq) return;
       this.lastQuery = undefined;
@@ -506,6 +505,50 @@ export class MidashiSearchElement extends HTMLElement {
     if (seq !== this.seq || response.superseded) return;
     this.lastResponse = response;
     this.renderResults(query, response);
+    this.dispatchEvent(new CustomEvent<ResultsEventDetail>("midashi-results", { detail: { query, response } }));
+  }
+
+  /** The options of one page of results, starting at `offset`. */
+  private pageOptions(offset: number): SearchOptions {
+    return {
+      limit: this.numberAttr("limit", DEFAULT_LIMIT),
+      offset,
+      previewLines: this.numberAttr("preview-lines", DEFAULT_PREVIEW_LINES),
+      // A versioned site's page for one version sets `version="7.4"`: results from that
+      // version only. Without it each section shows once, with the other versions named.
+      version: this.getAttribute("version") || null,
+    };
+  }
+
+  /**
+   * Appends the next page of results for the query shown (the "Show more results" option),
+   * keeping the reader's place: the first new result becomes the active option.
+   */
+  private async loadMore(): Promise<void> {
+    const shown = this.lastResponse;
+    const query = this.lastQuery;
+    if (!shown || !query || !this.loadedSource) return;
+    const seq = this.seq;
+    let next: SearchResponse;
+    try {
+      next = await this.loadedSource.search(query, this.pageOptions(shown.results.length));
+    } catch (err) {
+      if (seq !== this.seq) return;
+      this.setStatus(this.strings.error(err instanceof Error ? err.message : String(err)));
+      return;
+    }
+    if (seq !== this.seq || next.superseded) return;
+    // Rankings are deterministic, so the next page continues this one; the id check only
+    // guards against an index that changed in between.
+    const seen = new Set(shown.results.map((h) => `${h.index ?? ""}\u0000${h.id}`));
+    const added = next.results.filter((h) => !seen.has(`${h.index ?? ""}\u0000${h.id}`));
+    const response: SearchResponse = { ...shown, total: next.total, results: [...shown.results, ...added] };
+    const firstNew = response.results[shown.results.length];
+    this.lastResponse = response;
+    this.renderResults(query, response);
+    // Options are grouped by document, so the first new result may sit in an earlier group.
+    const at = this.items.findIndex((it) => it.kind === "hit" && it.hit === firstNew);
+    this.setActive(at >= 0 ? at : this.items.length - 1, true);
     this.dispatchEvent(new CustomEvent<ResultsEventDetail>("midashi-results", { detail: { query, response } }));
   }
 
@@ -602,6 +645,13 @@ export class MidashiSearchElement extends HTMLElement {
       const group = this.group(first.title || first.path, first.path);
       for (const hit of hits) group.append(this.hitOption(hit));
       this.listbox.append(group);
+    }
+    const remaining = response.total - response.results.length;
+    if (remaining > 0) {
+      const more = this.option({ kind: "more" });
+      more.classList.add("more-results");
+      more.append(el("div", "heading", this.strings.moreResults(remaining)));
+      this.listbox.append(more);
     }
     this.showList(true);
   }
@@ -711,6 +761,10 @@ export class MidashiSearchElement extends HTMLElement {
     if (item.kind === "recent") {
       this.input.value = item.query;
       void this.run(false);
+      return;
+    }
+    if (item.kind === "more") {
+      void this.loadMore();
       return;
     }
     const href = this.hrefFor(item.hit);

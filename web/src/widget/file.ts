@@ -64,6 +64,7 @@ export async function inlineSource(glue: InlineGlue, data: InlineData | undefine
       // Only what the engine knows, and no `undefined` values (it refuses those).
       const engineOptions: Record<string, unknown> = {};
       if (options.limit !== undefined) engineOptions["limit"] = options.limit;
+      if (options.offset !== undefined) engineOptions["offset"] = options.offset;
       if (options.previewLines !== undefined) engineOptions["previewLines"] = options.previewLines;
       const raw = index.search(query, engineOptions) as RawResponse;
       return { ...raw, tookMs: performance.now() - started };

@@ -40,6 +40,8 @@ export interface Strings {
   moreLines: (n: number) => string;
   /** Lead-in of the other versions a result exists in (a versioned site). */
   alsoIn: string;
+  /** The last option when more results than shown match: loads the next page. */
+  moreResults: (remaining: number) => string;
 }
 
 /** English. */
@@ -63,6 +65,7 @@ export const en: Strings = {
   hintClose: "to close",
   moreLines: (n) => (n === 1 ? "… 1 more line" : `… ${n} more lines`),
   alsoIn: "Also in",
+  moreResults: (n) => (n === 1 ? "Show 1 more result" : `Show more results (${n} more)`),
 };
 
 /** Japanese. */
@@ -86,6 +89,7 @@ export const ja: Strings = {
   hintClose: "で閉じる",
   moreLines: (n) => `… ほか ${n} 行`,
   alsoIn: "他のバージョン",
+  moreResults: (n) => `さらに表示（残り ${n} 件）`,
 };
 
 /** The strings for a BCP 47 language tag: Japanese for `ja*`, English otherwise. */

@@ -124,6 +124,9 @@ svg { width: 1.1em; height: 1.1em; flex: none; }
   display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden;
 }
 .more { font-size: 0.75em; color: var(--_muted); }
+.more-results { text-align: center; }
+.more-results .heading { font-weight: 500; color: var(--_accent); }
+.more-results[aria-selected="true"] .heading { color: var(--_selected-fg); }
 .versions { font-size: 0.72em; color: var(--_muted); font-variant-numeric: tabular-nums; }
 mark { background: var(--_mark-bg); color: var(--_mark-fg); border-radius: 2px; padding: 0 1px; }
 .empty { padding: 1em; color: var(--_fg); }

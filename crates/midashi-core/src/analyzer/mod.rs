@@ -44,7 +44,7 @@
 //! still too long (base64, hashes, minified code) is skipped, not truncated, because a
 //! truncated term would match words that are not in the text.
 
-mod nfkc;
+mod host_unicode;
 mod normalize;
 mod stopwords;
 #[cfg(test)]
@@ -167,13 +167,13 @@ fn lowercase(w: &str) -> String {
     if w.is_ascii() {
         return w.to_ascii_lowercase();
     }
-    let lower = w.to_lowercase();
+    let lower = host_unicode::to_lowercase(w);
     // Words come from normalised text: unless lower-casing changed them they still are (and
     // the browser build asks its host for nothing).
     if lower == w {
         return lower;
     }
-    nfkc::nfkc_if_needed(lower)
+    host_unicode::nfkc_if_needed(lower)
 }
 
 /// A term before it is handed out: the lower-cased word and, if stemming changed it, its

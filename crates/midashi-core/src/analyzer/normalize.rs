@@ -75,7 +75,7 @@ impl<'a> Normalized<'a> {
             }
             let cluster = rest.graphemes(true).next().unwrap_or(rest);
             let start = out.len();
-            for n in super::nfkc::nfkc(cluster).chars() {
+            for n in super::host_unicode::nfkc(cluster).chars() {
                 out.push(fold_char(n));
             }
             let produced = &out[start..];
