@@ -73,7 +73,7 @@ pub fn fuse(keyword: &[(u32, f32)], semantic: &[(u32, f32)], fusion: Fusion) -> 
         }
     }
     let mut out: Vec<(u32, f32)> = acc.into_iter().collect();
-    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    crate::scoring::sort_ranked(&mut out);
     out
 }
 

@@ -449,7 +449,7 @@ fn lift_exact_headings(
         }
     }
     if any {
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        crate::scoring::sort_ranked(ranked);
     }
 }
 
@@ -788,20 +788,46 @@ impl SearchIndex {
         };
         match &self.store {
             Store::Whole(w) => {
-                let plan = plan(&self.analyzer, &w.dictionary(), query, plan_opts);
-                self.run(w.as_ref(), query, opts, query_vector, mode, &plan)
+                // Both layouts go through one (dynamic) instance of the planner and the
+                // ranking: two monomorphised copies were ~20 KB of the wasm module.
+                let plan = plan(
+                    &self.analyzer,
+                    &w.dictionary() as &dyn Lexicon,
+                    query,
+                    plan_opts,
+                );
+                self.run(
+                    w.as_ref() as &dyn Ranking,
+                    query,
+                    opts,
+                    query_vector,
+                    mode,
+                    &plan,
+                )
             }
             Store::Sharded(sh) => {
                 sh.begin();
-                let plan = plan(&self.analyzer, sh.as_ref(), query, plan_opts);
+                let plan = plan(
+                    &self.analyzer,
+                    sh.as_ref() as &dyn Lexicon,
+                    query,
+                    plan_opts,
+                );
                 sh.need()?;
-                self.run(sh.as_ref(), query, opts, query_vector, mode, &plan)
+                self.run(
+                    sh.as_ref() as &dyn Ranking,
+                    query,
+                    opts,
+                    query_vector,
+                    mode,
+                    &plan,
+                )
             }
         }
     }
 
     /// The steps after planning, for either layout.
-    fn run<S: Ranking>(
+    fn run<S: Ranking + ?Sized>(
         &self,
         store: &S,
         query: &str,
@@ -824,7 +850,7 @@ impl SearchIndex {
                 .filter(|&(s, v)| v > 0.0 && keep(s))
                 .collect();
             store.ready()?;
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            crate::scoring::sort_ranked(&mut ranked);
             let mut wanted: Vec<&str> = plan.terms.iter().map(String::as_str).collect();
             wanted.sort_unstable();
             wanted.dedup();

@@ -121,7 +121,7 @@ impl VectorsData {
                 _ => best.push((section, score)),
             }
         }
-        best.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        crate::scoring::sort_ranked(&mut best);
         // Candidates from a graph are not contiguous by section: keep each section's best.
         let mut seen = std::collections::HashSet::new();
         best.retain(|(s, _)| seen.insert(*s));
