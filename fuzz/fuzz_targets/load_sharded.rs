@@ -1,9 +1,10 @@
 //! Loading a sharded index from arbitrary bytes: one of its files (the directory, a shard,
-//! a bundle, the lexicon, the tree or the paths) is replaced by the input, the others are
+//! a bundle, a card, the lexicon, the tree or the paths) is replaced by the input, the others are
 //! the tiny fixture's in the sharded layout, read on demand through a file source; then every
-//! read path runs (searches of every mode fetch shards, bundles, the lexicon and the tree).
+//! read path runs (searches of every mode fetch shards, cards, bundles, the lexicon and the
+//! tree).
 //!
-//! Input: one selector byte, then the bytes. Selector % 6 picks the file; selector / 6 odd
+//! Input: one selector byte, then the bytes. Selector % 7 picks the file; selector / 7 odd
 //! gives the bytes as that file's *payload* under a valid header and checksum (so the postcard
 //! decoder and the consistency checks behind the checksum are reached), even as the whole file.
 #![no_main]
@@ -25,8 +26,9 @@ fuzz_target!(|data: &[u8]| {
         (FileKind::Lexicon, "lexicon."),
         (FileKind::Tree, "tree."),
         (FileKind::Paths, "paths."),
-    ][usize::from(selector % 6)];
-    let file = if (selector / 6) % 2 == 1 {
+        (FileKind::Card, "card."),
+    ][usize::from(selector % 7)];
+    let file = if (selector / 7) % 2 == 1 {
         frame(kind, bytes)
     } else {
         bytes.to_vec()

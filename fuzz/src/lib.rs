@@ -91,7 +91,7 @@ pub fn tiny_files() -> &'static BuildOutput {
     FILES.get_or_init(|| build(Layout::Single))
 }
 
-/// The tiny index in the sharded layout (directory, shards, bundles, lexicon, tree, paths),
+/// The tiny index in the sharded layout (directory, shards, bundles, lexicon, tree, paths, cards),
 /// built once.
 pub fn tiny_sharded_files() -> &'static BuildOutput {
     static FILES: OnceLock<BuildOutput> = OnceLock::new();
@@ -215,7 +215,7 @@ mod tests {
         let dir = root.join("load_sharded");
         std::fs::create_dir_all(&dir).unwrap();
         let files = &tiny_sharded_files().files;
-        for (i, stem) in ["directory", "shard", "bundle", "lexicon", "tree", "paths"]
+        for (i, stem) in ["directory", "shard", "bundle", "lexicon", "tree", "paths", "card"]
             .iter()
             .enumerate()
         {
@@ -226,9 +226,9 @@ mod tests {
             let mut raw = vec![i as u8];
             raw.extend_from_slice(file);
             std::fs::write(dir.join(format!("{i}-{stem}-file")), raw).unwrap();
-            let mut framed = vec![(i + 6) as u8];
+            let mut framed = vec![(i + 7) as u8];
             framed.extend_from_slice(&file[header..]);
-            std::fs::write(dir.join(format!("{}-{stem}-payload", i + 6)), framed).unwrap();
+            std::fs::write(dir.join(format!("{}-{stem}-payload", i + 7)), framed).unwrap();
         }
     }
 

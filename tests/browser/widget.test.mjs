@@ -475,7 +475,7 @@ describe("a sharded site", () => {
     remove(sSite);
   });
 
-  test("loads the directory only, fetches shards and bundles per query, answers like the single layout and lands on the anchor", async () => {
+  test("loads the directory only, fetches shards and cards per query, answers like the single layout and lands on the anchor", async () => {
     const requests = [];
     const problems = [];
     const page = await newPage(browser.context, problems);
@@ -488,7 +488,9 @@ describe("a sharded site", () => {
     assert.ok(response.results.length >= 2);
     const index = requests.filter((p) => p.startsWith("/search/") && p.endsWith(".bin"));
     assert.ok(index.some((p) => /\/directory\.[0-9a-f]{16}\.bin$/.test(p)), index.join(" "));
-    assert.ok(index.some((p) => /\/shard\./.test(p)) && index.some((p) => /\/bundle\./.test(p)), index.join(" "));
+    assert.ok(index.some((p) => /\/shard\./.test(p)) && index.some((p) => /\/card\./.test(p)), index.join(" "));
+    // A result shows its card: no document is fetched whole.
+    assert.ok(!index.some((p) => /\/bundle\./.test(p)), index.join(" "));
     assert.ok(!index.some((p) => /\/(terms|sections)\./.test(p)), index.join(" "));
 
     // The same query on the single-layout demo site gives the same results.

@@ -51,7 +51,9 @@ describe("sharded layout", () => {
     const before = info.fetched.length;
     const first = await sharded.search("ownership", NO_TYPING);
     const fetched = info.fetched.slice(before);
-    assert.ok(fetched.some((n) => n.startsWith("shard.")) && fetched.some((n) => n.startsWith("bundle.")), String(fetched));
+    // The shards of its words, and the cards of the results shown (not whole documents).
+    assert.ok(fetched.some((n) => n.startsWith("shard.")) && fetched.some((n) => n.startsWith("card.")), String(fetched));
+    assert.ok(!fetched.some((n) => n.startsWith("bundle.")), String(fetched));
     assert.ok(size(fetched) < size(all) / 5, `fetched ${size(fetched)} of ${size(all)} bytes`);
     assert.ok(first.results.length > 0);
     for (const q of QUERIES) {
@@ -70,6 +72,13 @@ describe("sharded layout", () => {
     const n = info.fetched.length;
     await sharded.search("ownership", NO_TYPING);
     assert.equal(info.fetched.length, n);
+    // Previews longer than a card holds come from the documents' bundles, alike.
+    const long = { ...NO_TYPING, previewLines: 12 };
+    const seen = info.fetched.length;
+    const { tookMs: _l, ...longSharded } = await sharded.search("lifetimes", long);
+    const { tookMs: _m, ...longSingle } = await single.search("lifetimes", long);
+    assert.deepEqual(longSharded, longSingle);
+    assert.ok(info.fetched.slice(seen).some((n) => n.startsWith("bundle.")), String(info.fetched.slice(seen)));
   });
 
   test("sections, documents and suggestions of a sharded index", async () => {

@@ -233,11 +233,11 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
         .collect();
     println!("  sections   {} ({})", m.stats.sections, depths.join(", "));
     println!("  terms      {}", m.stats.terms);
-    // A sharded index has thousands of shards and bundles: those are summed up by kind.
+    // A sharded index has thousands of shards, bundles and cards: those are summed up by kind.
     let mut kinds: Vec<(&str, usize, usize)> = Vec::new();
     for (name, bytes) in &output.files {
         let kind = name.split('.').next().unwrap_or("");
-        if matches!(kind, "shard" | "bundle") {
+        if matches!(kind, "shard" | "bundle" | "card") {
             match kinds.iter_mut().find(|k| k.0 == kind) {
                 Some(k) => {
                     k.1 += 1;

@@ -15,7 +15,7 @@ use crate::query::{
 };
 use crate::scoring::Bm25f;
 use crate::section::SectionId;
-use crate::shards::{Bundle, FileSource, SectionFacts, Sharded};
+use crate::shards::{Bundle, CardDoc, FileSource, SectionFacts, Sharded};
 use crate::vectors::VectorsData;
 use crate::versions::{collapse, Collapsed, Families};
 use serde::{Deserialize, Serialize};
@@ -261,14 +261,15 @@ impl std::fmt::Debug for SearchIndex {
     }
 }
 
-fn line_starts(source: &str) -> Vec<u32> {
+/// The byte offset where each line of `source` starts.
+pub(crate) fn line_starts(source: &str) -> Vec<u32> {
     std::iter::once(0)
         .chain(source.match_indices('\n').map(|(i, _)| i as u32 + 1))
         .collect()
 }
 
 /// Lines `from..=to` (1-based) of a document's source.
-fn lines_of<'a>(source: &'a str, starts: &[u32], from: u32, to: u32) -> &'a str {
+pub(crate) fn lines_of<'a>(source: &'a str, starts: &[u32], from: u32, to: u32) -> &'a str {
     let from = (from.max(1) - 1) as usize;
     let a = starts.get(from).copied().unwrap_or(source.len() as u32) as usize;
     let b = starts
@@ -302,10 +303,6 @@ pub fn version_link(sec: &SectionRecord, doc: &DocRecord) -> VersionLink {
     )
 }
 
-fn section_url(sec: &SectionRecord, doc: &DocRecord) -> String {
-    deep_link(&doc.url, sec.anchor.as_deref())
-}
-
 /// A search result for a section of `doc` (`starts`: the document's line starts).
 fn make_hit(
     analyzer: &Analyzer,
@@ -316,20 +313,82 @@ fn make_hit(
     preview_lines: usize,
     terms: &HashSet<&str>,
 ) -> SearchHit {
+    let text = lines_of(&doc.source, starts, sec.start_line, sec.end_line);
+    make_hit_from(
+        analyzer,
+        sec,
+        HitDoc::from(doc),
+        text,
+        score,
+        preview_lines,
+        terms,
+    )
+}
+
+/// What a hit shows of its document.
+pub(crate) struct HitDoc<'a> {
+    pub path: &'a str,
+    pub url: &'a str,
+    pub title: &'a str,
+    pub description: Option<&'a str>,
+    pub version: Option<&'a str>,
+}
+
+impl<'a> From<&'a DocRecord> for HitDoc<'a> {
+    fn from(d: &'a DocRecord) -> Self {
+        HitDoc {
+            path: &d.path,
+            url: &d.url,
+            title: &d.title,
+            description: d.hints.description.as_deref(),
+            version: d.hints.version.as_deref(),
+        }
+    }
+}
+
+impl<'a> From<&'a CardDoc> for HitDoc<'a> {
+    fn from(d: &'a CardDoc) -> Self {
+        HitDoc {
+            path: &d.path,
+            url: &d.url,
+            title: &d.title,
+            description: d.description.as_deref(),
+            version: d.version.as_deref(),
+        }
+    }
+}
+
+/// The first `n` lines of `text`, line breaks included.
+fn first_lines(text: &str, n: u32) -> &str {
+    if n == 0 {
+        return "";
+    }
+    match text.match_indices('\n').nth(n as usize - 1) {
+        Some((i, _)) => &text[..=i],
+        None => text,
+    }
+}
+
+/// A search hit for `sec`, whose lines from its heading on are `text` (at least as many as
+/// the preview shows: a bundle gives the whole subtree, a card its first lines).
+pub(crate) fn make_hit_from(
+    analyzer: &Analyzer,
+    sec: &SectionRecord,
+    doc: HitDoc<'_>,
+    text: &str,
+    score: f32,
+    preview_lines: usize,
+    terms: &HashSet<&str>,
+) -> SearchHit {
     // Saturating: line numbers come from a file, and a damaged one must not panic here.
     let span = sec
         .end_line
         .saturating_sub(sec.start_line)
         .saturating_add(1);
     let shown = u32::try_from(preview_lines).unwrap_or(u32::MAX).min(span);
-    let preview = lines_of(
-        &doc.source,
-        starts,
-        sec.start_line,
-        sec.start_line.saturating_add(shown).saturating_sub(1),
-    )
-    .trim_end_matches(['\n', '\r'])
-    .to_string();
+    let preview = first_lines(text, shown)
+        .trim_end_matches(['\n', '\r'])
+        .to_string();
     let highlights = if terms.is_empty() {
         Vec::new()
     } else {
@@ -337,8 +396,8 @@ fn make_hit(
     };
     SearchHit {
         id: SectionId(sec.id).to_string(),
-        path: doc.path.clone(),
-        url: section_url(sec, doc),
+        path: doc.path.to_string(),
+        url: deep_link(doc.url, sec.anchor.as_deref()),
         anchor: sec.anchor.clone(),
         heading: sec.heading.clone(),
         heading_path: sec.heading_path.clone(),
@@ -350,10 +409,10 @@ fn make_hit(
         preview,
         more_lines: span - shown,
         highlights,
-        title: doc.title.clone(),
-        description: doc.hints.description.clone(),
+        title: doc.title.to_string(),
+        description: doc.description.map(str::to_string),
         token_estimate: sec.token_estimate,
-        version: doc.hints.version.clone(),
+        version: doc.version.map(str::to_string),
         other_versions: Vec::new(),
     }
 }
@@ -949,8 +1008,9 @@ impl SearchIndex {
         }
     }
 
-    /// A section by id, with its whole text. A sharded index finds it in the bundles loaded
-    /// so far (every search result's is), or with a file source in any bundle.
+    /// A section by id, with its whole text. A sharded index finds it through the cards and
+    /// bundles loaded so far (every search result's card is), or with a file source in any
+    /// bundle.
     pub fn get_section(&self, id: SectionId) -> Option<SectionView> {
         match &self.store {
             Store::Whole(w) => {
@@ -974,6 +1034,15 @@ impl SearchIndex {
                 sh.begin();
                 if let Some(v) = sh.loaded_bundles().iter().find_map(|b| find(b)) {
                     return Some(v);
+                }
+                // A search result's section is in a loaded card, which names its document:
+                // its bundle holds the whole text (fetched, or noted as missing).
+                let in_card = sh.loaded_cards().iter().find_map(|c| {
+                    let at = c.sections.iter().position(|s| s.record.id == id.0)?;
+                    Some(c.first_section + at as u32)
+                });
+                if let Some(s) = in_card {
+                    return find(sh.bundle_of_doc(sh.doc_of(s))?.as_ref());
                 }
                 // Without a source, only loaded bundles can be searched: fetching every
                 // bundle to find one id would fetch the whole site.
@@ -1554,6 +1623,11 @@ impl Ranking for Sharded {
         preview_lines: usize,
         terms: &HashSet<&str>,
     ) -> Result<Vec<SearchHit>> {
+        // A preview of up to `card_lines` lines comes from the section's card (a few KB for
+        // eight sections); a longer one needs the section's whole text, from its bundle.
+        if preview_lines <= self.card_lines() as usize {
+            return self.hits_from_cards(analyzer, page, preview_lines, terms);
+        }
         let bundles: Vec<Option<Arc<Bundle>>> = page
             .iter()
             .map(|c| self.bundle_of_doc(self.doc_of(c.section)))
@@ -1590,6 +1664,58 @@ impl Ranking for Sharded {
                     .filter_map(|o| {
                         let link = links.iter().find(|l| l.section == *o)?;
                         b.version_link(link, sec.anchor.as_deref())
+                    })
+                    .collect();
+                Ok(hit)
+            })
+            .collect()
+    }
+}
+
+impl Sharded {
+    /// [`Ranking::hits`] from the results' cards.
+    fn hits_from_cards(
+        &self,
+        analyzer: &Analyzer,
+        page: &[&Collapsed],
+        preview_lines: usize,
+        terms: &HashSet<&str>,
+    ) -> Result<Vec<SearchHit>> {
+        let cards: Vec<_> = page
+            .iter()
+            .map(|c| self.card_of_section(c.section))
+            .collect();
+        self.need()?;
+        let damaged = || Error::Malformed {
+            file: "card".into(),
+            detail: "a result's section is not in its card".into(),
+        };
+        page.iter()
+            .zip(cards)
+            .map(|(c, card)| {
+                let card = card.ok_or_else(damaged)?;
+                let at = c
+                    .section
+                    .checked_sub(card.first_section)
+                    .ok_or_else(damaged)? as usize;
+                let sec = card.sections.get(at).ok_or_else(damaged)?;
+                let doc = card.doc_of(at).ok_or_else(damaged)?;
+                let mut hit = make_hit_from(
+                    analyzer,
+                    &sec.record,
+                    HitDoc::from(doc),
+                    &sec.text,
+                    c.score,
+                    preview_lines,
+                    terms,
+                );
+                let links = card.links.get(at).ok_or_else(damaged)?;
+                hit.other_versions = c
+                    .others
+                    .iter()
+                    .filter_map(|o| {
+                        let link = links.iter().find(|l| l.section == *o)?;
+                        card.version_link(link, sec.record.anchor.as_deref())
                     })
                     .collect();
                 Ok(hit)

@@ -137,7 +137,7 @@ fn compare(p: &mut Pair, queries: &[(String, SearchOptions, bool)]) -> (usize, u
             _ => panic!("query {q:?} with {opts:?}: {want:?} vs {got:?}"),
         }
         compared += 1;
-        // Words, then the bundles of the results shown; a typo adds the lexicon and the
+        // Words, then the cards of the results shown; a typo adds the lexicon and the
         // corrections' shards; the semantic leg adds the tree.
         let allowed = 2 + usize::from(*typo) * 2 + usize::from(opts.mode != Mode::Keyword);
         assert!(rounds <= allowed, "{q:?}: {rounds} rounds");
@@ -192,6 +192,8 @@ fn queries(p: &Pair, versions: &[&str]) -> Vec<(String, SearchOptions, bool)> {
                 SearchOptions {
                     depth: vec![2],
                     offset: 3,
+                    // Longer previews than a card holds: the hits come from bundles.
+                    preview_lines: 12,
                     ..kw.clone()
                 },
                 false,
@@ -273,6 +275,32 @@ fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
         "{corpus}: a keyword query took {rounds} rounds"
     );
     eprintln!("{corpus}: {n} queries answered alike; at most {rounds} rounds for a keyword query");
+
+    // A search result's whole section by id: its card (loaded by the search) names its
+    // document, whose bundle comes in one more round.
+    let kw = SearchOptions {
+        mode: Mode::Keyword,
+        ..SearchOptions::default()
+    };
+    let mut looked_up = 0;
+    for (q, _, _) in qs.iter().step_by(7) {
+        let Ok(want) = p.single.search(q, &kw, None) else {
+            continue;
+        };
+        let (got, _) = drive(&mut p.sharded, &p.files, |i| i.search(q, &kw, None));
+        assert_eq!(want, got.unwrap(), "{q:?}");
+        for hit in want.results.iter().take(2) {
+            let id = SectionId::parse(&hit.id).unwrap();
+            let (got, rounds) = drive(&mut p.sharded, &p.files, |i| lookup(i, i.get_section(id)));
+            assert_eq!(got.unwrap(), p.single.get_section(id), "{}", hit.id);
+            assert!(rounds <= 1, "{}: {rounds} rounds", hit.id);
+            looked_up += 1;
+        }
+    }
+    assert!(
+        looked_up >= 10,
+        "{corpus}: only {looked_up} sections looked up"
+    );
 
     // Suggestions, documents, sections by id and by anchor.
     for prefix in ["ow", "comp", "Get-C", "リア", "x"] {

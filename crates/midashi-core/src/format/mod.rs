@@ -38,11 +38,13 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// by 5-byte hashes, under new kind tags (15, 16), so a 1.3 reader refuses them rather than
 /// misreading them; 1.3 bundles and directories (tags 11, 9) are refused with a request to
 /// rebuild.
+/// 5: cards (kind `Card`, tag 17) for the results shown, and a directory that names them
+/// (tag 18); 1.4 directories (tag 16) are refused with a request to rebuild.
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 4;
+pub const FORMAT_MINOR: u16 = 5;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.
@@ -83,11 +85,18 @@ pub enum FileKind {
     Tree,
     /// Sharded layout: every document's path (path filters, documents by path).
     Paths,
+    /// Sharded layout: what the results shown need of a few consecutive sections (records,
+    /// first lines, other versions).
+    Card,
 }
 
-/// The kind tags of format 1.3's directories and bundles, laid out otherwise (see
-/// [`FORMAT_MINOR`]).
-const RETIRED_TAGS: [(u8, &str); 2] = [(9, "directory"), (11, "bundle")];
+/// The kind tags of earlier minors' directories and bundles, laid out otherwise, with the
+/// format that wrote them (see [`FORMAT_MINOR`]).
+const RETIRED_TAGS: [(u8, &str, &str); 3] = [
+    (9, "directory", "1.3"),
+    (11, "bundle", "1.3"),
+    (16, "directory", "1.4"),
+];
 
 impl FileKind {
     fn tag(self) -> u8 {
@@ -100,12 +109,13 @@ impl FileKind {
             FileKind::Tokenizer => 6,
             FileKind::ModelConfig => 7,
             FileKind::Ann => 8,
-            FileKind::Directory => 16,
+            FileKind::Directory => 18,
             FileKind::Shard => 10,
             FileKind::Bundle => 15,
             FileKind::Lexicon => 12,
             FileKind::Tree => 13,
             FileKind::Paths => 14,
+            FileKind::Card => 17,
         }
     }
 
@@ -119,12 +129,13 @@ impl FileKind {
             6 => FileKind::Tokenizer,
             7 => FileKind::ModelConfig,
             8 => FileKind::Ann,
-            16 => FileKind::Directory,
+            18 => FileKind::Directory,
             10 => FileKind::Shard,
             15 => FileKind::Bundle,
             12 => FileKind::Lexicon,
             13 => FileKind::Tree,
             14 => FileKind::Paths,
+            17 => FileKind::Card,
             _ => return None,
         })
     }
@@ -146,6 +157,7 @@ impl FileKind {
             FileKind::Lexicon => "lexicon",
             FileKind::Tree => "tree",
             FileKind::Paths => "paths",
+            FileKind::Card => "card",
         }
     }
 
@@ -160,7 +172,7 @@ impl FileKind {
     }
 
     /// Every kind.
-    pub const ALL: [FileKind; 14] = [
+    pub const ALL: [FileKind; 15] = [
         FileKind::Entry,
         FileKind::Terms,
         FileKind::Sections,
@@ -175,6 +187,7 @@ impl FileKind {
         FileKind::Lexicon,
         FileKind::Tree,
         FileKind::Paths,
+        FileKind::Card,
     ];
 
     /// The file name of content `bytes`: `<stem>.<16 hex>.<extension>`.
@@ -287,10 +300,10 @@ pub fn verify<'a>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<&'a [u8
     }
     let found = FileKind::from_tag(bytes[4]).ok_or_else(|| Error::Malformed {
         file: file.clone(),
-        detail: match RETIRED_TAGS.iter().find(|(t, _)| *t == bytes[4]) {
-            Some((_, what)) => {
+        detail: match RETIRED_TAGS.iter().find(|(t, _, _)| *t == bytes[4]) {
+            Some((_, what, format)) => {
                 format!(
-                    "a {what} of format 1.3, which this engine no longer reads: rebuild the index"
+                    "a {what} of format {format}, which this engine no longer reads: rebuild the index"
                 )
             }
             None => format!("unknown file kind {}", bytes[4]),
@@ -428,6 +441,16 @@ mod tests {
         assert_eq!(err.code(), "MALFORMED");
         assert!(
             err.to_string().contains("1.3") && err.to_string().contains("rebuild"),
+            "{err}"
+        );
+        // So does a directory of format 1.4 (kind tag 16: it named no cards).
+        let mut old = encode(FileKind::Directory, &1u8).unwrap();
+        old[4] = 16;
+        let err = decode::<u8>(FileKind::Directory, "directory.x.bin", &old).unwrap_err();
+        assert_eq!(err.code(), "MALFORMED");
+        assert!(
+            err.to_string().contains("directory of format 1.4")
+                && err.to_string().contains("rebuild"),
             "{err}"
         );
     }

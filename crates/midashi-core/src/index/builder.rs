@@ -364,6 +364,7 @@ impl IndexBuilder {
             push(FileKind::Paths, out.paths.1, false);
             unlisted.extend(out.shards);
             unlisted.extend(out.bundles);
+            unlisted.extend(out.cards);
         } else {
             push(FileKind::Terms, terms_file, true);
             push(FileKind::Sections, sections_file, true);

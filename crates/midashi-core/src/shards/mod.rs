@@ -8,13 +8,18 @@
 //! |---|---|---|
 //! | directory | shard and bundle boundaries, per-document facets, synonyms, versions | at load |
 //! | shard × N | one term range: its dictionary and *scored* postings | for the query's words |
-//! | bundle × M | a few documents: source, sections, other-version links | for the results shown |
+//! | card × C | [`Directory::card_sections`] consecutive sections: records, first lines, links | for the results shown |
+//! | bundle × M | a few documents: source, sections, other-version links | whole sections and documents (`get`) |
 //! | lexicon | every term with its document frequency | only to correct a typo |
 //! | tree | every section's depth/subtree/family | semantic leg |
 //! | paths | every document's path | path filter, documents by path |
 //!
 //! Two round trips before the first result: the shards of the query's words (and of the
-//! word being typed, as a prefix range), then the bundles of the page of results.
+//! word being typed, as a prefix range), then the cards of the page of results. A card
+//! holds what a result shows (record, first lines, other versions) for a few consecutive
+//! sections, so a result costs ~1–2 KB gzip instead of its whole document's bundle
+//! (~6 KB); bundles remain for whole sections and documents. Cards are not named in the
+//! directory one by one: card `i` is `card.<salt><i>.bin`, the salt a hash of every card.
 //!
 //! **Rankings equal the single-file index's, bit for bit.** Each posting carries the BM25F
 //! score the single-file index computes at query time ([`crate::scoring::Bm25f`], the same
@@ -32,6 +37,7 @@ mod write;
 pub use read::{FileSource, Sharded, KEEP_LOADED};
 pub use write::{write, ShardedFiles};
 
+use crate::format::FileKind;
 use crate::index::postings::{read_varint, write_varint};
 use crate::index::{DocRecord, SectionRecord};
 use crate::search::VersionLink;
@@ -125,6 +131,207 @@ pub struct Directory {
     pub versions: Vec<String>,
     /// Synonym groups, each member already analyzed into terms.
     pub synonyms: Vec<Vec<Vec<String>>>,
+    /// Sections per card (card `i` holds sections `i × card_sections ..`).
+    pub card_sections: u32,
+    /// Lines of each section's text a card holds (from its heading line): previews of up
+    /// to this many lines come from cards, longer ones from bundles.
+    pub card_lines: u32,
+    /// Names the cards ([`card_name`]): a hash of all of them, so a rebuild that changes
+    /// any card renames every card, and one that changes none renames none.
+    pub cards_salt: u64,
+}
+
+/// Bits of a card's name that number it (the rest are [`Directory::cards_salt`]).
+const CARD_ORDINAL_BITS: u32 = 24;
+/// Most cards an index may have (2²⁴ × 8 sections is far beyond any docs site).
+pub const MAX_CARDS: u32 = 1 << CARD_ORDINAL_BITS;
+
+/// The file name of card `i`: `card.<16 hex>.bin`, the low [`CARD_ORDINAL_BITS`] bits its
+/// ordinal and the 40 bits above them from `salt`.
+pub fn card_name(salt: u64, i: u32) -> String {
+    FileKind::Card.name_for_hash(card_hash(salt, i))
+}
+
+fn card_hash(salt: u64, i: u32) -> u64 {
+    (salt & ((1 << 40) - 1)) << CARD_ORDINAL_BITS | u64::from(i % MAX_CARDS)
+}
+
+/// The ordinal of card file `name` of an index whose cards are salted with `salt`.
+pub fn card_ordinal(salt: u64, name: &str) -> Option<u32> {
+    let hex = name.strip_prefix("card.")?.strip_suffix(".bin")?;
+    if hex.len() != 16 {
+        return None;
+    }
+    let h = u64::from_str_radix(hex, 16).ok()?;
+    let i = (h & u64::from(MAX_CARDS - 1)) as u32;
+    (card_hash(salt, i) == h).then_some(i)
+}
+
+/// What a search result shows of a few consecutive sections: their records, the first
+/// [`Directory::card_lines`] lines of each, their documents' names and their other
+/// versions. Ids derive as in a [`Bundle`], from [`CardSection::id_key`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    /// Ordinal of its first section.
+    pub first_section: u32,
+    /// The documents its sections belong to, in order.
+    pub docs: Vec<CardDoc>,
+    /// The sections, in order.
+    pub sections: Vec<CardSection>,
+    /// The documents the links point into.
+    pub link_docs: Vec<LinkDoc>,
+    /// Per section: the same section in the site's other versions.
+    pub links: Vec<Vec<Link>>,
+    /// Whether ids of 0 are to be derived (as [`Bundle::derived_ids`]).
+    pub derived_ids: bool,
+}
+
+/// A document as a card's results show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardDoc {
+    /// Its ordinal.
+    pub doc: u32,
+    /// Path relative to the docs root.
+    pub path: String,
+    /// Page URL.
+    pub url: String,
+    /// Title.
+    pub title: String,
+    /// Frontmatter description.
+    pub description: Option<String>,
+    /// Version.
+    pub version: Option<String>,
+}
+
+/// One section of a card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CardSection {
+    /// Its record (`id` 0 when it derives).
+    pub record: SectionRecord,
+    /// What its id hashes besides its document's path: `occurrence << 1 | full`, where the
+    /// heading path hashed is `record.heading_path` whole if `full`, else without its first
+    /// element (the title); nothing for depth 0. See [`SectionId::new`].
+    pub id_key: u32,
+    /// Its first lines (from the heading line, at most [`Directory::card_lines`], never past
+    /// its subtree's end), with their line breaks.
+    pub text: String,
+}
+
+impl CardSection {
+    /// The headings its id hashes, and their occurrence, as `id_key` says.
+    fn id_path(&self) -> (&[String], u32) {
+        let hp = &self.record.heading_path;
+        let path = if self.record.depth == 0 {
+            &hp[..0]
+        } else if self.id_key & 1 == 1 {
+            &hp[..]
+        } else {
+            hp.get(1..).unwrap_or(&[])
+        };
+        (path, self.id_key >> 1)
+    }
+
+    /// The `id_key` under which `id` derives for a section of `doc_path` whose id path is
+    /// `chain` with `occurrence`, or `None` when neither form of the heading path is `chain`.
+    pub fn key_for(record: &SectionRecord, chain: &[String], occurrence: u32) -> Option<u32> {
+        let hp = &record.heading_path;
+        let full = if record.depth == 0 {
+            chain.is_empty().then_some(0)
+        } else if hp.get(1..).unwrap_or(&[]) == chain {
+            Some(0)
+        } else if hp[..] == *chain {
+            Some(1)
+        } else {
+            None
+        }?;
+        occurrence.checked_mul(2).map(|o| o | full)
+    }
+}
+
+impl Card {
+    /// The document of section `at` (an index into `sections`).
+    pub fn doc_of(&self, at: usize) -> Option<&CardDoc> {
+        let d = self.sections.get(at)?.record.doc;
+        let first = self.docs.first()?.doc;
+        self.docs.get(d.checked_sub(first)? as usize)
+    }
+
+    /// The ids [`Card::restore_ids`] would derive: (own, per link).
+    fn derived(&self) -> Vec<(u64, Vec<u64>)> {
+        self.sections
+            .iter()
+            .enumerate()
+            .map(|(at, s)| {
+                let links = self.links.get(at).map_or(&[][..], Vec::as_slice);
+                let Some(doc) = self.doc_of(at) else {
+                    return (0, vec![0; links.len()]);
+                };
+                let (path, occurrence) = s.id_path();
+                (
+                    SectionId::new(&doc.path, path, occurrence).0,
+                    links
+                        .iter()
+                        .map(|l| {
+                            self.link_docs
+                                .get(l.doc as usize)
+                                .map_or(0, |d| SectionId::new(&d.path, path, occurrence).0)
+                        })
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
+    /// Replaces every id the reader can derive by 0 (before writing).
+    pub fn elide_ids(&mut self) {
+        elide_ids(self);
+    }
+
+    /// Puts back the ids [`Card::elide_ids`] left out (after reading).
+    pub fn restore_ids(&mut self) {
+        restore_ids(self);
+    }
+
+    /// The [`VersionLink`] of `link`, made from a section whose own anchor is `own_anchor`.
+    pub fn version_link(&self, link: &Link, own_anchor: Option<&str>) -> Option<VersionLink> {
+        version_link(&self.link_docs, link, own_anchor)
+    }
+}
+
+impl DerivableIds for Card {
+    fn derived(&self) -> Vec<(u64, Vec<u64>)> {
+        Card::derived(self)
+    }
+
+    fn ids_mut(&mut self) -> (&mut bool, Vec<(&mut u64, &mut Vec<Link>)>) {
+        let ids = self
+            .sections
+            .iter_mut()
+            .map(|s| &mut s.record.id)
+            .zip(self.links.iter_mut())
+            .collect();
+        (&mut self.derived_ids, ids)
+    }
+}
+
+/// The [`VersionLink`] of `link` into one of `link_docs`, made from a section whose own
+/// anchor is `own_anchor`.
+fn version_link(
+    link_docs: &[LinkDoc],
+    link: &Link,
+    own_anchor: Option<&str>,
+) -> Option<VersionLink> {
+    let doc = link_docs.get(link.doc as usize)?;
+    let anchor = match &link.anchor {
+        None => own_anchor,
+        Some(a) => a.as_deref(),
+    };
+    Some(VersionLink::new(
+        doc.version.clone(),
+        link.id,
+        &doc.url,
+        anchor,
+    ))
 }
 
 /// The payload of a shard file.
@@ -236,17 +443,7 @@ pub struct Link {
 impl Bundle {
     /// The [`VersionLink`] of `link`, made from a section whose own anchor is `own_anchor`.
     pub fn version_link(&self, link: &Link, own_anchor: Option<&str>) -> Option<VersionLink> {
-        let doc = self.link_docs.get(link.doc as usize)?;
-        let anchor = match &link.anchor {
-            None => own_anchor,
-            Some(a) => a.as_deref(),
-        };
-        Some(VersionLink::new(
-            doc.version.clone(),
-            link.id,
-            &doc.url,
-            anchor,
-        ))
+        version_link(&self.link_docs, link, own_anchor)
     }
 
     /// Per section, what its id derives from: its headings from the document's first level
@@ -254,7 +451,7 @@ impl Bundle {
     /// breadcrumb when a page's H1 stands in for its title) and how many earlier sections
     /// of its document have the same ones. `None` for a section whose document or parent
     /// is not in the bundle (a damaged file).
-    fn id_keys(&self) -> Vec<Option<(&str, Vec<String>, u32)>> {
+    pub(crate) fn id_keys(&self) -> Vec<Option<(&str, Vec<String>, u32)>> {
         let first = self.docs.first().map_or(0, |d| d.first_section);
         let mut paths: Vec<Option<Vec<String>>> = Vec::with_capacity(self.sections.len());
         let mut seen: HashMap<(u32, Vec<String>), u32> = HashMap::new();
@@ -306,38 +503,76 @@ impl Bundle {
 
     /// Replaces every id the reader can derive by 0 (before writing).
     pub fn elide_ids(&mut self) {
-        let derived = self.derived();
-        let ids = self.sections.iter().map(|s| s.id);
-        let link_ids = self.links.iter().flatten().map(|l| l.id);
-        let own = derived.iter().map(|d| d.0);
-        let theirs = derived.iter().flat_map(|d| d.1.iter().copied());
-        // A real id of 0 that derives to something else cannot be told from "derive it".
-        self.derived_ids = !ids
-            .zip(own)
-            .chain(link_ids.zip(theirs))
-            .any(|(id, d)| id == 0 && d != 0);
-        if self.derived_ids {
-            self.replace_ids(derived, |id, d| if id == d { 0 } else { id });
-        }
+        elide_ids(self);
     }
 
     /// Puts back the ids [`Bundle::elide_ids`] left out (after reading).
     pub fn restore_ids(&mut self) {
-        if self.derived_ids {
-            let derived = self.derived();
-            self.replace_ids(derived, |id, d| if id == 0 { d } else { id });
-        }
+        restore_ids(self);
+    }
+}
+
+impl DerivableIds for Bundle {
+    fn derived(&self) -> Vec<(u64, Vec<u64>)> {
+        Bundle::derived(self)
     }
 
-    /// Sets every id (own and linked) to `f(stored, derived)`: the one walk both directions share.
-    fn replace_ids(&mut self, derived: Vec<(u64, Vec<u64>)>, f: impl Fn(u64, u64) -> u64) {
-        for ((s, links), (own, theirs)) in
-            self.sections.iter_mut().zip(&mut self.links).zip(derived)
-        {
-            s.id = f(s.id, own);
-            for (l, d) in links.iter_mut().zip(theirs) {
-                l.id = f(l.id, d);
-            }
+    fn ids_mut(&mut self) -> (&mut bool, Vec<(&mut u64, &mut Vec<Link>)>) {
+        let ids = self
+            .sections
+            .iter_mut()
+            .map(|s| &mut s.id)
+            .zip(self.links.iter_mut())
+            .collect();
+        (&mut self.derived_ids, ids)
+    }
+}
+
+/// A file that leaves out the section ids a reader can derive ([`Bundle`], [`Card`]): an
+/// id of 0 means "derive it", unless a real id is 0 and derives to something else — then
+/// `derived_ids` is false and every id is stored.
+trait DerivableIds {
+    /// What each section's own id and its links' ids derive to, in order.
+    fn derived(&self) -> Vec<(u64, Vec<u64>)>;
+    /// The `derived_ids` flag, and each section's id with its links, in order.
+    fn ids_mut(&mut self) -> (&mut bool, Vec<(&mut u64, &mut Vec<Link>)>);
+}
+
+/// Replaces every id of `file` that derives by 0 (before writing).
+fn elide_ids(file: &mut impl DerivableIds) {
+    let derived = file.derived();
+    let (flag, ids) = file.ids_mut();
+    let clash = ids
+        .iter()
+        .zip(&derived)
+        .any(|((id, links), (own, theirs))| {
+            (**id == 0 && *own != 0) || links.iter().zip(theirs).any(|(l, d)| l.id == 0 && *d != 0)
+        });
+    *flag = !clash;
+    if *flag {
+        replace_ids(ids, derived, |id, d| if id == d { 0 } else { id });
+    }
+}
+
+/// Puts back the ids [`elide_ids`] left out (after reading).
+fn restore_ids(file: &mut impl DerivableIds) {
+    let derived = file.derived();
+    let (flag, ids) = file.ids_mut();
+    if *flag {
+        replace_ids(ids, derived, |id, d| if id == 0 { d } else { id });
+    }
+}
+
+/// Sets every id (own and linked) to `f(stored, derived)`: the one walk both directions share.
+fn replace_ids(
+    ids: Vec<(&mut u64, &mut Vec<Link>)>,
+    derived: Vec<(u64, Vec<u64>)>,
+    f: impl Fn(u64, u64) -> u64,
+) {
+    for ((id, links), (own, theirs)) in ids.into_iter().zip(derived) {
+        *id = f(*id, own);
+        for (l, d) in links.iter_mut().zip(theirs) {
+            l.id = f(l.id, d);
         }
     }
 }
@@ -678,5 +913,113 @@ mod bundle_ids {
         assert!(!zero.derived_ids);
         zero.restore_ids();
         assert_eq!(zero, kept);
+
+        // Cards derive ids from `id_key` and the breadcrumb alone. A page whose H1 is its
+        // title ("C"): the H1's breadcrumb is the title and its id hashes its heading, so the
+        // whole breadcrumb is what it and its children hash (flag 1); "Notes" twice
+        // (occurrence 1 → key 2); a breadcrumb that is neither form (its id is stored).
+        let cdoc = |doc: u32, path: &str| CardDoc {
+            doc,
+            path: path.into(),
+            url: format!("/{path}"),
+            title: "C".into(),
+            description: None,
+            version: Some("7.5".into()),
+        };
+        let rec = |doc: u32, depth: u8, crumb: &[&str], id: u64| SectionRecord {
+            depth,
+            ..section(doc, None, crumb.last().unwrap(), crumb, id)
+        };
+        let (c, d) = ("7.5/c.md", "7.5/d.md");
+        let records = [
+            (rec(6, 0, &["C"], id(c, &[], 0)), vec![], 0),
+            (rec(6, 1, &["C"], id(c, &["C"], 0)), vec!["C"], 0),
+            (
+                rec(6, 2, &["C", "Usage"], id(c, &["C", "Usage"], 0)),
+                vec!["C", "Usage"],
+                0,
+            ),
+            (
+                rec(7, 1, &["D", "Notes"], id(d, &["Notes"], 0)),
+                vec!["Notes"],
+                0,
+            ),
+            (
+                rec(7, 1, &["D", "Notes"], id(d, &["Notes"], 1)),
+                vec!["Notes"],
+                1,
+            ),
+            (
+                rec(7, 1, &["D", "Odd"], id(d, &["Other"], 0)),
+                vec!["Other"],
+                0,
+            ),
+        ];
+        let card = Card {
+            first_section: 16,
+            docs: vec![cdoc(6, c), cdoc(7, d)],
+            sections: records
+                .iter()
+                .map(|(r, chain, occurrence)| {
+                    let chain: Vec<String> = chain.iter().map(|h| h.to_string()).collect();
+                    CardSection {
+                        record: r.clone(),
+                        id_key: CardSection::key_for(r, &chain, *occurrence).unwrap_or(0),
+                        text: "# C\n".into(),
+                    }
+                })
+                .collect(),
+            link_docs: original.link_docs.clone(),
+            links: vec![
+                vec![],
+                vec![],
+                vec![],
+                vec![],
+                vec![Link {
+                    section: 40,
+                    id: id("7.4/b.md", &["Notes"], 1),
+                    doc: 0,
+                    anchor: None,
+                }],
+                vec![],
+            ],
+            derived_ids: false,
+        };
+        assert_eq!(
+            card.sections.iter().map(|s| s.id_key).collect::<Vec<_>>(),
+            vec![0, 1, 1, 0, 2, 0],
+            "occurrence << 1 | whole breadcrumb"
+        );
+        let mut e = card.clone();
+        e.elide_ids();
+        assert!(e.derived_ids);
+        let stored: Vec<u64> = e.sections.iter().map(|s| s.record.id).collect();
+        assert_eq!(stored, vec![0, 0, 0, 0, 0, id(d, &["Other"], 0)]);
+        assert_eq!(e.links[4][0].id, 0);
+        let bytes = crate::format::encode(FileKind::Card, &e).unwrap();
+        let mut read: Card = crate::format::decode(FileKind::Card, "c", &bytes).unwrap();
+        read.restore_ids();
+        assert_eq!(
+            read,
+            Card {
+                derived_ids: true,
+                ..card.clone()
+            }
+        );
+    }
+
+    #[test]
+    fn card_names_number_cards_under_the_salt() {
+        let salt = 0x0123_4567_89ab_cdef;
+        for i in [0, 1, 4095, MAX_CARDS - 1] {
+            let name = card_name(salt, i);
+            assert!(FileKind::is_hashed_name(&name), "{name}");
+            assert_eq!(card_ordinal(salt, &name), Some(i));
+            // Another build's card, or another kind's file, is not one of ours.
+            assert_eq!(card_ordinal(salt ^ 1, &name), None);
+        }
+        assert_eq!(card_ordinal(salt, "shard.0000000000000000.bin"), None);
+        assert_eq!(card_ordinal(salt, "card.xyz.bin"), None);
+        assert_ne!(card_name(salt, 1), card_name(salt ^ (1 << 20), 1));
     }
 }

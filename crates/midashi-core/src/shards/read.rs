@@ -6,7 +6,8 @@
 //! [`Sharded::attach`] and asks again (the JS loader does this; a query needs two rounds).
 
 use super::{
-    read_scored_list, split_ref, Bundle, Directory, Lexicon, Paths, ScoredPosting, Shard, Tree,
+    card_name, card_ordinal, read_scored_list, split_ref, Bundle, Card, Directory, Lexicon, Paths,
+    ScoredPosting, Shard, Tree, MAX_CARDS,
 };
 use crate::error::{Error, Result};
 use crate::format::{decode, FileKind};
@@ -19,9 +20,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// Reads an index file by name, synchronously (native callers: from the index folder).
 pub type FileSource = Box<dyn Fn(&str) -> Result<Vec<u8>> + Send + Sync>;
 
-/// Loaded shards or bundles beyond this many are dropped when the next query starts, so a
-/// long session's memory stays bounded (a dropped file is fetched again if needed; HTTP
-/// caches make that cheap). At ~16 KB a shard and ~25 KB a bundle: ~15 MB at most.
+/// Loaded shards, bundles or cards beyond this many (of each kind) are dropped when the next
+/// query starts, so a long session's memory stays bounded (a dropped file is fetched again
+/// if needed; HTTP caches make that cheap). At ~16 KB a shard, ~25 KB a bundle and ~6 KB a
+/// card: ~18 MB at most.
 pub const KEEP_LOADED: usize = 384;
 
 /// `lock()` that shrugs off poisoning: the maps only ever gain whole entries, so a panic
@@ -55,6 +57,9 @@ pub struct Sharded {
     by_name: HashMap<String, (FileKind, u32)>,
     shards: Mutex<HashMap<u32, Arc<LoadedShard>>>,
     bundles: Mutex<HashMap<u32, Arc<Bundle>>>,
+    cards: Mutex<HashMap<u32, Arc<Card>>>,
+    /// Number of cards.
+    n_cards: u32,
     lexicon: Mutex<Option<Arc<LoadedLexicon>>>,
     tree: Mutex<Option<Arc<Tree>>>,
     paths: Mutex<Option<Arc<Paths>>>,
@@ -99,7 +104,9 @@ impl Sharded {
                 .chain(d.tags.iter())
                 .all(|&i| i < strings)
         });
-        if !docs_ok || !bundles_ok || !facets_ok || dir.shards.is_empty() {
+        let n_cards = dir.n_sections.div_ceil(dir.card_sections.max(1));
+        let cards_ok = dir.card_sections > 0 && dir.card_lines > 0 && n_cards <= MAX_CARDS;
+        if !docs_ok || !bundles_ok || !facets_ok || !cards_ok || dir.shards.is_empty() {
             return Err(malformed(
                 "the directory does not describe a consistent index",
             ));
@@ -126,6 +133,8 @@ impl Sharded {
             by_name,
             shards: Mutex::default(),
             bundles: Mutex::default(),
+            cards: Mutex::default(),
+            n_cards,
             lexicon: Mutex::default(),
             tree: Mutex::default(),
             paths: Mutex::default(),
@@ -139,7 +148,10 @@ impl Sharded {
 
     /// Adds a fetched file (any the directory names).
     pub fn attach(&self, name: &str, bytes: &[u8]) -> Result<()> {
-        let Some(&(kind, i)) = self.by_name.get(name) else {
+        let card = card_ordinal(self.dir.cards_salt, name)
+            .filter(|&i| i < self.n_cards)
+            .map(|i| (FileKind::Card, i));
+        let Some((kind, i)) = self.by_name.get(name).copied().or(card) else {
             return Err(Error::Malformed {
                 file: name.to_string(),
                 detail: "the index directory does not name this file; was it fetched from another build?".into(),
@@ -216,7 +228,19 @@ impl Sharded {
                 }
                 *self.paths.lock_ok() = Some(Arc::new(data));
             }
-            _ => unreachable!("by_name holds only shard, bundle, lexicon and tree files"),
+            FileKind::Card => {
+                let mut data: Card = decode(kind, name, bytes)?;
+                if !self.card_fits(i, &data) {
+                    return Err(Error::Malformed {
+                        file: name.to_string(),
+                        detail: "the card does not match the directory".into(),
+                    });
+                }
+                data.restore_ids();
+                self.cards.lock_ok().insert(i, Arc::new(data));
+                self.mark_used(kind, i);
+            }
+            _ => unreachable!("by_name holds only shard, bundle, lexicon, tree and paths files"),
         }
         Ok(())
     }
@@ -240,6 +264,11 @@ impl Sharded {
             self.bundles
                 .lock_ok()
                 .retain(|i, _| used.contains(&(FileKind::Bundle, *i)));
+        }
+        if self.cards.lock_ok().len() > self.keep_loaded {
+            self.cards
+                .lock_ok()
+                .retain(|i, _| used.contains(&(FileKind::Card, *i)));
         }
         used.clear();
     }
@@ -381,9 +410,68 @@ impl Sharded {
         self.bundle_of_doc(doc as u32)
     }
 
-    /// Shards and bundles loaded now.
+    /// Shards, and bundles and cards, loaded now.
     pub fn loaded(&self) -> (usize, usize) {
-        (self.shards.lock_ok().len(), self.bundles.lock_ok().len())
+        (
+            self.shards.lock_ok().len(),
+            self.bundles.lock_ok().len() + self.cards.lock_ok().len(),
+        )
+    }
+
+    /// Lines of each section a card holds.
+    pub(crate) fn card_lines(&self) -> u32 {
+        self.dir.card_lines
+    }
+
+    /// The card holding section `s`, or `None` (noted as missing).
+    pub(crate) fn card_of_section(&self, s: u32) -> Option<Arc<Card>> {
+        let i = s / self.dir.card_sections;
+        if i >= self.n_cards {
+            return None;
+        }
+        self.mark_used(FileKind::Card, i);
+        if let Some(c) = self.cards.lock_ok().get(&i) {
+            return Some(c.clone());
+        }
+        if self.fetch(&card_name(self.dir.cards_salt, i)) {
+            self.cards.lock_ok().get(&i).cloned()
+        } else {
+            None
+        }
+    }
+
+    /// Every card that is loaded now.
+    pub(crate) fn loaded_cards(&self) -> Vec<Arc<Card>> {
+        self.cards.lock_ok().values().cloned().collect()
+    }
+
+    /// Whether card `data` is what the directory says card `i` is: its sections, in their
+    /// documents, with sane line numbers and links.
+    fn card_fits(&self, i: u32, data: &Card) -> bool {
+        let first = i * self.dir.card_sections;
+        let expected = (first + self.dir.card_sections).min(self.dir.n_sections) - first;
+        let first_doc = data.docs.first().map_or(0, |d| d.doc);
+        data.first_section == first
+            && data.sections.len() == expected as usize
+            && data.links.len() == data.sections.len()
+            && data
+                .links
+                .iter()
+                .flatten()
+                .all(|l| (l.doc as usize) < data.link_docs.len())
+            && data
+                .docs
+                .iter()
+                .enumerate()
+                .all(|(j, d)| d.doc as usize == first_doc as usize + j)
+            && data.sections.iter().enumerate().all(|(j, s)| {
+                let r = &s.record;
+                r.doc == self.doc_of(first + j as u32)
+                    && (r.doc as usize).wrapping_sub(first_doc as usize) < data.docs.len()
+                    && 1 <= r.start_line
+                    && r.start_line <= r.own_end_line
+                    && r.own_end_line <= r.end_line
+            })
     }
 
     /// Sets how many shards (and bundles) stay loaded between queries ([`KEEP_LOADED`]).

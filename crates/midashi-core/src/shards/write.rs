@@ -1,8 +1,9 @@
 //! From a built single-file index (terms and sections payloads) to the sharded layout's files.
 
 use super::{
-    facets_of, shard_ref, write_scored_list, Bundle, BundleRef, Directory, Lexicon, Link, LinkDoc,
-    Paths, ScoredPosting, SectionFacts, Shard, ShardRef, Tree,
+    card_name, facets_of, shard_ref, write_scored_list, Bundle, BundleRef, Card, CardDoc,
+    CardSection, Directory, Lexicon, Link, LinkDoc, Paths, ScoredPosting, SectionFacts, Shard,
+    ShardRef, Tree, MAX_CARDS,
 };
 use crate::analyzer::Analyzer;
 use crate::error::{Error, Result};
@@ -10,7 +11,7 @@ use crate::format::{content_hash, encode, FileKind};
 use crate::index::postings::ListReader;
 use crate::index::{Field, SectionsData, TermsData, NUM_FIELDS};
 use crate::scoring::Bm25f;
-use crate::search::{heading_terms, version_link};
+use crate::search::{heading_terms, line_starts, lines_of, version_link};
 use crate::versions::Families;
 use fst::Streamer;
 use std::collections::{HashMap, HashSet};
@@ -22,6 +23,12 @@ const SHARD_BYTES: usize = 16 * 1024;
 /// Bytes of document source after which a bundle is closed. A page of ten results fetches
 /// up to ten bundles; most documentation pages are larger than this on their own.
 const BUNDLE_BYTES: usize = 8 * 1024;
+/// Sections per card. A result fetches its card: eight sections' records and first lines
+/// are ~1.3 KB gzip on the PowerShell docs (a bundle is ~6 KB), and results of one query
+/// often sit in one card; fewer would mean more files for little gain.
+const CARD_SECTIONS: u32 = 8;
+/// Lines of each section a card holds: the widget shows 3, the JS API's default is 5.
+const CARD_LINES: u32 = 5;
 
 /// The files of a sharded index, each already framed (header + payload) and named by its
 /// content hash.
@@ -39,6 +46,8 @@ pub struct ShardedFiles {
     pub shards: Vec<(String, Vec<u8>)>,
     /// Document bundles, in document order.
     pub bundles: Vec<(String, Vec<u8>)>,
+    /// Cards, in section order.
+    pub cards: Vec<(String, Vec<u8>)>,
 }
 
 fn named(kind: FileKind, bytes: Vec<u8>) -> (String, Vec<u8>) {
@@ -95,6 +104,59 @@ impl ShortNames {
         }
         h
     }
+}
+
+/// The other-version links of sections `range`, and the documents they point into.
+fn links_of(
+    sections: &SectionsData,
+    facts: &[SectionFacts],
+    members: &HashMap<u32, Vec<u32>>,
+    range: std::ops::Range<usize>,
+) -> (Vec<LinkDoc>, Vec<Vec<Link>>) {
+    let first = range.start;
+    let last = range.end;
+    let mut link_docs: Vec<LinkDoc> = Vec::new();
+    let mut links = Vec::with_capacity(last - first);
+    for (s, (own, own_facts)) in sections.sections[first..last]
+        .iter()
+        .zip(&facts[first..last])
+        .enumerate()
+    {
+        let s = first + s;
+        let mut out = Vec::new();
+        for &o in own_facts
+            .family
+            .and_then(|f| members.get(&f))
+            .map_or(&[][..], Vec::as_slice)
+        {
+            if o as usize == s {
+                continue;
+            }
+            let sec = &sections.sections[o as usize];
+            let doc = &sections.docs[sec.doc as usize];
+            let v = version_link(sec, doc);
+            let key = LinkDoc {
+                version: v.version,
+                url: doc.url.clone(),
+                path: doc.path.clone(),
+            };
+            let at = match link_docs.iter().position(|d| *d == key) {
+                Some(i) => i,
+                None => {
+                    link_docs.push(key);
+                    link_docs.len() - 1
+                }
+            };
+            out.push(Link {
+                section: o,
+                id: sec.id,
+                doc: at as u32,
+                anchor: (sec.anchor != own.anchor).then(|| sec.anchor.clone()),
+            });
+        }
+        links.push(out);
+    }
+    (link_docs, links)
 }
 
 /// Splits a built index into the sharded layout's files.
@@ -263,6 +325,9 @@ pub fn write(
 
     let mut bundles = Vec::new();
     let mut bundle_refs = Vec::new();
+    // Per section, what its id hashes besides the path (from the bundles, which hold whole
+    // documents): the cards derive ids from the same.
+    let mut id_keys: Vec<Option<(Vec<String>, u32)>> = Vec::with_capacity(n as usize);
     let mut bundle_names = ShortNames::default();
     let mut start = 0usize;
     while start < sections.docs.len() {
@@ -279,47 +344,7 @@ pub fn write(
             .map_or(first, |d| (d.first_section + d.section_count) as usize)
             .min(sections.sections.len());
         let secs = sections.sections[first..last].to_vec();
-        let mut link_docs: Vec<LinkDoc> = Vec::new();
-        let mut links = Vec::with_capacity(last - first);
-        for (s, (own, own_facts)) in sections.sections[first..last]
-            .iter()
-            .zip(&facts[first..last])
-            .enumerate()
-        {
-            let s = first + s;
-            let mut out = Vec::new();
-            for &o in own_facts
-                .family
-                .and_then(|f| members.get(&f))
-                .map_or(&[][..], Vec::as_slice)
-            {
-                if o as usize == s {
-                    continue;
-                }
-                let sec = &sections.sections[o as usize];
-                let doc = &sections.docs[sec.doc as usize];
-                let v = version_link(sec, doc);
-                let key = LinkDoc {
-                    version: v.version,
-                    url: doc.url.clone(),
-                    path: doc.path.clone(),
-                };
-                let at = match link_docs.iter().position(|d| *d == key) {
-                    Some(i) => i,
-                    None => {
-                        link_docs.push(key);
-                        link_docs.len() - 1
-                    }
-                };
-                out.push(Link {
-                    section: o,
-                    id: sec.id,
-                    doc: at as u32,
-                    anchor: (sec.anchor != own.anchor).then(|| sec.anchor.clone()),
-                });
-            }
-            links.push(out);
-        }
+        let (link_docs, links) = links_of(sections, &facts, &members, first..last);
         let mut bundle = Bundle {
             first_doc: start as u32,
             docs,
@@ -328,6 +353,12 @@ pub fn write(
             links,
             derived_ids: false,
         };
+        id_keys.extend(
+            bundle
+                .id_keys()
+                .into_iter()
+                .map(|k| k.map(|(_, headings, occurrence)| (headings, occurrence))),
+        );
         bundle.elide_ids();
         let bytes = encode(FileKind::Bundle, &bundle)?;
         let hash = bundle_names.hash(&bytes);
@@ -338,6 +369,79 @@ pub fn write(
         bundles.push((FileKind::Bundle.name_for_hash(hash), bytes));
         start = end;
     }
+
+    if n.div_ceil(CARD_SECTIONS) > MAX_CARDS || id_keys.len() != n as usize {
+        return Err(malformed(
+            "too many sections for the sharded layout's cards",
+        ));
+    }
+    let mut card_bytes = Vec::new();
+    let mut starts: Option<(u32, Vec<u32>)> = None;
+    for first in (0..n).step_by(CARD_SECTIONS as usize) {
+        let range = first as usize..(first + CARD_SECTIONS).min(n) as usize;
+        let (link_docs, links) = links_of(sections, &facts, &members, range.clone());
+        let mut docs: Vec<CardDoc> = Vec::new();
+        let mut secs = Vec::with_capacity(range.len());
+        for s in range {
+            let rec = &sections.sections[s];
+            let doc = &sections.docs[rec.doc as usize];
+            if docs.last().map(|d| d.doc) != Some(rec.doc) {
+                docs.push(CardDoc {
+                    doc: rec.doc,
+                    path: doc.path.clone(),
+                    url: doc.url.clone(),
+                    title: doc.title.clone(),
+                    description: doc.hints.description.clone(),
+                    version: doc.hints.version.clone(),
+                });
+            }
+            if starts.as_ref().map(|(d, _)| *d) != Some(rec.doc) {
+                starts = Some((rec.doc, line_starts(&doc.source)));
+            }
+            let to = rec
+                .start_line
+                .saturating_add(CARD_LINES - 1)
+                .min(rec.end_line);
+            let text = lines_of(
+                &doc.source,
+                &starts.as_ref().expect("set").1,
+                rec.start_line,
+                to,
+            );
+            // A section whose id does not derive keeps it stored (elide_ids checks).
+            let id_key = id_keys[s]
+                .as_ref()
+                .and_then(|(chain, occurrence)| CardSection::key_for(rec, chain, *occurrence))
+                .unwrap_or(0);
+            secs.push(CardSection {
+                record: rec.clone(),
+                id_key,
+                text: text.to_string(),
+            });
+        }
+        let mut card = Card {
+            first_section: first,
+            docs,
+            sections: secs,
+            link_docs,
+            links,
+            derived_ids: false,
+        };
+        card.elide_ids();
+        card_bytes.push(encode(FileKind::Card, &card)?);
+    }
+    // Every card's name changes when any card does (see `card_name`).
+    let cards_salt = content_hash(
+        &card_bytes
+            .iter()
+            .flat_map(|b| content_hash(b).to_le_bytes())
+            .collect::<Vec<u8>>(),
+    );
+    let cards = card_bytes
+        .into_iter()
+        .enumerate()
+        .map(|(i, b)| (card_name(cards_salt, i as u32), b))
+        .collect();
 
     let tree = named(FileKind::Tree, encode(FileKind::Tree, &Tree { facts })?);
     let paths = Paths {
@@ -365,6 +469,9 @@ pub fn write(
             .as_ref()
             .map_or_else(Vec::new, |f| f.versions().to_vec()),
         synonyms: terms.synonyms.clone(),
+        card_sections: CARD_SECTIONS,
+        card_lines: CARD_LINES,
+        cards_salt,
     };
     let directory = named(
         FileKind::Directory,
@@ -377,6 +484,7 @@ pub fn write(
         paths,
         shards,
         bundles,
+        cards,
     })
 }
 
