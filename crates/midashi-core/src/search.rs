@@ -848,7 +848,7 @@ impl SearchIndex {
         match &self.store {
             Store::Whole(w) => {
                 // Both layouts go through one (dynamic) instance of the planner and the
-                // ranking: two monomorphised copies were ~20 KB of the wasm module.
+                // ranking: fewer monomorphised copies in the wasm module.
                 let plan = plan(
                     &self.analyzer,
                     &w.dictionary() as &dyn Lexicon,
@@ -866,6 +866,11 @@ impl SearchIndex {
             }
             Store::Sharded(sh) => {
                 sh.begin();
+                if opts.preview_lines > sh.card_lines() as usize {
+                    // Previews longer than a card's come from bundles, which the paths file
+                    // names: asked for with the query's shards, it costs no extra round.
+                    sh.paths();
+                }
                 let plan = plan(
                     &self.analyzer,
                     sh.as_ref() as &dyn Lexicon,
@@ -1049,10 +1054,9 @@ impl SearchIndex {
                 if !sh.has_source() {
                     return None;
                 }
-                (0..sh.bundle_count()).find_map(|i| {
-                    let first = sh.dir.bundles[i].first_doc;
-                    find(sh.bundle_of_doc(first)?.as_ref())
-                })
+                sh.bundle_firsts()
+                    .into_iter()
+                    .find_map(|first| find(sh.bundle_of_doc(first)?.as_ref()))
             }
         }
     }
@@ -1161,8 +1165,10 @@ impl SearchIndex {
                 .iter()
                 .map(|d| (d.path.clone(), d.title.clone()))
                 .collect(),
-            Store::Sharded(sh) => (0..sh.bundle_count())
-                .filter_map(|i| sh.bundle_of_doc(sh.dir.bundles[i].first_doc))
+            Store::Sharded(sh) => sh
+                .bundle_firsts()
+                .into_iter()
+                .filter_map(|first| sh.bundle_of_doc(first))
                 .flat_map(|b| {
                     b.docs
                         .iter()

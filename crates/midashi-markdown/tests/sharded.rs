@@ -277,7 +277,7 @@ fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
     eprintln!("{corpus}: {n} queries answered alike; at most {rounds} rounds for a keyword query");
 
     // A search result's whole section by id: its card (loaded by the search) names its
-    // document, whose bundle comes in one more round.
+    // document, whose bundle comes after the paths file that names bundles.
     let kw = SearchOptions {
         mode: Mode::Keyword,
         ..SearchOptions::default()
@@ -293,7 +293,8 @@ fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
             let id = SectionId::parse(&hit.id).unwrap();
             let (got, rounds) = drive(&mut p.sharded, &p.files, |i| lookup(i, i.get_section(id)));
             assert_eq!(got.unwrap(), p.single.get_section(id), "{}", hit.id);
-            assert!(rounds <= 1, "{}: {rounds} rounds", hit.id);
+            // The paths file (which names the bundles) and the bundle.
+            assert!(rounds <= 2, "{}: {rounds} rounds", hit.id);
             looked_up += 1;
         }
     }

@@ -6,13 +6,13 @@
 //!
 //! | file | holds | fetched |
 //! |---|---|---|
-//! | directory | shard and bundle boundaries, per-document facets, synonyms, versions | at load |
+//! | directory | shard boundaries, per-document facets, synonyms, versions, the cards' salt | at load |
 //! | shard × N | one term range: its dictionary and *scored* postings | for the query's words |
 //! | card × C | [`Directory::card_sections`] consecutive sections: records, first lines, links | for the results shown |
 //! | bundle × M | a few documents: source, sections, other-version links | whole sections and documents (`get`) |
 //! | lexicon | every term with its document frequency | only to correct a typo |
 //! | tree | every section's depth/subtree/family | semantic leg |
-//! | paths | every document's path | path filter, documents by path |
+//! | paths | every document's path, bundle boundaries | path filter, documents by path, whole sections |
 //!
 //! Two round trips before the first result: the shards of the query's words (and of the
 //! word being typed, as a prefix range), then the cards of the page of results. A card
@@ -115,8 +115,6 @@ pub struct Directory {
     pub versioned: bool,
     /// Term shards, in term order.
     pub shards: Vec<ShardRef>,
-    /// Document bundles, in document order.
-    pub bundles: Vec<BundleRef>,
     /// File name of the lexicon.
     pub lexicon: String,
     /// File name of the tree.
@@ -386,6 +384,11 @@ pub struct Tree {
 pub struct Paths {
     /// Per document.
     pub paths: Vec<String>,
+    /// The document bundles, in document order. Here rather than in the directory: results
+    /// are shown from cards, and only whole sections and documents (look-ups that start
+    /// from a path, or from a card's section) read bundles — 11 KB of incompressible names
+    /// on the PowerShell docs that the first query no longer fetches.
+    pub bundles: Vec<BundleRef>,
 }
 
 /// The payload of a bundle file: consecutive documents with their sections.

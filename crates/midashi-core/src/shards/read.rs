@@ -87,15 +87,6 @@ impl Sharded {
             next += u64::from(d.sections);
         }
         let docs_ok = next == u64::from(dir.n_sections);
-        let bundles_ok = dir.bundles.first().is_none_or(|b| b.first_doc == 0)
-            && dir
-                .bundles
-                .windows(2)
-                .all(|w| w[0].first_doc < w[1].first_doc)
-            && dir
-                .bundles
-                .iter()
-                .all(|b| (b.first_doc as usize) < dir.docs.len());
         let strings = dir.strings.len() as u32;
         let facets_ok = dir.docs.iter().all(|d| {
             [d.version, d.lang, d.category]
@@ -106,7 +97,7 @@ impl Sharded {
         });
         let n_cards = dir.n_sections.div_ceil(dir.card_sections.max(1));
         let cards_ok = dir.card_sections > 0 && dir.card_lines > 0 && n_cards <= MAX_CARDS;
-        if !docs_ok || !bundles_ok || !facets_ok || !cards_ok || dir.shards.is_empty() {
+        if !docs_ok || !facets_ok || !cards_ok || dir.shards.is_empty() {
             return Err(malformed(
                 "the directory does not describe a consistent index",
             ));
@@ -116,12 +107,6 @@ impl Sharded {
             by_name.insert(
                 FileKind::Shard.name_for_hash(s.hash),
                 (FileKind::Shard, i as u32),
-            );
-        }
-        for (i, b) in dir.bundles.iter().enumerate() {
-            by_name.insert(
-                FileKind::Bundle.name_for_hash(b.hash),
-                (FileKind::Bundle, i as u32),
             );
         }
         by_name.insert(dir.lexicon.clone(), (FileKind::Lexicon, 0));
@@ -148,10 +133,27 @@ impl Sharded {
 
     /// Adds a fetched file (any the directory names).
     pub fn attach(&self, name: &str, bytes: &[u8]) -> Result<()> {
-        let card = card_ordinal(self.dir.cards_salt, name)
-            .filter(|&i| i < self.n_cards)
-            .map(|i| (FileKind::Card, i));
-        let Some((kind, i)) = self.by_name.get(name).copied().or(card) else {
+        let card = || {
+            card_ordinal(self.dir.cards_salt, name)
+                .filter(|&i| i < self.n_cards)
+                .map(|i| (FileKind::Card, i))
+        };
+        // Bundles are named in the paths file, so only once it is loaded.
+        let bundle = || {
+            let paths = self.paths.lock_ok().clone()?;
+            let i = paths
+                .bundles
+                .iter()
+                .position(|b| FileKind::Bundle.name_for_hash(b.hash) == name)?;
+            Some((FileKind::Bundle, i as u32))
+        };
+        let Some((kind, i)) = self
+            .by_name
+            .get(name)
+            .copied()
+            .or_else(card)
+            .or_else(bundle)
+        else {
             return Err(Error::Malformed {
                 file: name.to_string(),
                 detail: "the index directory does not name this file; was it fetched from another build?".into(),
@@ -168,7 +170,12 @@ impl Sharded {
             }
             FileKind::Bundle => {
                 let mut data: Bundle = decode(kind, name, bytes)?;
-                let expected = self.dir.bundles[i as usize].first_doc;
+                let expected = self
+                    .paths
+                    .lock_ok()
+                    .as_ref()
+                    .and_then(|p| p.bundles.get(i as usize))
+                    .map_or(u32::MAX, |b| b.first_doc);
                 let consistent = data.first_doc == expected
                     && data.links.len() == data.sections.len()
                     && data
@@ -220,7 +227,16 @@ impl Sharded {
             }
             FileKind::Paths => {
                 let data: Paths = decode(kind, name, bytes)?;
-                if data.paths.len() != self.dir.docs.len() {
+                let bundles_ok = data.bundles.first().is_some_and(|b| b.first_doc == 0)
+                    && data
+                        .bundles
+                        .windows(2)
+                        .all(|w| w[0].first_doc < w[1].first_doc)
+                    && data
+                        .bundles
+                        .iter()
+                        .all(|b| (b.first_doc as usize) < self.dir.docs.len());
+                if data.paths.len() != self.dir.docs.len() || !bundles_ok {
                     return Err(Error::Malformed {
                         file: name.to_string(),
                         detail: "the paths do not match the directory".into(),
@@ -284,9 +300,16 @@ impl Sharded {
         if missing.is_empty() {
             return Ok(());
         }
+        // The paths file too, when it is asked for up front (a query whose previews need
+        // bundles: see `SearchIndex::search`), so it comes in the same round.
         let shards: Vec<String> = missing
             .iter()
-            .filter(|n| matches!(self.by_name.get(*n), Some((FileKind::Shard, _))))
+            .filter(|n| {
+                matches!(
+                    self.by_name.get(*n),
+                    Some((FileKind::Shard | FileKind::Paths, _))
+                )
+            })
             .cloned()
             .collect();
         Err(Error::NeedsFiles(if shards.is_empty() {
@@ -380,10 +403,11 @@ impl Sharded {
         after.saturating_sub(1) as u32
     }
 
-    /// The bundle holding a document, or `None` (noted as missing).
+    /// The bundle holding a document, or `None` (noted as missing, or the paths file that
+    /// names the bundles is).
     pub(crate) fn bundle_of_doc(&self, doc: u32) -> Option<Arc<Bundle>> {
-        let i = self
-            .dir
+        let paths = self.paths()?;
+        let i = paths
             .bundles
             .partition_point(|b| b.first_doc <= doc)
             .checked_sub(1)? as u32;
@@ -391,7 +415,7 @@ impl Sharded {
         if let Some(b) = self.bundles.lock_ok().get(&i) {
             return Some(b.clone());
         }
-        let name = FileKind::Bundle.name_for_hash(self.dir.bundles[i as usize].hash);
+        let name = FileKind::Bundle.name_for_hash(paths.bundles[i as usize].hash);
         if self.fetch(&name) {
             self.bundles.lock_ok().get(&i).cloned()
         } else {
@@ -489,9 +513,11 @@ impl Sharded {
         self.bundles.lock_ok().values().cloned().collect()
     }
 
-    /// Number of bundles.
-    pub(crate) fn bundle_count(&self) -> usize {
-        self.dir.bundles.len()
+    /// Each bundle's first document (empty while the paths file is missing, which is noted).
+    pub(crate) fn bundle_firsts(&self) -> Vec<u32> {
+        self.paths()
+            .map(|p| p.bundles.iter().map(|b| b.first_doc).collect())
+            .unwrap_or_default()
     }
 }
 

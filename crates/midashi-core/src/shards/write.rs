@@ -446,6 +446,7 @@ pub fn write(
     let tree = named(FileKind::Tree, encode(FileKind::Tree, &Tree { facts })?);
     let paths = Paths {
         paths: sections.docs.iter().map(|d| d.path.clone()).collect(),
+        bundles: bundle_refs,
     };
     let paths = named(FileKind::Paths, encode(FileKind::Paths, &paths)?);
 
@@ -459,7 +460,6 @@ pub fn write(
         n_sections: n,
         versioned,
         shards: shard_refs,
-        bundles: bundle_refs,
         lexicon: lexicon.0.clone(),
         tree: tree.0.clone(),
         paths: paths.0.clone(),
