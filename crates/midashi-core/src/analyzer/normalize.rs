@@ -7,8 +7,6 @@
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use unicode_segmentation::UnicodeSegmentation;
-
 /// A stretch of the normalised buffer that came from one place in the original.
 #[derive(Debug, Clone, Copy)]
 struct Seg {
@@ -17,8 +15,8 @@ struct Seg {
     /// Start in the original text.
     orig: usize,
     /// `true`: byte-for-byte (every char kept its UTF-8 length), so offsets inside map
-    /// linearly. `false`: one grapheme cluster whose normalised form differs in length or
-    /// shape; any offset inside maps to the whole cluster.
+    /// linearly. `false`: one cluster (see [`cluster_len`]) whose normalised form differs in
+    /// length or shape; any offset inside maps to the whole cluster.
     ident: bool,
 }
 
@@ -33,9 +31,9 @@ pub(crate) struct Normalized<'a> {
 }
 
 impl<'a> Normalized<'a> {
-    /// Normalises `text` one grapheme cluster at a time (NFKC only composes within a
-    /// cluster, and clusters are what an offset may point at), with fast paths for ASCII
-    /// and for common CJK characters that NFKC leaves alone.
+    /// Normalises `text` one cluster at a time (see [`cluster_len`]: NFKC never composes
+    /// across its boundaries), with fast paths for ASCII and for common CJK characters that
+    /// NFKC leaves alone.
     pub(crate) fn new(text: &'a str) -> Self {
         let ident0 = Seg {
             norm: 0,
@@ -73,17 +71,18 @@ impl<'a> Normalized<'a> {
                 i += c.len_utf8();
                 continue;
             }
-            let cluster = rest.graphemes(true).next().unwrap_or(rest);
+            let cluster = &rest[..cluster_len(rest)];
             let start = out.len();
             for n in super::host_unicode::nfkc(cluster).chars() {
                 out.push(fold_char(n));
             }
             let produced = &out[start..];
-            let same_shape = {
-                let mut a = cluster.chars();
-                let mut b = produced.chars();
-                matches!((a.next(), a.next(), b.next(), b.next()), (Some(x), None, Some(y), None) if x.len_utf8() == y.len_utf8())
-            };
+            // Char for char the same UTF-8 lengths: offsets inside map linearly.
+            let same_shape = cluster.chars().count() == produced.chars().count()
+                && cluster
+                    .chars()
+                    .zip(produced.chars())
+                    .all(|(x, y)| x.len_utf8() == y.len_utf8());
             if same_shape {
                 mark_ident(&mut segs, &out[..start], i);
             } else {
@@ -157,6 +156,43 @@ fn mark_ident(segs: &mut Vec<Seg>, out: &str, orig: usize) {
     }
 }
 
+/// The length of the cluster `rest` starts with: its first char and every following one up
+/// to the next [`starts_cluster`] char. NFKC composes a char only with the chars before it
+/// back to a starter that composes, and such a second element is never a char that starts
+/// a cluster, so normalising clusters one by one equals normalising the whole text. (Unicode
+/// grapheme clusters would do as well, but their tables were ~15 KB of the wasm module.)
+fn cluster_len(rest: &str) -> usize {
+    let mut chars = rest.char_indices();
+    chars.next();
+    chars
+        .find(|&(_, c)| starts_cluster(c))
+        .map_or(rest.len(), |(i, _)| i)
+}
+
+/// Characters that are never the second element of a canonical composition and have
+/// combining class 0 (so no mark is reordered across them): a cluster may start at any of
+/// them. The scripts of most docs; others (and every combining mark, Hangul jamo, Indic
+/// vowel signs, the kana voicing marks) join the cluster before them.
+fn starts_cluster(c: char) -> bool {
+    c.is_ascii()
+        || stable(c)
+        || matches!(c,
+            '\u{00A0}'..='\u{024F}'     // Latin-1 Supplement, Latin Extended-A and -B
+            | '\u{0370}'..='\u{03FF}'   // Greek (its combining marks are in U+0300..U+036F)
+            | '\u{0400}'..='\u{0482}'   // Cyrillic, before its combining marks
+            | '\u{048A}'..='\u{04FF}'
+            | '\u{2000}'..='\u{206F}'   // general punctuation
+            | '\u{2070}'..='\u{20CF}'   // super- and subscripts, currency
+            | '\u{2100}'..='\u{2BFF}'   // letterlike, number forms, arrows, maths, shapes
+            | '\u{2E80}'..='\u{2FDF}'   // CJK radicals
+            | '\u{3200}'..='\u{33FF}'   // enclosed CJK, CJK compatibility (㍿)
+            | '\u{3000}'..='\u{3029}'   // CJK symbols and punctuation, without the
+            | '\u{3030}'..='\u{3040}'   // tone marks U+302A..U+302F (combining)
+            | '\u{AC00}'..='\u{D7A3}'   // Hangul syllables
+            | '\u{FF01}'..='\u{FF5E}'   // full-width ASCII
+            | '\u{FF66}'..='\u{FF9D}') // half-width katakana (not the voicing marks after)
+}
+
 /// Characters NFKC maps to themselves and that never compose with a neighbour in these
 /// positions: the bulk of Japanese and Chinese text, so it skips the cluster machinery.
 fn stable(c: char) -> bool {
@@ -187,5 +223,52 @@ pub(crate) fn fold_kana(c: char) -> char {
             char::from_u32(c as u32 - 0x60).unwrap_or(c)
         }
         _ => c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What normalising cluster by cluster must equal: NFKC of the whole text, then the folds.
+    fn whole(s: &str) -> String {
+        super::super::host_unicode::nfkc(s)
+            .chars()
+            .map(fold_char)
+            .collect()
+    }
+
+    #[test]
+    fn clusters_never_split_a_composition() {
+        for s in [
+            "e\u{301}x",                          // a mark after ASCII
+            "カ\u{3099}ｶﾞ",                        // kana voicing marks, half-width too
+            "\u{1100}\u{1161}\u{11A8}가\u{11A8}", // Hangul jamo, and a syllable + final jamo
+            "Ａ\u{302A}字\u{302E}",               // ideographic tone marks
+            "Москва\u{483}ё",                     // a Cyrillic combining mark
+            "ୋ ୈ\u{B47}\u{B3E}",                  // an Oriya vowel sign that composes
+            "ά\u{345}ΐ",                          // Greek with a combining ypogegrammeni
+        ] {
+            assert_eq!(Normalized::new(s).text, whole(s), "{s:?}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+
+        #[test]
+        fn clusters_normalise_like_the_whole_text(s in any::<String>()) {
+            let n = Normalized::new(&s);
+            prop_assert_eq!(n.text.as_ref(), whole(&s));
+        }
+
+        #[test]
+        fn clusters_normalise_like_the_whole_text_near_composing_chars(
+            s in "[a-zA-Zé ÀΣςАяぁ-んァ-ヶｦ-ﾟ一-龥\u{300}-\u{36f}\u{483}-\u{489}\u{3099}\u{309a}\u{302a}-\u{302f}\u{b3e}\u{b47}Ａ-Ｚ가-힣ᄀ-ᇿ\u{ffa0}-\u{ffdc}\u{2100}-\u{218f}\u{2460}-\u{24ff}\u{3130}-\u{318f}\u{3200}-\u{33ff}\u{20d0}-\u{20ff}]{0,40}"
+        ) {
+            let n = Normalized::new(&s);
+            prop_assert_eq!(n.text.as_ref(), whole(&s));
+        }
     }
 }
