@@ -42,6 +42,43 @@ impl SectionId {
     }
 }
 
+/// What each section of a document hashes into its id, section by section: the headings
+/// from depth 1 down to it (its parent's, then its own) and how many earlier sections of the
+/// document have the same ones. The one statement of the rule: the Markdown builder makes
+/// ids with it, and readers of the sharded layout re-derive the ids they leave out.
+#[derive(Debug, Default)]
+pub struct IdPaths {
+    /// Per section so far: its heading path (`None`: its parent was not an earlier section).
+    paths: Vec<Option<Vec<String>>>,
+    seen: std::collections::HashMap<Vec<String>, u32>,
+}
+
+impl IdPaths {
+    /// A walk over a new document.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The next section of the document, whose parent is the `parent`-th section of this
+    /// walk (`None` for depth 0): its heading path and occurrence for [`SectionId::new`].
+    /// `None` when `parent` is not an earlier section, or its own path is `None` (a damaged
+    /// file).
+    pub fn next(&mut self, parent: Option<usize>, heading: &str) -> Option<(Vec<String>, u32)> {
+        let path = match parent {
+            None => Some(Vec::new()),
+            Some(p) => self.paths.get(p).cloned().flatten().map(|mut path| {
+                path.push(heading.to_string());
+                path
+            }),
+        };
+        self.paths.push(path.clone());
+        let path = path?;
+        let occurrence = self.seen.entry(path.clone()).or_insert(0);
+        *occurrence += 1;
+        Some((path, *occurrence - 1))
+    }
+}
+
 impl fmt::Display for SectionId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:016x}", self.0)
@@ -154,5 +191,25 @@ mod tests {
         assert_ne!(a, SectionId::new("guide.md", &joined, 0));
         assert_eq!(SectionId::parse(&a.to_string()), Some(a));
         assert_eq!(SectionId::parse("xyz"), None);
+    }
+}
+
+#[cfg(test)]
+mod id_paths {
+    use super::IdPaths;
+
+    #[test]
+    fn heading_paths_and_occurrences() {
+        let mut w = IdPaths::new();
+        let s = |v: &[&str]| v.iter().map(|h| h.to_string()).collect::<Vec<_>>();
+        assert_eq!(w.next(None, "Title"), Some((vec![], 0)));
+        assert_eq!(w.next(Some(0), "Usage"), Some((s(&["Usage"]), 0)));
+        assert_eq!(w.next(Some(1), "Notes"), Some((s(&["Usage", "Notes"]), 0)));
+        assert_eq!(w.next(Some(0), "Usage"), Some((s(&["Usage"]), 1)));
+        assert_eq!(w.next(Some(3), "Notes"), Some((s(&["Usage", "Notes"]), 1)));
+        // A parent that is not an earlier section: no path, for it and its children.
+        assert_eq!(w.next(Some(9), "Lost"), None);
+        assert_eq!(w.next(Some(5), "Child"), None);
+        assert_eq!(w.next(Some(0), "Other"), Some((s(&["Other"]), 0)));
     }
 }

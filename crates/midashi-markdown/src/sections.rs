@@ -1,9 +1,7 @@
 //! The sectioner: pulldown-cmark events with source offsets → the section tree of one
 //! document (ids, anchors, breadcrumbs, line ranges, own text and code, hints, tokens).
 
-use std::collections::HashMap;
-
-use midashi_core::section::{Document, Hints, Section, SectionId, Warning};
+use midashi_core::section::{Document, Hints, IdPaths, Section, SectionId, Warning};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
 use crate::frontmatter::{self, Meta};
@@ -492,31 +490,24 @@ fn assemble(
 
     let parents: Vec<Option<usize>> = nodes.iter().map(|n| n.parent).collect();
     let mut ids: Vec<SectionId> = Vec::with_capacity(n);
-    let mut id_paths: Vec<Vec<String>> = Vec::with_capacity(n);
+    let mut id_paths = IdPaths::new();
     let mut crumbs: Vec<Vec<String>> = Vec::with_capacity(n);
-    let mut occurrences: HashMap<u64, u32> = HashMap::new();
     let mut sections = Vec::with_capacity(n);
     for (i, node) in nodes.into_iter().enumerate() {
-        let (id_path, crumb) = match node.parent {
-            None => (Vec::new(), vec![title.clone()]),
+        let crumb = match node.parent {
+            None => vec![title.clone()],
+            Some(_) if Some(i) == merged => vec![title.clone()],
             Some(p) => {
-                let mut id_path = id_paths[p].clone();
-                id_path.push(node.heading.clone());
-                let crumb = if Some(i) == merged {
-                    vec![title.clone()]
-                } else {
-                    let mut c = crumbs[p].clone();
-                    c.push(node.heading.clone());
-                    c
-                };
-                (id_path, crumb)
+                let mut c = crumbs[p].clone();
+                c.push(node.heading.clone());
+                c
             }
         };
-        // Occurrences are counted per heading path; the hash of the path stands in for it.
-        let key = SectionId::new(path, &id_path, 0).0;
-        let occ = occurrences.entry(key).or_insert(0);
-        let id = SectionId::new(path, &id_path, *occ);
-        *occ += 1;
+        // Parents come before their children, so the walk always has the parent's path.
+        let (id_path, occurrence) = id_paths
+            .next(node.parent, &node.heading)
+            .unwrap_or_default();
+        let id = SectionId::new(path, &id_path, occurrence);
 
         let start = node.start_line;
         let end = start.max(lines.last_nonblank(boundary[i]));
@@ -565,7 +556,6 @@ fn assemble(
             token_estimate: tokens,
         });
         ids.push(id);
-        id_paths.push(id_path);
         crumbs.push(crumb);
     }
     // Two headings on one line (a lone CR ends a line for CommonMark but not for the LF line

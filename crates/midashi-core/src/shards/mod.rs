@@ -41,9 +41,8 @@ use crate::format::FileKind;
 use crate::index::postings::{read_varint, write_varint};
 use crate::index::{DocRecord, SectionRecord};
 use crate::search::VersionLink;
-use crate::section::{Hints, SectionId};
+use crate::section::{Hints, IdPaths, SectionId};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// Bytes of content hash in a shard's or bundle's name (unique within a build: the writer
 /// resolves the rare clash).
@@ -456,28 +455,28 @@ impl Bundle {
     /// is not in the bundle (a damaged file).
     pub(crate) fn id_keys(&self) -> Vec<Option<(&str, Vec<String>, u32)>> {
         let first = self.docs.first().map_or(0, |d| d.first_section);
-        let mut paths: Vec<Option<Vec<String>>> = Vec::with_capacity(self.sections.len());
-        let mut seen: HashMap<(u32, Vec<String>), u32> = HashMap::new();
+        let mut walk = IdPaths::new();
+        let mut doc_start = 0usize;
         let mut keys = Vec::with_capacity(self.sections.len());
         for (i, s) in self.sections.iter().enumerate() {
-            let headings = match s.parent {
-                None => Some(Vec::new()),
-                Some(p) => (p.wrapping_sub(first) as usize)
-                    .lt(&i)
-                    .then(|| paths[p.wrapping_sub(first) as usize].clone())
-                    .flatten()
-                    .map(|mut h| {
-                        h.push(s.heading.clone());
-                        h
-                    }),
-            };
+            if i == 0 || self.sections[i - 1].doc != s.doc {
+                walk = IdPaths::new();
+                doc_start = i;
+            }
+            // The parent as an ordinal of this document's walk (it must be an earlier
+            // section of the same document).
+            let parent = s.parent.map(|p| {
+                (p.wrapping_sub(first) as usize)
+                    .checked_sub(doc_start)
+                    .filter(|&k| k < i - doc_start)
+                    .unwrap_or(usize::MAX)
+            });
+            let key = walk.next(parent, &s.heading);
             let doc = self.docs.get(s.doc.wrapping_sub(self.first_doc) as usize);
-            keys.push(doc.zip(headings.clone()).map(|(doc, headings)| {
-                let occurrence = seen.entry((s.doc, headings.clone())).or_insert(0);
-                *occurrence += 1;
-                (doc.path.as_str(), headings, *occurrence - 1)
-            }));
-            paths.push(headings);
+            keys.push(
+                doc.zip(key)
+                    .map(|(doc, (headings, occurrence))| (doc.path.as_str(), headings, occurrence)),
+            );
         }
         keys
     }
