@@ -226,7 +226,49 @@ describe("queries", () => {
   test("INVALID_OPTION: an unknown option, a bad value", async () => {
     await rejectsWith(idx.search("watchers", { limt: 5 }), "INVALID_OPTION", /limt/);
     await rejectsWith(idx.search("watchers", { limit: 0 }), "INVALID_OPTION", /limit/);
-    await rejectsWith(idx.search("watchers", { mode: "fast" }), "INVALID_OPTION");
+    await rejectsWith(idx.search("watchers", { mode: "fast" }), "INVALID_OPTION", /mode/);
+    // Each option's type, named in the message.
+    await rejectsWith(idx.search("watchers", { limit: 2.5 }), "INVALID_OPTION", /`limit` must be a whole number/);
+    await rejectsWith(idx.search("watchers", { offset: -1 }), "INVALID_OPTION", /`offset`/);
+    await rejectsWith(idx.search("watchers", { previewLines: "3" }), "INVALID_OPTION", /`previewLines`/);
+    await rejectsWith(idx.search("watchers", { tags: "api" }), "INVALID_OPTION", /`tags` must be a list of strings/);
+    await rejectsWith(idx.search("watchers", { depth: [1, 300] }), "INVALID_OPTION", /`depth`/);
+    await rejectsWith(idx.search("watchers", { prefix: "yes" }), "INVALID_OPTION", /`prefix` must be true or false/);
+    await rejectsWith(idx.search("watchers", { path: 3 }), "INVALID_OPTION", /`path` must be a string or null/);
+    await rejectsWith(idx.search("watchers", { minScore: "high" }), "INVALID_OPTION", /`minScore`/);
+    await rejectsWith(idx.search("watchers", { fusion: { method: "max" } }), "INVALID_OPTION", /fusion\.method/);
+    await rejectsWith(idx.search("watchers", { fusion: { method: "rrf", k: 60 } }), "INVALID_OPTION", /fusion\.keyword_weight/);
+  });
+
+  test("every option of the right type is taken, and takes effect", async () => {
+    const base = await idx.search("the", { prefix: false });
+    assert.ok(base.total > 2, "enough results to page through");
+    const all = {
+      limit: 2,
+      offset: 1,
+      mode: "keyword",
+      fusion: { method: "linear", keyword_weight: 0.5, semantic_weight: 0.5 },
+      path: null,
+      category: null,
+      tags: [],
+      depth: [],
+      lang: null,
+      version: null,
+      minScore: null,
+      previewLines: 1,
+      prefix: false,
+      fuzzy: true,
+      group: true,
+      collapseVersions: true,
+    };
+    const r = await idx.search("the", all);
+    assert.deepEqual(r.results.map((h) => h.id), base.results.slice(1, 3).map((h) => h.id));
+    assert.ok(r.results.every((h) => h.preview.split("\n").length === 1));
+    // undefined is an option left out; null is "none" where an option may be none.
+    const same = await idx.search("the", { prefix: false, limit: undefined, path: null });
+    assert.deepEqual(same.results.map((h) => h.id), base.results.map((h) => h.id));
+    const high = await idx.search("the", { prefix: false, minScore: 1e9 });
+    assert.equal(high.results.length, 0);
   });
 
   test("SEMANTIC_UNAVAILABLE: semantic mode without a model or vectors", async () => {

@@ -5,8 +5,8 @@
 //! prints for the same index and query. This crate only converts:
 //! - bytes in (`&[u8]` from `Uint8Array`), plain JS objects out (serde-wasm-bindgen in its
 //!   JSON-compatible mode, so `None` is `null` and field names are the CLI's snake_case);
-//! - search options in, from a camelCase JS object into [`SearchOptions`] (the core type, so
-//!   an unknown option is refused here exactly as the core would refuse it);
+//! - search options in, from a camelCase JS object into the core's `SearchOptions`, read
+//!   field by field ([`options`]; an unknown option is refused as the core refuses it);
 //! - core errors out, as JS `Error` objects with a `code` property ([`Error::code`]).
 //!
 //! A Rust panic must never reach JS as an opaque `unreachable`: the panic hook logs the
@@ -15,10 +15,11 @@
 
 use midashi_core::format::{Manifest, FORMAT_MAJOR, FORMAT_MINOR};
 use midashi_core::section::SectionId;
-use midashi_core::{Error, SearchIndex, SearchOptions};
-use serde::de::{self, Deserialize, Visitor};
+use midashi_core::{Error, SearchIndex};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+mod options;
 
 /// Installs the panic hook once, when the module is instantiated, so even a panic during the
 /// first `open` is logged with its message.
@@ -94,62 +95,6 @@ pub fn panic_for_tests() {
     panic!("midashi-wasm: panic requested by a test");
 }
 
-/// The serialised field names of a struct, as its `Deserialize` impl announces them to
-/// `deserialize_struct` (camelCase for [`SearchOptions`]): a deserializer that only records
-/// them. Keeps the list in one place, the core's type.
-fn struct_fields<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
-    struct Fields<'a>(&'a mut &'static [&'static str]);
-    impl<'de> de::Deserializer<'de> for Fields<'_> {
-        type Error = de::value::Error;
-        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
-            Err(de::Error::custom("not a struct"))
-        }
-        fn deserialize_struct<V: Visitor<'de>>(
-            self,
-            _name: &'static str,
-            fields: &'static [&'static str],
-            _visitor: V,
-        ) -> Result<V::Value, Self::Error> {
-            *self.0 = fields;
-            Err(de::Error::custom("fields recorded"))
-        }
-        serde::forward_to_deserialize_any! {
-            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-            option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
-            ignored_any
-        }
-    }
-    let mut fields: &'static [&'static str] = &[];
-    let _ = T::deserialize(Fields(&mut fields));
-    fields
-}
-
-/// serde-wasm-bindgen reads a struct by looking up its known fields, so it would silently
-/// ignore a misspelt option that the core's `deny_unknown_fields` refuses (and the CLI never
-/// sends). Refusing it here keeps `{ limt: 5 }` from quietly meaning "limit 10".
-fn refuse_unknown_options(options: &JsValue) -> Result<(), JsValue> {
-    if !options.is_object() || js_sys::Array::is_array(options) {
-        return Err(js_error(
-            "INVALID_OPTION",
-            "invalid search options: expected an object such as { limit: 10 }",
-        ));
-    }
-    let known = struct_fields::<SearchOptions>();
-    for key in js_sys::Object::keys(options.unchecked_ref::<js_sys::Object>()).iter() {
-        let key = key.as_string().unwrap_or_default();
-        if !known.contains(&key.as_str()) {
-            return Err(js_error(
-                "INVALID_OPTION",
-                &format!(
-                    "invalid search options: unknown option `{key}`; the options are {}",
-                    known.join(", ")
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// A loaded index.
 #[wasm_bindgen]
 pub struct WasmIndex {
@@ -193,7 +138,7 @@ impl WasmIndex {
         to_js(self.inner.manifest())
     }
 
-    /// Runs a query. `options` is a camelCase object of [`SearchOptions`] fields (missing
+    /// Runs a query. `options` is a camelCase object of `SearchOptions` fields (missing
     /// fields take their defaults; `undefined`/`null` means all defaults). `query_vector` is
     /// the query's embedding for the semantic leg, from the semantic module; without it only
     /// keyword search runs. Returns `{ total, results, suggestions, mode }` with results as
@@ -204,13 +149,8 @@ impl WasmIndex {
         options: JsValue,
         query_vector: Option<Box<[f32]>>,
     ) -> Result<JsValue, JsValue> {
-        let opts: SearchOptions = if options.is_undefined() || options.is_null() {
-            SearchOptions::default()
-        } else {
-            refuse_unknown_options(&options)?;
-            serde_wasm_bindgen::from_value(options)
-                .map_err(|e| js_error("INVALID_OPTION", &format!("invalid search options: {e}")))?
-        };
+        let opts = options::search_options(&options)
+            .map_err(|e| js_error("INVALID_OPTION", &format!("invalid search options: {e}")))?;
         let response = self
             .inner
             .search(query, &opts, query_vector.as_deref())
