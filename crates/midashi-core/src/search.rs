@@ -1127,10 +1127,15 @@ impl SearchIndex {
     /// prefix are attached.
     pub fn suggest(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
         match &self.store {
-            Store::Whole(w) => Ok(suggest_in(&self.analyzer, &w.dictionary(), prefix, limit)),
+            Store::Whole(w) => Ok(suggest_in(
+                &self.analyzer,
+                &w.dictionary() as &dyn Lexicon,
+                prefix,
+                limit,
+            )),
             Store::Sharded(sh) => {
                 sh.begin();
-                let out = suggest_in(&self.analyzer, sh.as_ref(), prefix, limit);
+                let out = suggest_in(&self.analyzer, sh.as_ref() as &dyn Lexicon, prefix, limit);
                 sh.need()?;
                 Ok(out)
             }
