@@ -1644,43 +1644,85 @@ impl Ranking for Sharded {
             .map(|c| self.bundle_of_doc(self.doc_of(c.section)))
             .collect();
         self.need()?;
-        let damaged = || Error::Malformed {
-            file: "bundle".into(),
-            detail: "a result's section is not in its bundle".into(),
-        };
-        page.iter()
-            .zip(bundles)
-            .map(|(c, b)| {
-                let b = b.ok_or_else(damaged)?;
-                let first = b.docs.first().ok_or_else(damaged)?.first_section;
-                let at = c.section.checked_sub(first).ok_or_else(damaged)? as usize;
-                let sec = b.sections.get(at).ok_or_else(damaged)?;
-                let doc = b
-                    .docs
-                    .get(sec.doc.wrapping_sub(b.first_doc) as usize)
-                    .ok_or_else(damaged)?;
-                let mut hit = make_hit(
-                    analyzer,
+        hits_from(
+            analyzer,
+            page,
+            bundles,
+            "bundle",
+            preview_lines,
+            terms,
+            |b, s| {
+                let first = b.docs.first()?.first_section;
+                let at = s.checked_sub(first)? as usize;
+                let sec = b.sections.get(at)?;
+                let doc = b.docs.get(sec.doc.wrapping_sub(b.first_doc) as usize)?;
+                Some(Located {
                     sec,
-                    doc,
-                    &line_starts(&doc.source),
-                    c.score,
-                    preview_lines,
-                    terms,
-                );
-                let links = &b.links[at];
-                hit.other_versions = c
-                    .others
-                    .iter()
-                    .filter_map(|o| {
-                        let link = links.iter().find(|l| l.section == *o)?;
-                        b.version_link(link, sec.anchor.as_deref())
-                    })
-                    .collect();
-                Ok(hit)
-            })
-            .collect()
+                    doc: HitDoc::from(doc),
+                    text: lines_of(
+                        &doc.source,
+                        &line_starts(&doc.source),
+                        sec.start_line,
+                        sec.end_line,
+                    ),
+                    links: b.links.get(at)?,
+                    link_docs: &b.link_docs,
+                })
+            },
+        )
     }
+}
+
+/// A section found in the file that holds it (a card or a bundle), with what its hit shows.
+struct Located<'a> {
+    sec: &'a SectionRecord,
+    doc: HitDoc<'a>,
+    /// Its lines from the heading on (at least as many as the preview shows).
+    text: &'a str,
+    links: &'a [crate::shards::Link],
+    link_docs: &'a [crate::shards::LinkDoc],
+}
+
+/// A page of hits from the files holding its sections, in page order (`files[i]` holds
+/// `page[i]`; `None`: missing or damaged). `locate` finds a section in its file.
+fn hits_from<T>(
+    analyzer: &Analyzer,
+    page: &[&Collapsed],
+    files: Vec<Option<Arc<T>>>,
+    kind: &str,
+    preview_lines: usize,
+    terms: &HashSet<&str>,
+    locate: impl for<'a> Fn(&'a T, u32) -> Option<Located<'a>>,
+) -> Result<Vec<SearchHit>> {
+    let damaged = || Error::Malformed {
+        file: kind.into(),
+        detail: format!("a result's section is not in its {kind}"),
+    };
+    page.iter()
+        .zip(files)
+        .map(|(c, file)| {
+            let file = file.ok_or_else(damaged)?;
+            let at = locate(&file, c.section).ok_or_else(damaged)?;
+            let mut hit = make_hit_from(
+                analyzer,
+                at.sec,
+                at.doc,
+                at.text,
+                c.score,
+                preview_lines,
+                terms,
+            );
+            hit.other_versions = c
+                .others
+                .iter()
+                .filter_map(|o| {
+                    let link = at.links.iter().find(|l| l.section == *o)?;
+                    crate::shards::version_link(at.link_docs, link, at.sec.anchor.as_deref())
+                })
+                .collect();
+            Ok(hit)
+        })
+        .collect()
 }
 
 impl Sharded {
@@ -1697,41 +1739,25 @@ impl Sharded {
             .map(|c| self.card_of_section(c.section))
             .collect();
         self.need()?;
-        let damaged = || Error::Malformed {
-            file: "card".into(),
-            detail: "a result's section is not in its card".into(),
-        };
-        page.iter()
-            .zip(cards)
-            .map(|(c, card)| {
-                let card = card.ok_or_else(damaged)?;
-                let at = c
-                    .section
-                    .checked_sub(card.first_section)
-                    .ok_or_else(damaged)? as usize;
-                let sec = card.sections.get(at).ok_or_else(damaged)?;
-                let doc = card.doc_of(at).ok_or_else(damaged)?;
-                let mut hit = make_hit_from(
-                    analyzer,
-                    &sec.record,
-                    HitDoc::from(doc),
-                    &sec.text,
-                    c.score,
-                    preview_lines,
-                    terms,
-                );
-                let links = card.links.get(at).ok_or_else(damaged)?;
-                hit.other_versions = c
-                    .others
-                    .iter()
-                    .filter_map(|o| {
-                        let link = links.iter().find(|l| l.section == *o)?;
-                        card.version_link(link, sec.record.anchor.as_deref())
-                    })
-                    .collect();
-                Ok(hit)
-            })
-            .collect()
+        hits_from(
+            analyzer,
+            page,
+            cards,
+            "card",
+            preview_lines,
+            terms,
+            |card, s| {
+                let at = s.checked_sub(card.first_section)? as usize;
+                let sec = card.sections.get(at)?;
+                Some(Located {
+                    sec: &sec.record,
+                    doc: HitDoc::from(card.doc_of(at)?),
+                    text: &sec.text,
+                    links: card.links.get(at)?,
+                    link_docs: &card.link_docs,
+                })
+            },
+        )
     }
 }
 

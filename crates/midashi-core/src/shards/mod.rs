@@ -253,32 +253,6 @@ impl Card {
         self.docs.get(d.checked_sub(first)? as usize)
     }
 
-    /// The ids [`Card::restore_ids`] would derive: (own, per link).
-    fn derived(&self) -> Vec<(u64, Vec<u64>)> {
-        self.sections
-            .iter()
-            .enumerate()
-            .map(|(at, s)| {
-                let links = self.links.get(at).map_or(&[][..], Vec::as_slice);
-                let Some(doc) = self.doc_of(at) else {
-                    return (0, vec![0; links.len()]);
-                };
-                let (path, occurrence) = s.id_path();
-                (
-                    SectionId::new(&doc.path, path, occurrence).0,
-                    links
-                        .iter()
-                        .map(|l| {
-                            self.link_docs
-                                .get(l.doc as usize)
-                                .map_or(0, |d| SectionId::new(&d.path, path, occurrence).0)
-                        })
-                        .collect(),
-                )
-            })
-            .collect()
-    }
-
     /// Replaces every id the reader can derive by 0 (before writing).
     pub fn elide_ids(&mut self) {
         elide_ids(self);
@@ -288,16 +262,20 @@ impl Card {
     pub fn restore_ids(&mut self) {
         restore_ids(self);
     }
-
-    /// The [`VersionLink`] of `link`, made from a section whose own anchor is `own_anchor`.
-    pub fn version_link(&self, link: &Link, own_anchor: Option<&str>) -> Option<VersionLink> {
-        version_link(&self.link_docs, link, own_anchor)
-    }
 }
 
 impl DerivableIds for Card {
-    fn derived(&self) -> Vec<(u64, Vec<u64>)> {
-        Card::derived(self)
+    fn id_keys(&self) -> Vec<Option<(&str, Vec<String>, u32)>> {
+        (0..self.sections.len())
+            .map(|at| {
+                let (path, occurrence) = self.sections[at].id_path();
+                Some((self.doc_of(at)?.path.as_str(), path.to_vec(), occurrence))
+            })
+            .collect()
+    }
+
+    fn link_parts(&self) -> (&[LinkDoc], &[Vec<Link>]) {
+        (&self.link_docs, &self.links)
     }
 
     fn ids_mut(&mut self) -> (&mut bool, Vec<(&mut u64, &mut Vec<Link>)>) {
@@ -313,7 +291,7 @@ impl DerivableIds for Card {
 
 /// The [`VersionLink`] of `link` into one of `link_docs`, made from a section whose own
 /// anchor is `own_anchor`.
-fn version_link(
+pub(crate) fn version_link(
     link_docs: &[LinkDoc],
     link: &Link,
     own_anchor: Option<&str>,
@@ -443,11 +421,6 @@ pub struct Link {
 }
 
 impl Bundle {
-    /// The [`VersionLink`] of `link`, made from a section whose own anchor is `own_anchor`.
-    pub fn version_link(&self, link: &Link, own_anchor: Option<&str>) -> Option<VersionLink> {
-        version_link(&self.link_docs, link, own_anchor)
-    }
-
     /// Per section, what its id derives from: its headings from the document's first level
     /// down (its parent's, then its own: what the builder hashes, which is not the
     /// breadcrumb when a page's H1 stands in for its title) and how many earlier sections
@@ -481,28 +454,6 @@ impl Bundle {
         keys
     }
 
-    /// The ids [`Bundle::restore_ids`] would derive: (own, per link).
-    fn derived(&self) -> Vec<(u64, Vec<u64>)> {
-        self.id_keys()
-            .into_iter()
-            .zip(&self.links)
-            .map(|(key, links)| match key {
-                None => (0, vec![0; links.len()]),
-                Some((path, headings, occurrence)) => (
-                    SectionId::new(path, &headings, occurrence).0,
-                    links
-                        .iter()
-                        .map(|l| {
-                            self.link_docs
-                                .get(l.doc as usize)
-                                .map_or(0, |d| SectionId::new(&d.path, &headings, occurrence).0)
-                        })
-                        .collect(),
-                ),
-            })
-            .collect()
-    }
-
     /// Replaces every id the reader can derive by 0 (before writing).
     pub fn elide_ids(&mut self) {
         elide_ids(self);
@@ -515,8 +466,12 @@ impl Bundle {
 }
 
 impl DerivableIds for Bundle {
-    fn derived(&self) -> Vec<(u64, Vec<u64>)> {
-        Bundle::derived(self)
+    fn id_keys(&self) -> Vec<Option<(&str, Vec<String>, u32)>> {
+        Bundle::id_keys(self)
+    }
+
+    fn link_parts(&self) -> (&[LinkDoc], &[Vec<Link>]) {
+        (&self.link_docs, &self.links)
     }
 
     fn ids_mut(&mut self) -> (&mut bool, Vec<(&mut u64, &mut Vec<Link>)>) {
@@ -534,8 +489,36 @@ impl DerivableIds for Bundle {
 /// id of 0 means "derive it", unless a real id is 0 and derives to something else — then
 /// `derived_ids` is false and every id is stored.
 trait DerivableIds {
-    /// What each section's own id and its links' ids derive to, in order.
-    fn derived(&self) -> Vec<(u64, Vec<u64>)>;
+    /// Per section, what its id hashes: its document's path, its heading path and
+    /// occurrence (`None`: a damaged file).
+    fn id_keys(&self) -> Vec<Option<(&str, Vec<String>, u32)>>;
+    /// The documents links point into, and each section's links.
+    fn link_parts(&self) -> (&[LinkDoc], &[Vec<Link>]);
+
+    /// What each section's own id and its links' ids derive to, in order: a link is the
+    /// same section in another version's document, so it hashes that document's path with
+    /// the same headings.
+    fn derived(&self) -> Vec<(u64, Vec<u64>)> {
+        let (link_docs, links) = self.link_parts();
+        self.id_keys()
+            .into_iter()
+            .zip(links)
+            .map(|(key, links)| match key {
+                None => (0, vec![0; links.len()]),
+                Some((path, headings, occurrence)) => (
+                    SectionId::new(path, &headings, occurrence).0,
+                    links
+                        .iter()
+                        .map(|l| {
+                            link_docs
+                                .get(l.doc as usize)
+                                .map_or(0, |d| SectionId::new(&d.path, &headings, occurrence).0)
+                        })
+                        .collect(),
+                ),
+            })
+            .collect()
+    }
     /// The `derived_ids` flag, and each section's id with its links, in order.
     fn ids_mut(&mut self) -> (&mut bool, Vec<(&mut u64, &mut Vec<Link>)>);
 }
