@@ -201,6 +201,18 @@ impl FileKind {
         format!("{}.{hash:016x}.{}", self.stem(), self.extension())
     }
 
+    /// The hash in `name` if it is a file name of this kind (`<stem>.<16 hex>.<extension>`).
+    pub fn hash_of_name(self, name: &str) -> Option<u64> {
+        let hex = name
+            .strip_prefix(self.stem())?
+            .strip_prefix('.')?
+            .strip_suffix(self.extension())?
+            .strip_suffix('.')?;
+        (hex.len() == 16)
+            .then(|| u64::from_str_radix(hex, 16).ok())
+            .flatten()
+    }
+
     /// Whether `name` is a content-hashed file name of some kind (what a build may remove
     /// when a new build no longer names it).
     pub fn is_hashed_name(name: &str) -> bool {
@@ -419,6 +431,21 @@ mod tests {
         let own = frame(FileKind::Terms, &payload);
         let err = decode::<(u8, String)>(FileKind::Terms, "t", &own).unwrap_err();
         assert_eq!(err.code(), "MALFORMED", "{err}");
+    }
+
+    #[test]
+    fn names_give_back_their_hash() {
+        let name = FileKind::Bundle.name_for_hash(0x0123_4567_89ab_cdef);
+        assert_eq!(
+            FileKind::Bundle.hash_of_name(&name),
+            Some(0x0123_4567_89ab_cdef)
+        );
+        assert_eq!(FileKind::Shard.hash_of_name(&name), None);
+        assert_eq!(FileKind::Bundle.hash_of_name("bundle.123.bin"), None);
+        assert_eq!(
+            FileKind::Bundle.hash_of_name("bundle.0123456789abcdefx.bin"),
+            None
+        );
     }
 
     #[test]

@@ -155,11 +155,7 @@ fn card_hash(salt: u64, i: u32) -> u64 {
 
 /// The ordinal of card file `name` of an index whose cards are salted with `salt`.
 pub fn card_ordinal(salt: u64, name: &str) -> Option<u32> {
-    let hex = name.strip_prefix("card.")?.strip_suffix(".bin")?;
-    if hex.len() != 16 {
-        return None;
-    }
-    let h = u64::from_str_radix(hex, 16).ok()?;
+    let h = FileKind::Card.hash_of_name(name)?;
     let i = (h & u64::from(MAX_CARDS - 1)) as u32;
     (card_hash(salt, i) == h).then_some(i)
 }

@@ -140,11 +140,9 @@ impl Sharded {
         };
         // Bundles are named in the paths file, so only once it is loaded.
         let bundle = || {
+            let hash = FileKind::Bundle.hash_of_name(name)?;
             let paths = self.paths.lock_ok().clone()?;
-            let i = paths
-                .bundles
-                .iter()
-                .position(|b| FileKind::Bundle.name_for_hash(b.hash) == name)?;
+            let i = paths.bundles.iter().position(|b| b.hash == hash)?;
             Some((FileKind::Bundle, i as u32))
         };
         let Some((kind, i)) = self
@@ -177,12 +175,7 @@ impl Sharded {
                     .and_then(|p| p.bundles.get(i as usize))
                     .map_or(u32::MAX, |b| b.first_doc);
                 let consistent = data.first_doc == expected
-                    && data.links.len() == data.sections.len()
-                    && data
-                        .links
-                        .iter()
-                        .flatten()
-                        .all(|l| (l.doc as usize) < data.link_docs.len())
+                    && links_fit(&data.link_docs, &data.links, data.sections.len())
                     && data.docs.iter().enumerate().all(|(j, d)| {
                         let at = expected as usize + j;
                         self.first_section.get(at) == Some(&d.first_section)
@@ -190,9 +183,7 @@ impl Sharded {
                     })
                     && data.sections.iter().all(|s| {
                         (s.doc as usize).wrapping_sub(expected as usize) < data.docs.len()
-                            && 1 <= s.start_line
-                            && s.start_line <= s.own_end_line
-                            && s.own_end_line <= s.end_line
+                            && lines_fit(s)
                     });
                 if !consistent {
                     return Err(Error::Malformed {
@@ -271,21 +262,21 @@ impl Sharded {
         self.missing.lock_ok().clear();
         self.decoded.lock_ok().clear();
         let mut used = self.used.lock_ok();
-        if self.shards.lock_ok().len() > self.keep_loaded {
-            self.shards
-                .lock_ok()
-                .retain(|i, _| used.contains(&(FileKind::Shard, *i)));
+        // Past the bound, keep only what the last call used (of each kind).
+        fn evict<T>(
+            files: &Mutex<HashMap<u32, T>>,
+            kind: FileKind,
+            used: &HashSet<(FileKind, u32)>,
+            keep: usize,
+        ) {
+            let mut files = files.lock_ok();
+            if files.len() > keep {
+                files.retain(|i, _| used.contains(&(kind, *i)));
+            }
         }
-        if self.bundles.lock_ok().len() > self.keep_loaded {
-            self.bundles
-                .lock_ok()
-                .retain(|i, _| used.contains(&(FileKind::Bundle, *i)));
-        }
-        if self.cards.lock_ok().len() > self.keep_loaded {
-            self.cards
-                .lock_ok()
-                .retain(|i, _| used.contains(&(FileKind::Card, *i)));
-        }
+        evict(&self.shards, FileKind::Shard, &used, self.keep_loaded);
+        evict(&self.bundles, FileKind::Bundle, &used, self.keep_loaded);
+        evict(&self.cards, FileKind::Card, &used, self.keep_loaded);
         used.clear();
     }
 
@@ -477,12 +468,7 @@ impl Sharded {
         let first_doc = data.docs.first().map_or(0, |d| d.doc);
         data.first_section == first
             && data.sections.len() == expected as usize
-            && data.links.len() == data.sections.len()
-            && data
-                .links
-                .iter()
-                .flatten()
-                .all(|l| (l.doc as usize) < data.link_docs.len())
+            && links_fit(&data.link_docs, &data.links, data.sections.len())
             && data
                 .docs
                 .iter()
@@ -492,9 +478,7 @@ impl Sharded {
                 let r = &s.record;
                 r.doc == self.doc_of(first + j as u32)
                     && (r.doc as usize).wrapping_sub(first_doc as usize) < data.docs.len()
-                    && 1 <= r.start_line
-                    && r.start_line <= r.own_end_line
-                    && r.own_end_line <= r.end_line
+                    && lines_fit(r)
             })
     }
 
@@ -600,4 +584,19 @@ impl crate::query::Lexicon for Sharded {
     fn synonyms(&self) -> &[Vec<Vec<String>>] {
         &self.dir.synonyms
     }
+}
+
+/// Whether a bundle's or card's other-version links are one list per section, each into
+/// its `link_docs`.
+fn links_fit(link_docs: &[super::LinkDoc], links: &[Vec<super::Link>], sections: usize) -> bool {
+    links.len() == sections
+        && links
+            .iter()
+            .flatten()
+            .all(|l| (l.doc as usize) < link_docs.len())
+}
+
+/// Whether a section's line numbers are in order (1 ≤ start ≤ own end ≤ end).
+fn lines_fit(r: &crate::index::SectionRecord) -> bool {
+    1 <= r.start_line && r.start_line <= r.own_end_line && r.own_end_line <= r.end_line
 }
