@@ -4,8 +4,8 @@
 //! cosine similarity, which live on unrelated scales. A linear blend of min-max normalised
 //! scores is offered for those who tune it.
 
+use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// How to fuse.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -43,7 +43,7 @@ impl Default for Fusion {
 /// Fuses two ranked lists of `(section, score)` (each best first) into one, best first;
 /// ties go to the lower section ordinal so the order is deterministic.
 pub fn fuse(keyword: &[(u32, f32)], semantic: &[(u32, f32)], fusion: Fusion) -> Vec<(u32, f32)> {
-    let mut acc: HashMap<u32, f32> = HashMap::new();
+    let mut acc: HashMap<u32, f32> = HashMap::default();
     match fusion {
         Fusion::Rrf {
             k,

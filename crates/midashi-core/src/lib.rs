@@ -12,6 +12,7 @@
 //! - [`search`] — running a query: filters, grouping, previews, highlights;
 //! - [`versions`] — versioned docs: one result per section across product versions;
 //! - [`shards`] — the sharded layout of large sites: files a browser fetches per query;
+//! - [`sort`] — the one sort query time uses (one copy in the wasm module);
 //! - [`format`] — the bytes on disk (magic, version, checksum, postcard) and the entry file.
 //!
 //! The crate does no I/O: callers hand it bytes and get bytes back, so the same code runs
@@ -28,6 +29,7 @@ pub mod scoring;
 pub mod search;
 pub mod section;
 pub mod shards;
+pub mod sort;
 pub mod vectors;
 pub mod versions;
 

@@ -247,7 +247,7 @@ pub trait LexiconExt: Lexicon {
                 (k, offset, df)
             })
             .collect();
-        found.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+        crate::sort::sort_by(&mut found, |a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
         found.truncate(max);
         found
     }
@@ -289,7 +289,7 @@ pub trait LexiconExt: Lexicon {
                 ));
             }
         }
-        out.sort_by(|a, b| {
+        crate::sort::sort_by(&mut out, |a, b| {
             b.0.weight
                 .total_cmp(&a.0.weight)
                 .then(b.1.cmp(&a.1))
@@ -331,7 +331,7 @@ pub trait LexiconExt: Lexicon {
                 break; // closest distance only
             }
         }
-        out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.term.cmp(&b.0.term)));
+        crate::sort::sort_by(&mut out, |a, b| b.1.cmp(&a.1).then(a.0.term.cmp(&b.0.term)));
         out.truncate(MAX_FUZZY_EXPANSIONS);
         out
     }

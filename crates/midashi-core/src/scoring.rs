@@ -63,11 +63,9 @@ impl<'a> Bm25f<'a> {
 const DROPPED_BITS: u32 = 16;
 
 /// Sorts `(section, score)` pairs best first, ties by section ordinal: the one order every
-/// ranked list (keyword, semantic, fused) is in. One function rather than a `sort_by` per
-/// caller: each closure is a sort instance of its own in the wasm module. Unstable is exact
-/// here: pairs that compare equal are equal.
+/// ranked list (keyword, semantic, fused) is in.
 pub fn sort_ranked(ranked: &mut [(u32, f32)]) {
-    ranked.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    crate::sort::sort_by(ranked, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
 }
 
 /// Rounds a score to 7 bits of mantissa, as bfloat16 does (a relative error of at most

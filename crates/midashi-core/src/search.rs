@@ -18,8 +18,8 @@ use crate::section::SectionId;
 use crate::shards::{Bundle, CardDoc, FileSource, SectionFacts, Sharded};
 use crate::vectors::VectorsData;
 use crate::versions::{collapse, Collapsed, Families};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// Which legs a query runs.
@@ -288,7 +288,7 @@ pub fn heading_terms(analyzer: &Analyzer, heading: &str) -> Vec<String> {
         .filter(|t| !t.part)
         .map(|t| t.term)
         .collect();
-    have.sort_unstable();
+    crate::sort::sort(&mut have);
     have.dedup();
     have
 }
@@ -438,9 +438,9 @@ fn accumulate(
     };
     for clause in &plan.clauses {
         let single = clause.alternatives.len() == 1 && clause.alternatives[0].terms.len() == 1;
-        let mut best: HashMap<u32, f32> = HashMap::new();
+        let mut best: HashMap<u32, f32> = HashMap::default();
         for alt in &clause.alternatives {
-            let mut alt_scores: HashMap<u32, f32> = HashMap::new();
+            let mut alt_scores: HashMap<u32, f32> = HashMap::default();
             for t in &alt.terms {
                 scores(t, &mut |s, score| {
                     let v = t.weight * score;
@@ -458,7 +458,7 @@ fn accumulate(
         }
         // Sorted so the float additions happen in the same order everywhere.
         let mut best: Vec<(u32, f32)> = best.into_iter().collect();
-        best.sort_by_key(|&(s, _)| s);
+        crate::sort::sort_by_key(&mut best, |&(s, _)| s);
         for (s, v) in best {
             add(&mut total, &mut touched, s, v);
         }
@@ -513,34 +513,26 @@ fn lift_exact_headings(
 }
 
 /// The best-scoring node of every ancestor chain, for a sharded index: a section's
-/// descendants are the next `subtree` ordinals, and kept sections never nest, so the kept
-/// section just before `s` is the only one that can contain it.
+/// descendants are the next `subtree` ordinals.
 fn group_by_ranges(
     ranked: Vec<(u32, f32)>,
     facts: impl Fn(u32) -> SectionFacts,
 ) -> Vec<(u32, f32)> {
-    let mut kept: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
+    // Hash sets, not an ordered map: the single-file layout's grouping already has this
+    // set type in the wasm module, a B-tree would add its own (~12 KB). The ranges are
+    // disjoint (kept sections never nest), so marking each one costs O(sections) in all.
+    let mut kept: HashSet<u32> = HashSet::default();
+    let mut covered: HashSet<u32> = HashSet::default(); // descendants of kept sections
     let mut out = Vec::new();
     for (s, score) in ranked {
         let sub = facts(s).subtree;
-        // `s` is an ancestor of a kept section.
-        if sub > 0
-            && kept
-                .range(s.saturating_add(1)..=s.saturating_add(sub))
-                .next()
-                .is_some()
-        {
+        let descendants = s.saturating_add(1)..=s.saturating_add(sub);
+        // A kept section is an ancestor of `s`, or `s` is an ancestor of a kept section.
+        if covered.contains(&s) || descendants.clone().any(|d| kept.contains(&d)) {
             continue;
         }
-        // A kept section is an ancestor of `s`.
-        if kept
-            .range(..s)
-            .next_back()
-            .is_some_and(|(&k, &ks)| s <= k.saturating_add(ks))
-        {
-            continue;
-        }
-        kept.insert(s, sub);
+        kept.insert(s);
+        covered.extend(descendants);
         out.push((s, score));
     }
     out
@@ -900,7 +892,7 @@ impl SearchIndex {
         mode: Mode,
         plan: &QueryPlan,
     ) -> Result<SearchResponse> {
-        let mut facts = HashMap::new();
+        let mut facts = HashMap::default();
         let keyword = if mode == Mode::Semantic {
             Vec::new()
         } else {
@@ -916,7 +908,7 @@ impl SearchIndex {
             store.ready()?;
             crate::scoring::sort_ranked(&mut ranked);
             let mut wanted: Vec<&str> = plan.terms.iter().map(String::as_str).collect();
-            wanted.sort_unstable();
+            crate::sort::sort(&mut wanted);
             wanted.dedup();
             if !wanted.is_empty() {
                 let query_len = self.analyzer.analyze(query).len();
@@ -1074,7 +1066,9 @@ impl SearchIndex {
                 source: d.source.clone(),
                 sections: sections
                     .iter()
-                    .map(|sec| make_hit(&self.analyzer, sec, d, &starts, 0.0, 0, &HashSet::new()))
+                    .map(|sec| {
+                        make_hit(&self.analyzer, sec, d, &starts, 0.0, 0, &HashSet::default())
+                    })
                     .collect(),
             }
         };
@@ -1193,7 +1187,15 @@ fn section_view(
 ) -> SectionView {
     let text = lines_of(&doc.source, starts, sec.start_line, sec.end_line).to_string();
     SectionView {
-        hit: make_hit(analyzer, sec, doc, starts, 0.0, usize::MAX, &HashSet::new()),
+        hit: make_hit(
+            analyzer,
+            sec,
+            doc,
+            starts,
+            0.0,
+            usize::MAX,
+            &HashSet::default(),
+        ),
         text,
     }
 }
@@ -1413,8 +1415,8 @@ impl Ranking for Whole {
 
     /// Keeps the best-scoring node of every ancestor chain, so a passage is shown once.
     fn group(&self, ranked: Vec<(u32, f32)>, _: &HashMap<u32, SectionFacts>) -> Vec<(u32, f32)> {
-        let mut kept = HashSet::new();
-        let mut covered = HashSet::new(); // ancestors of kept sections
+        let mut kept = HashSet::default();
+        let mut covered = HashSet::default(); // ancestors of kept sections
         let mut out = Vec::new();
         for (s, score) in ranked {
             if covered.contains(&s) {
@@ -1567,7 +1569,7 @@ impl Ranking for Sharded {
     ) -> Result<()> {
         // Per section: how many of the query's words its heading has, its heading's length
         // and its number of distinct heading terms (the postings of heading terms say).
-        let mut flags: HashMap<u32, (usize, u32, u32)> = HashMap::new();
+        let mut flags: HashMap<u32, (usize, u32, u32)> = HashMap::default();
         for w in wanted {
             let Some(reference) = crate::query::Lexicon::lookup(self, w) else {
                 continue;
@@ -1769,7 +1771,7 @@ pub fn highlight_ranges(analyzer: &Analyzer, text: &str, terms: &HashSet<&str>) 
         .filter(|t| terms.contains(t.term.as_str()))
         .map(|t| (t.start, t.end))
         .collect();
-    ranges.sort_unstable();
+    crate::sort::sort(&mut ranges);
     let mut merged: Vec<(usize, usize)> = Vec::new();
     for (a, b) in ranges {
         match merged.last_mut() {

@@ -50,7 +50,7 @@ impl SectionId {
 pub struct IdPaths {
     /// Per section so far: its heading path (`None`: its parent was not an earlier section).
     paths: Vec<Option<Vec<String>>>,
-    seen: std::collections::HashMap<Vec<String>, u32>,
+    seen: rustc_hash::FxHashMap<Vec<String>, u32>,
 }
 
 impl IdPaths {

@@ -123,7 +123,7 @@ impl VectorsData {
         }
         crate::scoring::sort_ranked(&mut best);
         // Candidates from a graph are not contiguous by section: keep each section's best.
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = rustc_hash::FxHashSet::default();
         best.retain(|(s, _)| seen.insert(*s));
         best
     }

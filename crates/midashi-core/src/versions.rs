@@ -9,8 +9,8 @@
 //! others with it.
 
 use crate::index::SectionsData;
+use rustc_hash::FxHashMap as HashMap;
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 /// Orders version strings the way people read them: `7.10` after `7.9`, `7.4` after `5.1`;
 /// a pre-release suffix (`7.5-preview`) before its release; non-numeric parts by bytes.
@@ -92,7 +92,7 @@ impl Families {
         if versions.len() < 2 {
             return None;
         }
-        let mut ids: HashMap<u64, u32> = HashMap::new();
+        let mut ids: HashMap<u64, u32> = HashMap::default();
         let mut family = vec![u32::MAX; data.sections.len()];
         for d in &data.docs {
             let Some(version) = &d.hints.version else {
@@ -101,7 +101,7 @@ impl Families {
             let path = version_free_path(&d.path, version);
             let first = d.first_section as usize;
             let end = (first + d.section_count as usize).min(data.sections.len());
-            let mut seen: HashMap<&[String], u32> = HashMap::new();
+            let mut seen: HashMap<&[String], u32> = HashMap::default();
             for (s, sec) in data.sections[first..end].iter().enumerate() {
                 // The title leads every heading path; it may change between versions
                 // ("… 5.1"), so the family keys on the headings below it.
@@ -151,7 +151,7 @@ pub fn collapse<'a>(
     version_of: impl Fn(u32) -> Option<&'a str>,
 ) -> Vec<Collapsed> {
     let mut out: Vec<Collapsed> = Vec::new();
-    let mut slot: HashMap<u32, usize> = HashMap::new();
+    let mut slot: HashMap<u32, usize> = HashMap::default();
     for &(s, score) in ranked {
         let Some(f) = family_of(s) else {
             out.push(Collapsed {

@@ -50,8 +50,8 @@ mod stopwords;
 #[cfg(test)]
 mod tests;
 
+use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_segmentation::UnicodeSegmentation;
@@ -200,7 +200,7 @@ fn walk(text: &str, sink: &mut dyn FnMut(Piece, u32)) {
         norm: &norm,
         buf: &norm.text,
         stemmer: Stemmer::create(Algorithm::English),
-        stems: HashMap::new(),
+        stems: HashMap::default(),
         position: 0,
         sink,
     };

@@ -14,7 +14,7 @@ use crate::format::{decode, FileKind};
 use crate::query::{collect_stream, open_dictionary, surface_of};
 use fst::automaton::{Levenshtein, Str};
 use fst::Automaton;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Reads an index file by name, synchronously (native callers: from the index folder).
@@ -63,7 +63,7 @@ pub struct Sharded {
     lexicon: Mutex<Option<Arc<LoadedLexicon>>>,
     tree: Mutex<Option<Arc<Tree>>>,
     paths: Mutex<Option<Arc<Paths>>>,
-    missing: Mutex<BTreeSet<String>>,
+    missing: Mutex<Vec<String>>,
     /// Shards and bundles read or attached since the last [`Sharded::begin`].
     used: Mutex<HashSet<(FileKind, u32)>>,
     /// Posting lists decoded since the last [`Sharded::begin`].
@@ -102,7 +102,7 @@ impl Sharded {
                 "the directory does not describe a consistent index",
             ));
         }
-        let mut by_name = HashMap::new();
+        let mut by_name = HashMap::default();
         for (i, s) in dir.shards.iter().enumerate() {
             by_name.insert(
                 FileKind::Shard.name_for_hash(s.hash),
@@ -287,10 +287,14 @@ impl Sharded {
     /// The files the current query lacked, as an error to return (shards first: until a
     /// query's words are loaded, what else it needs is not known).
     pub(crate) fn need(&self) -> Result<()> {
-        let missing = self.missing.lock_ok();
+        let mut missing = self.missing.lock_ok().clone();
         if missing.is_empty() {
             return Ok(());
         }
+        // In name order, once each: the same request list whatever order the query
+        // noticed them in.
+        crate::sort::sort(&mut missing);
+        missing.dedup();
         // The paths file too, when it is asked for up front (a query whose previews need
         // bundles: see `SearchIndex::search`), so it comes in the same round.
         let shards: Vec<String> = missing
@@ -304,7 +308,7 @@ impl Sharded {
             .cloned()
             .collect();
         Err(Error::NeedsFiles(if shards.is_empty() {
-            missing.iter().cloned().collect()
+            missing
         } else {
             shards
         }))
@@ -313,14 +317,14 @@ impl Sharded {
     /// Loads `name` through the source, or notes it as missing.
     fn fetch(&self, name: &str) -> bool {
         let Some(source) = &self.source else {
-            self.missing.lock_ok().insert(name.to_string());
+            self.missing.lock_ok().push(name.to_string());
             return false;
         };
         match source(name).and_then(|bytes| self.attach(name, &bytes)) {
             Ok(()) => true,
             Err(_) => {
                 // A file that cannot be read stays missing: the query fails naming it.
-                self.missing.lock_ok().insert(name.to_string());
+                self.missing.lock_ok().push(name.to_string());
                 false
             }
         }

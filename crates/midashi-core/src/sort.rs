@@ -1,0 +1,88 @@
+//! One sort for everything query time sorts.
+//!
+//! Why not `slice::sort_by`: each call with its own element type or closure is a copy of the
+//! standard library's sort (driftsort or ipnsort with their small-sort networks, 2–4 KB of
+//! wasm each), and a large site's first query downloads the search module before anything
+//! else. Here the standard sort runs once, on a list of positions with a comparator behind a
+//! `dyn`, and the elements are then moved into that order by swaps: one sort instance in the
+//! module however many callers, and what each caller adds is a few dozen bytes.
+//!
+//! The order is the standard library's stable order: elements that compare equal keep their
+//! relative order.
+
+use std::cmp::Ordering;
+
+/// Sorts `v` by `cmp`, stably.
+pub fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
+    if v.len() < 2 {
+        return;
+    }
+    let mut order = positions_in_order(v.len(), &|a, b| cmp(&v[a], &v[b]));
+    // order[k] is the position the element that belongs at k comes from: follow each cycle
+    // once, swapping, and mark every visited slot as placed.
+    for start in 0..v.len() {
+        let mut k = start;
+        loop {
+            let from = order[k] as usize;
+            order[k] = k as u32;
+            if from == start || from == k {
+                break;
+            }
+            v.swap(k, from);
+            k = from;
+        }
+    }
+}
+
+/// Sorts `v` in its natural order, stably.
+pub fn sort<T: Ord>(v: &mut [T]) {
+    sort_by(v, T::cmp);
+}
+
+/// Sorts `v` by a key, stably.
+pub fn sort_by_key<T, K: Ord>(v: &mut [T], key: impl Fn(&T) -> K) {
+    sort_by(v, |a, b| key(a).cmp(&key(b)));
+}
+
+/// The one monomorphic sort: positions `0..len` ordered by `cmp`.
+fn positions_in_order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..len as u32).collect();
+    order.sort_by(|&a, &b| cmp(a as usize, b as usize));
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Same result as the standard library's stable sort, including the order of equal
+        /// keys (pairs carry their original position to tell them apart).
+        #[test]
+        fn equals_std_stable_sort(keys in proptest::collection::vec(0u8..6, 0..200)) {
+            let items: Vec<(u8, usize)> = keys.iter().copied().zip(0..).collect();
+            let mut ours = items.clone();
+            sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
+            let mut std_sorted = items;
+            std_sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            prop_assert_eq!(ours, std_sorted);
+        }
+
+        #[test]
+        fn sorts_strings(words in proptest::collection::vec("[a-c]{0,3}", 0..60)) {
+            let mut ours = words.clone();
+            sort(&mut ours);
+            let mut std_sorted = words;
+            std_sorted.sort();
+            prop_assert_eq!(ours, std_sorted);
+        }
+    }
+
+    #[test]
+    fn by_key_and_reverse() {
+        let mut v = vec![(3, 'a'), (1, 'b'), (3, 'c'), (2, 'd')];
+        sort_by_key(&mut v, |p| std::cmp::Reverse(p.0));
+        assert_eq!(v, [(3, 'a'), (3, 'c'), (2, 'd'), (1, 'b')]);
+    }
+}
