@@ -126,8 +126,8 @@ if (!args["no-site"]) {
   const m = await measureSite(site, QUERIES);
   result.site = {
     queries: QUERIES,
-    midashi: m.midashi.rows.map((r) => ({ query: r.query, gzip: r.gzip, bytes: r.bytes, indexGzip: r.indexGzip, requests: r.requests })),
-    pagefind: m.pagefind.rows.map((r) => ({ query: r.query, gzip: r.gzip, bytes: r.bytes, indexGzip: r.indexGzip, requests: r.requests })),
+    midashi: m.midashi.rows.map((r) => ({ query: r.query, gzip: r.gzip, brotli: r.brotli, bytes: r.bytes, indexGzip: r.indexGzip, indexBrotli: r.indexBrotli, requests: r.requests })),
+    pagefind: m.pagefind.rows.map((r) => ({ query: r.query, gzip: r.gzip, brotli: r.brotli, bytes: r.bytes, indexGzip: r.indexGzip, indexBrotli: r.indexBrotli, requests: r.requests })),
     folders: { midashi: m.midashi.folder, pagefind: m.pagefind.folder },
   };
   rmSync(site, { recursive: true, force: true });
@@ -154,6 +154,15 @@ if (result.site) {
     const a = result.site.midashi[i];
     const b = result.site.pagefind[i];
     lines.push(`| ${q} | ${kb(a.gzip)} | ${kb(a.indexGzip)} | ${a.requests} | ${kb(b.gzip)} | ${kb(b.indexGzip)} | ${b.requests} |`);
+  });
+  // Hosts differ in what they serve: GitHub Pages gzip, Netlify/Vercel/Cloudflare brotli.
+  // Pagefind's wasm and index files are gzipped on disk, so brotli cannot shrink them.
+  lines.push("", "The same, brotli as served (files already compressed on disk count as they are):", "");
+  lines.push("| query | Midashi all | Midashi index | Pagefind all | Pagefind index |", "|---|---:|---:|---:|---:|");
+  result.site.queries.forEach((q, i) => {
+    const a = result.site.midashi[i];
+    const b = result.site.pagefind[i];
+    lines.push(`| ${q} | ${kb(a.brotli)} | ${kb(a.indexBrotli)} | ${kb(b.brotli)} | ${kb(b.indexBrotli)} |`);
   });
 }
 const md = lines.join("\n") + "\n";

@@ -96,7 +96,7 @@ async function perQuery(browser, url, prefix, queries, ask, init, siteDir) {
     const s = sumLog(mine, from);
     // The index's own files, apart from the search code (JS, CSS, wasm): what grows with the site.
     const data = sumLog(mine.slice(from).filter((e) => !isCode(e.url)));
-    rows.push({ query: q, ms, ...s, indexGzip: data.gzip, indexRequests: data.requests, cumulative: sumLog(mine).bytes, cumulativeGzip: sumLog(mine).gzip });
+    rows.push({ query: q, ms, ...s, indexGzip: data.gzip, indexBrotli: data.brotli, indexRequests: data.requests, cumulative: sumLog(mine).bytes, cumulativeGzip: sumLog(mine).gzip });
     from = mine.length;
   }
   await ctx.close();

@@ -367,21 +367,35 @@ pub fn verify<'a>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<&'a [u8
 
 /// Verifies and deserialises a file of `kind` (named `file` in errors).
 pub fn decode<'a, T: Deserialize<'a>>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<T> {
+    // Only the postcard call depends on `T`: the checks around it are functions of their
+    // own, not a copy per file type in the wasm module.
     let payload = verify(kind, file, bytes)?;
-    let (value, rest) = postcard::take_from_bytes(payload).map_err(|e| Error::Malformed {
+    match postcard::take_from_bytes(payload) {
+        Ok((value, rest)) => check_unread(file, bytes, rest.len()).map(|()| value),
+        Err(e) => Err(malformed(file, e)),
+    }
+}
+
+#[inline(never)]
+fn malformed(file: &str, e: postcard::Error) -> Error {
+    Error::Malformed {
         file: file.to_string(),
         detail: e.to_string(),
-    })?;
-    // A newer minor version may append fields (that is what a minor version is allowed to
-    // change): what this reader does not know is left unread. Of our own minor or older,
-    // bytes left over mean a damaged file.
-    if !rest.is_empty() && minor_version(bytes).unwrap_or_default() <= FORMAT_MINOR {
+    }
+}
+
+/// A newer minor version may append fields (that is what a minor version is allowed to
+/// change): what this reader does not know is left unread. Of our own minor or older,
+/// bytes left over mean a damaged file.
+#[inline(never)]
+fn check_unread(file: &str, bytes: &[u8], unread: usize) -> Result<()> {
+    if unread > 0 && minor_version(bytes).unwrap_or_default() <= FORMAT_MINOR {
         return Err(Error::Malformed {
             file: file.to_string(),
-            detail: format!("{} unread bytes in the payload", rest.len()),
+            detail: format!("{unread} unread bytes in the payload"),
         });
     }
-    Ok(value)
+    Ok(())
 }
 
 /// A short content hash (16 hex digits) used to name immutable files, so CDNs may cache
