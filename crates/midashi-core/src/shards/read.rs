@@ -14,7 +14,7 @@ use crate::format::{decode, FileKind};
 use crate::query::{collect_stream, open_dictionary, surface_of};
 use fst::automaton::{Levenshtein, Str};
 use fst::Automaton;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Reads an index file by name, synchronously (native callers: from the index folder).
@@ -48,6 +48,72 @@ struct LoadedLexicon {
     data: Lexicon,
 }
 
+/// The loaded files of one kind (shards, bundles or cards), by ordinal, and which of them
+/// the current call used. A list rather than a map: ordinals are dense, and each map type
+/// is a hash table's code of its own in the wasm module.
+struct Loaded<T> {
+    files: Vec<Option<Arc<T>>>,
+    used: Vec<bool>,
+    count: usize,
+}
+
+impl<T> Default for Loaded<T> {
+    fn default() -> Self {
+        Loaded {
+            files: Vec::new(),
+            used: Vec::new(),
+            count: 0,
+        }
+    }
+}
+
+impl<T> Loaded<T> {
+    /// File `i` if it is loaded; either way, marks it used by the current call.
+    fn get(&mut self, i: u32) -> Option<Arc<T>> {
+        self.mark(i);
+        self.peek(i).cloned()
+    }
+
+    /// File `i` if it is loaded, without marking it.
+    fn peek(&self, i: u32) -> Option<&Arc<T>> {
+        self.files.get(i as usize)?.as_ref()
+    }
+
+    fn insert(&mut self, i: u32, file: Arc<T>) {
+        self.mark(i);
+        let slot = &mut self.files[i as usize];
+        if slot.is_none() {
+            self.count += 1;
+        }
+        *slot = Some(file);
+    }
+
+    fn mark(&mut self, i: u32) {
+        let i = i as usize;
+        if i >= self.files.len() {
+            self.files.resize_with(i + 1, || None);
+            self.used.resize(i + 1, false);
+        }
+        self.used[i] = true;
+    }
+
+    fn all(&self) -> Vec<Arc<T>> {
+        self.files.iter().flatten().cloned().collect()
+    }
+
+    /// Past `keep` files, drops those the last call did not use; starts a new call.
+    fn evict(&mut self, keep: usize) {
+        if self.count > keep {
+            for (file, &used) in self.files.iter_mut().zip(&self.used) {
+                if !used && file.take().is_some() {
+                    self.count -= 1;
+                }
+            }
+        }
+        self.used.fill(false);
+    }
+}
+
 /// A sharded index's files, as far as they are loaded.
 pub struct Sharded {
     /// The directory.
@@ -55,17 +121,15 @@ pub struct Sharded {
     /// Per document: the ordinal of its first section (from the directory's counts).
     first_section: Vec<u32>,
     by_name: HashMap<String, (FileKind, u32)>,
-    shards: Mutex<HashMap<u32, Arc<LoadedShard>>>,
-    bundles: Mutex<HashMap<u32, Arc<Bundle>>>,
-    cards: Mutex<HashMap<u32, Arc<Card>>>,
+    shards: Mutex<Loaded<LoadedShard>>,
+    bundles: Mutex<Loaded<Bundle>>,
+    cards: Mutex<Loaded<Card>>,
     /// Number of cards.
     n_cards: u32,
     lexicon: Mutex<Option<Arc<LoadedLexicon>>>,
     tree: Mutex<Option<Arc<Tree>>>,
     paths: Mutex<Option<Arc<Paths>>>,
     missing: Mutex<Vec<String>>,
-    /// Shards and bundles read or attached since the last [`Sharded::begin`].
-    used: Mutex<HashSet<(FileKind, u32)>>,
     /// Posting lists decoded since the last [`Sharded::begin`].
     decoded: Mutex<HashMap<u64, Arc<[ScoredPosting]>>>,
     source: Option<FileSource>,
@@ -116,15 +180,14 @@ impl Sharded {
             dir,
             first_section,
             by_name,
-            shards: Mutex::default(),
-            bundles: Mutex::default(),
-            cards: Mutex::default(),
+            shards: Mutex::new(Loaded::default()),
+            bundles: Mutex::new(Loaded::default()),
+            cards: Mutex::new(Loaded::default()),
             n_cards,
             lexicon: Mutex::default(),
             tree: Mutex::default(),
             paths: Mutex::default(),
             missing: Mutex::default(),
-            used: Mutex::default(),
             decoded: Mutex::default(),
             source,
             keep_loaded: KEEP_LOADED,
@@ -164,7 +227,6 @@ impl Sharded {
                 self.shards
                     .lock_ok()
                     .insert(i, Arc::new(LoadedShard { map, data }));
-                self.mark_used(kind, i);
             }
             FileKind::Bundle => {
                 let mut data: Bundle = decode(kind, name, bytes)?;
@@ -193,7 +255,6 @@ impl Sharded {
                 }
                 data.restore_ids();
                 self.bundles.lock_ok().insert(i, Arc::new(data));
-                self.mark_used(kind, i);
             }
             FileKind::Lexicon => {
                 let data: Lexicon = decode(kind, name, bytes)?;
@@ -245,7 +306,6 @@ impl Sharded {
                 }
                 data.restore_ids();
                 self.cards.lock_ok().insert(i, Arc::new(data));
-                self.mark_used(kind, i);
             }
             _ => unreachable!("by_name holds only shard, bundle, lexicon, tree and paths files"),
         }
@@ -261,27 +321,10 @@ impl Sharded {
     pub(crate) fn begin(&self) {
         self.missing.lock_ok().clear();
         self.decoded.lock_ok().clear();
-        let mut used = self.used.lock_ok();
         // Past the bound, keep only what the last call used (of each kind).
-        fn evict<T>(
-            files: &Mutex<HashMap<u32, T>>,
-            kind: FileKind,
-            used: &HashSet<(FileKind, u32)>,
-            keep: usize,
-        ) {
-            let mut files = files.lock_ok();
-            if files.len() > keep {
-                files.retain(|i, _| used.contains(&(kind, *i)));
-            }
-        }
-        evict(&self.shards, FileKind::Shard, &used, self.keep_loaded);
-        evict(&self.bundles, FileKind::Bundle, &used, self.keep_loaded);
-        evict(&self.cards, FileKind::Card, &used, self.keep_loaded);
-        used.clear();
-    }
-
-    fn mark_used(&self, kind: FileKind, i: u32) {
-        self.used.lock_ok().insert((kind, i));
+        self.shards.lock_ok().evict(self.keep_loaded);
+        self.bundles.lock_ok().evict(self.keep_loaded);
+        self.cards.lock_ok().evict(self.keep_loaded);
     }
 
     /// The files the current query lacked, as an error to return (shards first: until a
@@ -331,13 +374,12 @@ impl Sharded {
     }
 
     fn shard(&self, i: u32) -> Option<Arc<LoadedShard>> {
-        self.mark_used(FileKind::Shard, i);
-        if let Some(s) = self.shards.lock_ok().get(&i) {
-            return Some(s.clone());
+        if let Some(s) = self.shards.lock_ok().get(i) {
+            return Some(s);
         }
         let name = FileKind::Shard.name_for_hash(self.dir.shards.get(i as usize)?.hash);
         if self.fetch(&name) {
-            self.shards.lock_ok().get(&i).cloned()
+            self.shards.lock_ok().get(i)
         } else {
             None
         }
@@ -406,13 +448,12 @@ impl Sharded {
             .bundles
             .partition_point(|b| b.first_doc <= doc)
             .checked_sub(1)? as u32;
-        self.mark_used(FileKind::Bundle, i);
-        if let Some(b) = self.bundles.lock_ok().get(&i) {
-            return Some(b.clone());
+        if let Some(b) = self.bundles.lock_ok().get(i) {
+            return Some(b);
         }
         let name = FileKind::Bundle.name_for_hash(paths.bundles[i as usize].hash);
         if self.fetch(&name) {
-            self.bundles.lock_ok().get(&i).cloned()
+            self.bundles.lock_ok().get(i)
         } else {
             None
         }
@@ -432,8 +473,8 @@ impl Sharded {
     /// Shards, and bundles and cards, loaded now.
     pub fn loaded(&self) -> (usize, usize) {
         (
-            self.shards.lock_ok().len(),
-            self.bundles.lock_ok().len() + self.cards.lock_ok().len(),
+            self.shards.lock_ok().count,
+            self.bundles.lock_ok().count + self.cards.lock_ok().count,
         )
     }
 
@@ -448,12 +489,11 @@ impl Sharded {
         if i >= self.n_cards {
             return None;
         }
-        self.mark_used(FileKind::Card, i);
-        if let Some(c) = self.cards.lock_ok().get(&i) {
-            return Some(c.clone());
+        if let Some(c) = self.cards.lock_ok().get(i) {
+            return Some(c);
         }
         if self.fetch(&card_name(self.dir.cards_salt, i)) {
-            self.cards.lock_ok().get(&i).cloned()
+            self.cards.lock_ok().get(i)
         } else {
             None
         }
@@ -461,7 +501,7 @@ impl Sharded {
 
     /// Every card that is loaded now.
     pub(crate) fn loaded_cards(&self) -> Vec<Arc<Card>> {
-        self.cards.lock_ok().values().cloned().collect()
+        self.cards.lock_ok().all()
     }
 
     /// Whether card `data` is what the directory says card `i` is: its sections, in their
@@ -498,7 +538,7 @@ impl Sharded {
 
     /// Every bundle that is loaded now.
     pub(crate) fn loaded_bundles(&self) -> Vec<Arc<Bundle>> {
-        self.bundles.lock_ok().values().cloned().collect()
+        self.bundles.lock_ok().all()
     }
 
     /// Each bundle's first document (empty while the paths file is missing, which is noted).
@@ -558,7 +598,7 @@ impl crate::query::Lexicon for Sharded {
 
     fn df(&self, term: &str, reference: u64) -> u64 {
         let (i, offset) = split_ref(reference);
-        if let Some(shard) = self.shards.lock_ok().get(&i) {
+        if let Some(shard) = self.shards.lock_ok().peek(i) {
             let mut pos = offset as usize;
             return crate::index::postings::read_varint(&shard.data.lists, &mut pos).unwrap_or(0);
         }
@@ -573,7 +613,7 @@ impl crate::query::Lexicon for Sharded {
 
     fn surface(&self, term: &str, reference: u64) -> String {
         let (i, offset) = split_ref(reference);
-        if let Some(shard) = self.shards.lock_ok().get(&i) {
+        if let Some(shard) = self.shards.lock_ok().peek(i) {
             return surface_of(&shard.data.surfaces, term, offset);
         }
         match self.lexicon() {
