@@ -60,8 +60,8 @@ if [ "$mode" = release ]; then
   fi
   # The features rustc enables by default for wasm32-unknown-unknown; wasm-opt refuses a
   # module that uses a feature it was not told about.
-  echo "== wasm-opt -Oz"
-  "$wasm_opt" -Oz \
+  echo "== wasm-opt -Oz --converge"
+  "$wasm_opt" -Oz --converge \
     --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
     "$out_dir/midashi_wasm_bg.wasm" -o "$out_dir/midashi_wasm_bg.wasm.opt"

@@ -304,7 +304,15 @@ fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
     );
 
     // Suggestions, documents, sections by id and by anchor.
-    for prefix in ["ow", "comp", "Get-C", "リア", "x"] {
+    // Every one- and two-letter prefix too: completions that span shards must find each
+    // shard whose range they reach (the directory holds shortened first terms).
+    let letters: Vec<String> = ('a'..='z').map(String::from).collect();
+    let pairs = letters
+        .iter()
+        .flat_map(|a| letters.iter().map(move |b| format!("{a}{b}")));
+    let fixed = ["ow", "comp", "Get-C", "リア", "x"].map(String::from);
+    for prefix in fixed.into_iter().chain(letters.clone()).chain(pairs) {
+        let prefix = prefix.as_str();
         let want = p.single.suggest(prefix, 8).unwrap();
         let (got, _) = drive(&mut p.sharded, &p.files, |i| i.suggest(prefix, 8));
         assert_eq!(want, got.unwrap(), "suggest {prefix:?}");

@@ -227,6 +227,8 @@ pub fn write(
     };
 
     let mut open: Option<Open> = None;
+    // The last term written, for the next shard's separator.
+    let mut previous = String::new();
     let mut stream = map.stream();
     let mut ordinal = 0u64;
     while let Some((key, offset)) = stream.next() {
@@ -280,8 +282,13 @@ pub fn write(
                 &mut shard_names,
             )?;
         }
+        let first = shard_refs.is_empty();
         let o = open.get_or_insert_with(|| Open {
-            first_term: term.to_string(),
+            first_term: if first {
+                String::new()
+            } else {
+                separator(&previous, term).to_string()
+            },
             fst: fst::MapBuilder::memory(),
             lists: Vec::new(),
             surfaces: Vec::new(),
@@ -301,6 +308,8 @@ pub fn write(
         lexicon_refs.push(shard_ref(shard_refs.len() as u32, local));
         lexicon_dfs.push(u32::try_from(df).unwrap_or(u32::MAX));
         ordinal += 1;
+        previous.clear();
+        previous.push_str(term);
     }
     if let Some(o) = open.take() {
         close(o, &mut shards, &mut shard_refs, &mut shard_names)?;
@@ -488,9 +497,37 @@ pub fn write(
     })
 }
 
+/// The shortest prefix of `term` that sorts after `previous` (`previous < term`): what the
+/// directory stores as a shard's first term. A reader only asks which shard's range holds a
+/// word, and the prefix answers that as the whole term does, in fewer bytes: the shard
+/// table is most of the directory every first query loads (PowerShell docs: 867 shards).
+/// Being a prefix of the real first term, it starts with any query prefix that term
+/// starts with, so prefix queries find the shards they span as before.
+pub(crate) fn separator<'a>(previous: &str, term: &'a str) -> &'a str {
+    term.char_indices()
+        .map(|(i, c)| &term[..i + c.len_utf8()])
+        .find(|p| *p > previous)
+        .unwrap_or(term)
+}
+
 #[cfg(test)]
 mod short_names {
-    use super::ShortNames;
+    use super::{separator, ShortNames};
+
+    #[test]
+    fn separators_are_the_shortest_prefix_after_the_previous_term() {
+        assert_eq!(separator("reca", "recurse"), "recu");
+        assert_eq!(separator("get", "get-childitem"), "get-");
+        assert_eq!(separator("item", "items"), "items");
+        assert_eq!(separator("a", "b"), "b");
+        // Cut at characters, not bytes.
+        assert_eq!(separator("日本", "日本語"), "日本語");
+        assert_eq!(separator("日a", "日本"), "日本");
+        for (prev, term) in [("reca", "recurse"), ("get", "get-childitem"), ("x", "zz")] {
+            let sep = separator(prev, term);
+            assert!(prev < sep && sep <= term && term.starts_with(sep));
+        }
+    }
 
     #[test]
     fn names_are_short_unique_and_deterministic() {
