@@ -21,6 +21,12 @@ use wasm_bindgen::prelude::*;
 
 mod options;
 
+/// Talc instead of the default dlmalloc: less code in the module every first query
+/// downloads, and faster.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// Installs the panic hook once, when the module is instantiated, so even a panic during the
 /// first `open` is logged with its message.
 #[wasm_bindgen(start)]
