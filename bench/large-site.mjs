@@ -1,9 +1,10 @@
 // Large, versioned docs (issue #8's benchmark): `npm run bench:large`.
 //
-//   node bench/large-site.mjs [--corpus powershell-docs] [--semantic] [--no-site] [--queries N]
+//   node bench/large-site.mjs [--corpus powershell-docs|<folder>] [--semantic] [--no-site]
+//                             [--queries N] [--queries-file <one query per line>]
 //
-// For one corpus (default ../shared/corpora/powershell-docs: 3,088 files, five versions) it
-// prints and records:
+// For one corpus (default ../shared/corpora/powershell-docs: 3,088 files, five versions; a
+// name under ../shared/corpora or any folder of Markdown) it prints and records:
 //   - cold build: wall time and peak RSS with all cores and with one (RAYON_NUM_THREADS=1),
 //     and whether the two wrote the same bytes;
 //   - incremental build after editing one file: keyword-only, and with embeddings
@@ -12,6 +13,9 @@
 //   - total index bytes (raw / gzip / brotli) per file kind;
 //   - the bytes a reader's browser fetches before the first result of each query, Midashi's
 //     widget vs Pagefind's UI on the same HTML (`build-index --site`), in headless Chromium.
+// Queries: a hand-written set for powershell-docs; for any other corpus, --queries-file or
+// N of its own headings spread over its files (bench/lib/corpus-queries.mjs), so a held-out
+// corpus is measured with queries that have answers in it.
 // Nothing here asserts a time: it measures.
 
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -22,6 +26,7 @@ import { corpusDir, ROOT } from "./lib/data.mjs";
 import { buildSite, measureSite } from "./lib/site.mjs";
 import { readTree, sizesOf } from "./lib/sizes.mjs";
 import { buildIndexBin, timed } from "./lib/tools.mjs";
+import { headingQueries, markdownFiles } from "./lib/corpus-queries.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -29,12 +34,13 @@ const { values: args } = parseArgs({
     semantic: { type: "boolean", default: false },
     "no-site": { type: "boolean", default: false },
     queries: { type: "string", default: "10" },
+    "queries-file": { type: "string" },
     out: { type: "string", default: path.join(ROOT, "bench/results") },
   },
 });
 
 const log = (...a) => console.error("[large]", ...a);
-const QUERIES = [
+const POWERSHELL_QUERIES = [
   "Get-ChildItem recurse",
   "execution policy",
   "about_Splatting",
@@ -45,12 +51,23 @@ const QUERIES = [
   "pipeline input by property name",
   "Start-Job",
   "hashtable ordered",
-].slice(0, Number(args.queries));
+];
+// A corpus by name (../shared/corpora/<name>) or by path.
+const source = args.corpus.includes(path.sep) ? path.resolve(args.corpus) : corpusDir(args.corpus);
+const isPowerShell = path.basename(source) === "powershell-docs";
+const QUERIES = (
+  args["queries-file"]
+    ? readFileSync(args["queries-file"], "utf8").split("\n").map((l) => l.trim()).filter(Boolean)
+    : isPowerShell
+      ? POWERSHELL_QUERIES
+      : headingQueries(source, Number(args.queries))
+).slice(0, Number(args.queries));
+log(`queries: ${QUERIES.join(" | ")}`);
 
 const work = mkdtempSync(path.join(os.tmpdir(), "bench-large-"));
 const docs = path.join(work, "docs");
-log(`copying ${args.corpus} to ${docs}`);
-cpSync(corpusDir(args.corpus), docs, { recursive: true });
+log(`copying ${source} to ${docs}`);
+cpSync(source, docs, { recursive: true });
 
 function sameBytes(a, b) {
   const ta = readTree(a);
@@ -68,14 +85,19 @@ async function build(out, extra = [], env = {}) {
 
 /** The first Markdown file of a version folder, one paragraph appended. */
 function editOneFile() {
-  const dir = path.join(docs, readdirSync(docs).filter((d) => /^\d/.test(d)).sort().pop(), "Microsoft.PowerShell.Core");
-  const file = readdirSync(dir).filter((f) => f.endsWith(".md")).sort()[0];
-  const p = path.join(dir, file);
+  let p;
+  if (isPowerShell) {
+    const dir = path.join(docs, readdirSync(docs).filter((d) => /^\d/.test(d)).sort().pop(), "Microsoft.PowerShell.Core");
+    p = path.join(dir, readdirSync(dir).filter((f) => f.endsWith(".md")).sort()[0]);
+  } else {
+    // Any other corpus: its first Markdown file in path order.
+    p = path.join(docs, markdownFiles(docs)[0]);
+  }
   writeFileSync(p, `${readFileSync(p, "utf8")}\n\nThis paragraph was added by the incremental-build benchmark.\n`);
   return path.relative(docs, p);
 }
 
-const result = { date: new Date().toISOString().slice(0, 10), corpus: args.corpus, machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30) } };
+const result = { date: new Date().toISOString().slice(0, 10), corpus: args.corpus, queries: QUERIES, machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30) } };
 const kw = ["--keyword-only"];
 
 log("cold keyword build, all cores");
@@ -134,7 +156,8 @@ if (!args["no-site"]) {
 }
 
 const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
-const lines = [`# Large site: ${args.corpus} (${result.date})`, ""];
+const corpusName = path.basename(source);
+const lines = [`# Large site: ${corpusName} (${result.date})`, ""];
 lines.push(`Machine: ${result.machine.cpus} cores (${result.machine.model}), ${result.machine.memGiB} GiB.`, "");
 lines.push("| build | wall s | peak RSS MiB |", "|---|---:|---:|");
 lines.push(`| cold, keyword only, all cores | ${result.cold.seconds} | ${result.cold.peakRssMiB} |`);
@@ -169,7 +192,7 @@ const md = lines.join("\n") + "\n";
 console.log(md);
 mkdirSync(args.out, { recursive: true });
 // A --semantic run (the long one, often without --site) gets its own files.
-const base = path.join(args.out, `${result.date}-large-${args.corpus}${args.semantic ? "-semantic" : ""}`);
+const base = path.join(args.out, `${result.date}-large-${corpusName}${args.semantic ? "-semantic" : ""}`);
 writeFileSync(`${base}.json`, JSON.stringify(result, null, 2) + "\n");
 writeFileSync(`${base}.md`, md);
 log(`wrote ${base}.json and .md`);
