@@ -12,6 +12,7 @@
 //! vectors file, so the ANN path and the exact scan give the same scores for the sections
 //! both return.
 
+use crate::format::decode::{Decode, ReadResult, Reader};
 use crate::vectors::VectorsData;
 use instant_distance::{Builder, Hnsw, Point, Search};
 use serde::{Deserialize, Serialize};
@@ -61,6 +62,16 @@ pub struct AnnData {
     graph: Hnsw<Row>,
     /// Graph point id → row of the vectors file.
     rows: Vec<u32>,
+}
+
+/// The graph is a third-party type: read through serde (the one payload that still is).
+impl Decode for AnnData {
+    fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
+        Ok(AnnData {
+            graph: r.serde()?,
+            rows: Decode::decode(r)?,
+        })
+    }
 }
 
 impl std::fmt::Debug for AnnData {

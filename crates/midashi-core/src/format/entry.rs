@@ -2,6 +2,7 @@
 //! format version and names every other file (content-hashed, immutable), with sizes and
 //! checksums so a client can tell what to fetch for keyword search and what can wait.
 
+use super::decode::{Decode, ReadResult, Reader};
 use super::{decode, encode, FileKind};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
@@ -68,7 +69,6 @@ pub struct Manifest {
 
 /// The manifest as format 1.0 and 1.1 wrote it (before [`ModelInfo::languages`]): read so
 /// that an index built by an older midashi 0.1 keeps working.
-#[derive(Deserialize)]
 struct ManifestV1 {
     generator: String,
     files: Vec<FileRef>,
@@ -78,11 +78,29 @@ struct ManifestV1 {
     model: Option<ModelInfoV1>,
 }
 
-#[derive(Deserialize)]
 struct ModelInfoV1 {
     name: String,
     dims: u32,
     sha256: String,
+}
+
+impl Decode for ManifestV1 {
+    fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
+        Ok(ManifestV1 {
+            generator: Decode::decode(r)?,
+            files: Decode::decode(r)?,
+            stats: Decode::decode(r)?,
+            slug: Decode::decode(r)?,
+            base_url: Decode::decode(r)?,
+            model: r.option(|r| {
+                Ok(ModelInfoV1 {
+                    name: Decode::decode(r)?,
+                    dims: r.u32()?,
+                    sha256: Decode::decode(r)?,
+                })
+            })?,
+        })
+    }
 }
 
 impl Manifest {

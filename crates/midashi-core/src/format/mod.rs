@@ -16,6 +16,7 @@
 //! header fields and the payload, so it detects every single-byte change anywhere (and every
 //! burst up to 32 bits) — even of a minor version, which readers otherwise accept.
 
+pub mod decode;
 pub mod entry;
 
 pub use entry::{FileRef, Manifest};
@@ -365,22 +366,21 @@ pub fn verify<'a>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<&'a [u8
     Ok(payload)
 }
 
-/// Verifies and deserialises a file of `kind` (named `file` in errors).
-pub fn decode<'a, T: Deserialize<'a>>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<T> {
-    // Only the postcard call depends on `T`: the checks around it are functions of their
-    // own, not a copy per file type in the wasm module.
+/// Verifies and reads a file of `kind` (named `file` in errors).
+pub fn decode<T: decode::Decode>(kind: FileKind, file: &str, bytes: &[u8]) -> Result<T> {
     let payload = verify(kind, file, bytes)?;
-    match postcard::take_from_bytes(payload) {
-        Ok((value, rest)) => check_unread(file, bytes, rest.len()).map(|()| value),
+    let mut reader = decode::Reader::new(payload);
+    match T::decode(&mut reader) {
+        Ok(value) => check_unread(file, bytes, reader.remaining()).map(|()| value),
         Err(e) => Err(malformed(file, e)),
     }
 }
 
 #[inline(never)]
-fn malformed(file: &str, e: postcard::Error) -> Error {
+fn malformed(file: &str, e: decode::ReadError) -> Error {
     Error::Malformed {
         file: file.to_string(),
-        detail: e.to_string(),
+        detail: e.0.to_string(),
     }
 }
 
