@@ -30,7 +30,25 @@ const common = {
   logLevel: "warning",
 };
 
-await build({ ...common, entryPoints: [join(web, "src/widget/index.ts")], format: "esm", outfile: join(out, "midashi.js") });
+// The widget always runs its engines in Web Workers (worker.js, embed-worker.js): the hosts
+// that `{ worker: false }` runs on the page's thread are left out of midashi.js (~3 KB gzip
+// of every first query), replaced by a stub that says what to use instead.
+const workerOnly = {
+  name: "worker-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(embed-)?host\.js$/ }, (args) =>
+      args.importer.endsWith(join("src", "index.ts")) ? { path: args.path, namespace: "worker-only" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "worker-only" }, (args) => ({
+      contents: `import { MidashiError } from "./errors.js";
+const fail = () => { throw new MidashiError("INTERNAL", "this browser has no Web Workers, which the <midashi-search> bundle runs its engine in; use the midashi npm package with { worker: false } instead"); };
+export class ${args.path.includes("embed") ? "EmbedHost" : "Host"} { constructor() { fail(); } }`,
+      resolveDir: join(web, "src"),
+      loader: "js",
+    }));
+  },
+};
+await build({ ...common, entryPoints: [join(web, "src/widget/index.ts")], format: "esm", outfile: join(out, "midashi.js"), plugins: [workerOnly] });
 await build({ ...common, entryPoints: [join(web, "src/worker.ts")], format: "esm", outfile: join(out, "worker.js") });
 await build({ ...common, entryPoints: [join(web, "src/embed-worker.ts")], format: "esm", outfile: join(out, "embed-worker.js") });
 

@@ -284,6 +284,24 @@ describe("results", () => {
     assert.ok(!requests.some((u) => u.includes("midashi-inline.js")), "the file:// bundle is not loaded over HTTP");
     await page.close();
   });
+
+  test("without Web Workers the widget says so (its bundle runs the engine only in a worker)", async () => {
+    const page = await browser.context.newPage();
+    await page.addInitScript(() => {
+      delete window.Worker;
+    });
+    await page.goto(server.url + "/index.html");
+    await page.keyboard.press("Control+k");
+    const w = widget(page);
+    await w.input.fill("preview lines");
+    await page.waitForFunction(() => {
+      const status = document.querySelector("midashi-search")?.shadowRoot?.querySelector("[role=status]");
+      return /Web Workers/.test(status?.textContent ?? "");
+    });
+    assert.match(await w.status.textContent(), /midashi npm package with \{ worker: false \}/);
+    assert.equal(await w.options.count(), 0);
+    await page.close();
+  });
 });
 
 describe("keyboard only, recent searches, themes, accessibility", () => {

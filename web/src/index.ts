@@ -10,11 +10,11 @@
 
 import { DirectBackend, WorkerBackend, type Backend } from "./backend.js";
 import { LruCache } from "./cache.js";
-import { EmbedHost, type EmbedRequests, type EmbedSources } from "./embed-host.js";
+import type { EmbedRequests, EmbedSources } from "./embed-host.js";
 import { MidashiError, toMidashiError } from "./errors.js";
 import type { RawResponse } from "./multi.js";
 import { absolute, isNode, join } from "./loader.js";
-import { Host, type Requests } from "./host.js";
+import type { Requests } from "./host.js";
 import { LatestOnly } from "./scheduler.js";
 import type {
   DocumentView,
@@ -157,7 +157,9 @@ export class Midashi extends EventTarget {
     const useWorker = (options.worker ?? true) && !isNode() && typeof Worker === "function";
     let backend: Backend<Requests> | undefined;
     try {
-      backend = useWorker ? new WorkerBackend<Requests>(workerUrl, "search") : new DirectBackend<Requests>(new Host());
+      // The host on this thread is imported only when it is used: the widget's bundle
+      // (always in a worker) leaves it out.
+      backend = useWorker ? new WorkerBackend<Requests>(workerUrl, "search") : new DirectBackend<Requests>(new (await import("./host.js")).Host());
       await backend.call("init", { glueUrl, wasmUrl });
       const b = backend;
       // Several indexes load in parallel; each fetches its entry file first.
@@ -322,7 +324,7 @@ export class Midashi extends EventTarget {
     try {
       backend = useWorker
         ? new WorkerBackend<EmbedRequests>(a.embedWorkerUrl, "semantic", onEvent)
-        : new DirectBackend<EmbedRequests>(new EmbedHost(onEvent));
+        : new DirectBackend<EmbedRequests>(new (await import("./embed-host.js")).EmbedHost(onEvent));
       const b = backend;
       const sources: EmbedSources = { ...modelFiles(info, this.options), glueUrl: a.embedGlueUrl, wasmUrl: a.embedWasmUrl, expect };
       await Promise.all([
