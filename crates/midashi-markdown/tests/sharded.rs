@@ -18,24 +18,6 @@ use std::path::Path;
 mod common;
 use common::unit_vector;
 
-fn markdown_under(root: &Path, dir: &Path, out: &mut Vec<String>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
-    entries.sort_by_key(|e| e.path());
-    for e in entries {
-        let p = e.path();
-        if p.is_dir() {
-            markdown_under(root, &p, out);
-        } else if p.extension().is_some_and(|x| x == "md") {
-            out.push(
-                p.strip_prefix(root)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/"),
-            );
-        }
-    }
-}
-
 /// `(file name → bytes)` of one layout.
 fn build(corpus: &str, folders: &[&str], layout: Layout) -> HashMap<String, Vec<u8>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -43,7 +25,7 @@ fn build(corpus: &str, folders: &[&str], layout: Layout) -> HashMap<String, Vec<
         .join(corpus);
     let mut paths = Vec::new();
     for f in folders {
-        markdown_under(&root, &root.join(f), &mut paths);
+        common::markdown_under(&root, &root.join(f), &mut paths);
     }
     let mut builder = IndexBuilder::new(IndexSettings {
         synonyms: Synonyms::parse("paging = pagination\nhashtable = hash table\n").unwrap(),

@@ -247,28 +247,10 @@ use crate::shards::{
 };
 use crate::vectors::VectorsData;
 
-/// The variants of [`FileKind`] in declaration order (what serde numbers them by).
-const FILE_KINDS: [FileKind; 15] = [
-    FileKind::Entry,
-    FileKind::Terms,
-    FileKind::Sections,
-    FileKind::Vectors,
-    FileKind::Model,
-    FileKind::Tokenizer,
-    FileKind::ModelConfig,
-    FileKind::Ann,
-    FileKind::Directory,
-    FileKind::Shard,
-    FileKind::Bundle,
-    FileKind::Lexicon,
-    FileKind::Tree,
-    FileKind::Paths,
-    FileKind::Card,
-];
-
+/// A unit variant: its index in declaration order, which [`FileKind::ALL`] follows.
 impl Decode for FileKind {
     fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
-        Ok(FILE_KINDS[r.variant(FILE_KINDS.len() as u32)? as usize])
+        Ok(FileKind::ALL[r.variant(FileKind::ALL.len() as u32)? as usize])
     }
 }
 
@@ -619,6 +601,14 @@ mod tests {
         #[test]
         fn damage_is_an_error(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
             let _ = <Vec<(String, Vec<Option<u64>>)>>::decode(&mut Reader::new(&bytes));
+        }
+    }
+
+    #[test]
+    fn file_kinds_read_as_serde_numbers_them() {
+        for kind in FileKind::ALL {
+            let (ours, theirs) = both(&kind);
+            assert_eq!((ours, theirs), (kind, kind));
         }
     }
 

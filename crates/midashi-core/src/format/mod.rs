@@ -172,7 +172,7 @@ impl FileKind {
         }
     }
 
-    /// Every kind.
+    /// Every kind, in declaration order (the payload reader numbers them by it).
     pub const ALL: [FileKind; 15] = [
         FileKind::Entry,
         FileKind::Terms,

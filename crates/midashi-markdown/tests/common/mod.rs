@@ -6,6 +6,7 @@
 use midashi_core::format::entry::ModelInfo;
 use midashi_core::index::IndexBuilder;
 use midashi_core::vectors::VectorsData;
+use std::path::Path;
 
 /// Dimensions of the synthetic vectors.
 pub const DIMS: usize = 8;
@@ -40,4 +41,23 @@ pub fn add_vectors(builder: &mut IndexBuilder, languages: &[&str]) {
         },
         vectors,
     );
+}
+
+/// Markdown files under `dir`, as paths relative to `root`, in path order.
+pub fn markdown_under(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+    entries.sort_by_key(|e| e.path());
+    for e in entries {
+        let p = e.path();
+        if p.is_dir() {
+            markdown_under(root, &p, out);
+        } else if p.extension().is_some_and(|x| x == "md") {
+            out.push(
+                p.strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/"),
+            );
+        }
+    }
 }
