@@ -151,6 +151,7 @@ if (!args["no-site"]) {
     midashi: m.midashi.rows.map((r) => ({ query: r.query, gzip: r.gzip, brotli: r.brotli, bytes: r.bytes, indexGzip: r.indexGzip, indexBrotli: r.indexBrotli, requests: r.requests })),
     pagefind: m.pagefind.rows.map((r) => ({ query: r.query, gzip: r.gzip, brotli: r.brotli, bytes: r.bytes, indexGzip: r.indexGzip, indexBrotli: r.indexBrotli, requests: r.requests })),
     folders: { midashi: m.midashi.folder, pagefind: m.pagefind.folder },
+    cold: m.cold.map((c) => ({ query: c.query, midashi: { gzip: c.midashi.gzip, brotli: c.midashi.brotli, requests: c.midashi.requests }, pagefind: { gzip: c.pagefind.gzip, brotli: c.pagefind.brotli, requests: c.pagefind.requests } })),
   };
   rmSync(site, { recursive: true, force: true });
 }
@@ -187,6 +188,11 @@ if (result.site) {
     const b = result.site.pagefind[i];
     lines.push(`| ${q} | ${kb(a.brotli)} | ${kb(a.indexBrotli)} | ${kb(b.brotli)} | ${kb(b.indexBrotli)} |`);
   });
+  const c = result.site.cold;
+  const below = (enc) => c.filter((r) => r.midashi[enc] <= r.pagefind[enc]).length;
+  lines.push("", `Each query as a visitor's first (empty cache each time; code included). Midashi at or below Pagefind on **${below("gzip")} of ${c.length}** with gzip, **${below("brotli")} of ${c.length}** with brotli:`, "");
+  lines.push("| query | Midashi gzip | Pagefind gzip | Midashi brotli | Pagefind brotli |", "|---|---:|---:|---:|---:|");
+  for (const r of c) lines.push(`| ${r.query} | ${kb(r.midashi.gzip)} | ${kb(r.pagefind.gzip)} | ${kb(r.midashi.brotli)} | ${kb(r.pagefind.brotli)} |`);
 }
 const md = lines.join("\n") + "\n";
 console.log(md);

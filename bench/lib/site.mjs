@@ -103,6 +103,12 @@ async function perQuery(browser, url, prefix, queries, ask, init, siteDir) {
   return { rows, wallMs: Date.now() - t0 };
 }
 
+/** Records the widget's answers, so a query is known to be shown. */
+function midashiInit() {
+  window.__bench = [];
+  document.addEventListener("midashi-results", (e) => window.__bench.push({ query: e.detail.query }), true);
+}
+
 /** Both systems on one site; resolves with per-query rows and the bundles' sizes. */
 export async function measureSite(siteDir, queries) {
   const server = await serve(siteDir);
@@ -115,17 +121,24 @@ export async function measureSite(siteDir, queries) {
       "/search/",
       queries,
       midashiQuery,
-      () => {
-        window.__bench = [];
-        document.addEventListener("midashi-results", (e) => window.__bench.push({ query: e.detail.query }), true);
-      },
+      midashiInit,
       siteDir,
     );
     log("pagefind ui");
     const pagefind = await perQuery(browser, `${server.url}/pagefind-search.html`, "/pagefind/", queries, pagefindQuery, undefined, siteDir);
+    // Each query as a visitor's first (an empty cache every time): what the first query costs
+    // depends on its words, so one first query in a sequence is one sample of it.
+    log("each query first, both systems");
+    const cold = [];
+    for (const q of queries) {
+      const m = await perQuery(browser, `${server.url}/index.html`, "/search/", [q], midashiQuery, midashiInit, siteDir);
+      const p = await perQuery(browser, `${server.url}/pagefind-search.html`, "/pagefind/", [q], pagefindQuery, undefined, siteDir);
+      cold.push({ query: q, midashi: m.rows[0], pagefind: p.rows[0] });
+    }
     const mid = readTree(path.join(siteDir, "search"));
     const pf = readTree(path.join(siteDir, "pagefind")).map((f) => ({ ...f, precompressed: /\.pf_|\.pagefind$/.test(f.name) }));
     return {
+      cold,
       midashi: { ...midashi, folder: sizesOfFiles(mid.filter((f) => !f.name.endsWith(".map") && f.name !== "midashi-inline.js" && f.name !== "midashi-file.js")) },
       pagefind: { ...pagefind, folder: sizesOfFiles(pf) },
     };
