@@ -243,7 +243,7 @@ use crate::index::{DocRecord, FieldWeights, SectionRecord, SectionsData, TermsDa
 use crate::section::Hints;
 use crate::shards::{
     Bundle, BundleRef, Card, CardDoc, CardSection, Directory, Facets, Lexicon, Link, LinkDoc,
-    Paths, SectionFacts, Shard, ShardRef, Tree, NAME_HASH_BYTES,
+    Paths, SectionFacts, Shard, ShardRef, Tree,
 };
 use crate::vectors::VectorsData;
 
@@ -276,28 +276,33 @@ impl Decode for Stats {
     }
 }
 
-impl Decode for ModelInfo {
+impl Decode for Manifest {
     fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
-        Ok(ModelInfo {
-            name: Decode::decode(r)?,
-            dims: r.u32()?,
-            sha256: Decode::decode(r)?,
-            languages: Decode::decode(r)?,
-        })
+        manifest(r, true)
     }
 }
 
-impl Decode for Manifest {
-    fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
-        Ok(Manifest {
-            generator: Decode::decode(r)?,
-            files: Decode::decode(r)?,
-            stats: Decode::decode(r)?,
-            slug: Decode::decode(r)?,
-            base_url: Decode::decode(r)?,
-            model: Decode::decode(r)?,
-        })
-    }
+/// A manifest; formats 1.0 and 1.1 wrote no [`ModelInfo::languages`] (`languages` false).
+pub(super) fn manifest(r: &mut Reader<'_>, languages: bool) -> ReadResult<Manifest> {
+    Ok(Manifest {
+        generator: Decode::decode(r)?,
+        files: Decode::decode(r)?,
+        stats: Decode::decode(r)?,
+        slug: Decode::decode(r)?,
+        base_url: Decode::decode(r)?,
+        model: r.option(|r| {
+            Ok(ModelInfo {
+                name: Decode::decode(r)?,
+                dims: r.u32()?,
+                sha256: Decode::decode(r)?,
+                languages: if languages {
+                    Decode::decode(r)?
+                } else {
+                    Vec::new()
+                },
+            })
+        })?,
+    })
 }
 
 impl Decode for FieldWeights {
@@ -392,12 +397,9 @@ impl Decode for VectorsData {
     }
 }
 
-/// A file name's hash: [`NAME_HASH_BYTES`] bytes, little-endian.
+/// A file name's hash: [`crate::shards::NAME_HASH_BYTES`] bytes (as the writer stores them).
 fn name_hash(r: &mut Reader<'_>) -> ReadResult<u64> {
-    let b: [u8; NAME_HASH_BYTES] = r.array()?;
-    let mut full = [0u8; 8];
-    full[..NAME_HASH_BYTES].copy_from_slice(&b);
-    Ok(u64::from_le_bytes(full))
+    Ok(crate::shards::name_hash::from_bytes(r.array()?))
 }
 
 impl Decode for ShardRef {

@@ -69,37 +69,11 @@ pub struct Manifest {
 
 /// The manifest as format 1.0 and 1.1 wrote it (before [`ModelInfo::languages`]): read so
 /// that an index built by an older midashi 0.1 keeps working.
-struct ManifestV1 {
-    generator: String,
-    files: Vec<FileRef>,
-    stats: Stats,
-    slug: String,
-    base_url: String,
-    model: Option<ModelInfoV1>,
-}
-
-struct ModelInfoV1 {
-    name: String,
-    dims: u32,
-    sha256: String,
-}
+struct ManifestV1(Manifest);
 
 impl Decode for ManifestV1 {
     fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
-        Ok(ManifestV1 {
-            generator: Decode::decode(r)?,
-            files: Decode::decode(r)?,
-            stats: Decode::decode(r)?,
-            slug: Decode::decode(r)?,
-            base_url: Decode::decode(r)?,
-            model: r.option(|r| {
-                Ok(ModelInfoV1 {
-                    name: Decode::decode(r)?,
-                    dims: r.u32()?,
-                    sha256: Decode::decode(r)?,
-                })
-            })?,
-        })
+        super::decode::manifest(r, false).map(ManifestV1)
     }
 }
 
@@ -107,20 +81,8 @@ impl Manifest {
     /// Reads an entry file (any minor version of this major).
     pub fn decode(bytes: &[u8]) -> Result<Self> {
         if super::minor_version(bytes).is_some_and(|minor| minor < 2) {
-            let old: ManifestV1 = decode(FileKind::Entry, ENTRY_FILE_NAME, bytes)?;
-            return Ok(Manifest {
-                generator: old.generator,
-                files: old.files,
-                stats: old.stats,
-                slug: old.slug,
-                base_url: old.base_url,
-                model: old.model.map(|m| ModelInfo {
-                    name: m.name,
-                    dims: m.dims,
-                    sha256: m.sha256,
-                    languages: Vec::new(),
-                }),
-            });
+            let ManifestV1(old) = decode(FileKind::Entry, ENTRY_FILE_NAME, bytes)?;
+            return Ok(old);
         }
         decode(FileKind::Entry, ENTRY_FILE_NAME, bytes)
     }
@@ -133,5 +95,64 @@ impl Manifest {
     /// The file of a kind, if the index has one.
     pub fn file(&self, kind: FileKind) -> Option<&FileRef> {
         self.files.iter().find(|f| f.kind == kind)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An entry file of format 1.1 (its model without `languages`) reads as today's manifest
+    /// with no languages; today's reads back as written.
+    #[test]
+    fn entries_of_format_1_1_and_today_read() {
+        let files = vec![FileRef {
+            kind: FileKind::Terms,
+            name: "terms.0123456789abcdef.bin".into(),
+            bytes: 42,
+            needed_for_keyword: true,
+        }];
+        let stats = Stats {
+            documents: 1,
+            sections: 2,
+            terms: 3,
+            vectors: 2,
+        };
+        let old_model = Some(("m".to_string(), 8u32, "0".repeat(64)));
+        let old = (
+            "midashi 0.1.0".to_string(),
+            files.clone(),
+            stats.clone(),
+            "github".to_string(),
+            "/".to_string(),
+            old_model,
+        );
+        let payload = postcard::to_allocvec(&old).unwrap();
+        let bytes = super::super::frame_as_minor(FileKind::Entry, &payload, 1);
+        let read = Manifest::decode(&bytes).unwrap();
+        let model = read.model.clone().unwrap();
+        assert_eq!(
+            (model.name.as_str(), model.dims, model.languages.len()),
+            ("m", 8, 0)
+        );
+        assert_eq!(
+            (read.files, read.stats, read.slug),
+            (files.clone(), stats.clone(), "github".into())
+        );
+
+        let today = Manifest {
+            generator: "midashi 0.1.0".into(),
+            files,
+            stats,
+            slug: "github".into(),
+            base_url: "/".into(),
+            model: Some(ModelInfo {
+                name: "m".into(),
+                dims: 8,
+                sha256: "0".repeat(64),
+                languages: vec!["en".into(), "ja".into()],
+            }),
+        };
+        assert_eq!(Manifest::decode(&today.encode().unwrap()).unwrap(), today);
     }
 }

@@ -49,7 +49,7 @@ use serde::{Deserialize, Serialize};
 pub const NAME_HASH_BYTES: usize = 5;
 
 /// A name hash as [`NAME_HASH_BYTES`] raw bytes (a varint `u64` would take up to ten).
-mod name_hash {
+pub(crate) mod name_hash {
     use super::NAME_HASH_BYTES;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -60,10 +60,14 @@ mod name_hash {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-        let b = <[u8; NAME_HASH_BYTES]>::deserialize(d)?;
+        Ok(from_bytes(<[u8; NAME_HASH_BYTES]>::deserialize(d)?))
+    }
+
+    /// The hash the stored bytes stand for (the payload reader uses this too).
+    pub fn from_bytes(b: [u8; NAME_HASH_BYTES]) -> u64 {
         let mut full = [0u8; 8];
         full[..NAME_HASH_BYTES].copy_from_slice(&b);
-        Ok(u64::from_le_bytes(full))
+        u64::from_le_bytes(full)
     }
 }
 

@@ -374,15 +374,8 @@ impl Sharded {
     }
 
     fn shard(&self, i: u32) -> Option<Arc<LoadedShard>> {
-        if let Some(s) = self.shards.lock_ok().get(i) {
-            return Some(s);
-        }
-        let name = FileKind::Shard.name_for_hash(self.dir.shards.get(i as usize)?.hash);
-        if self.fetch(&name) {
-            self.shards.lock_ok().get(i)
-        } else {
-            None
-        }
+        let hash = self.dir.shards.get(i as usize)?.hash;
+        self.loaded_or_fetched(&self.shards, i, || FileKind::Shard.name_for_hash(hash))
     }
 
     fn lexicon(&self) -> Option<Arc<LoadedLexicon>> {
@@ -448,15 +441,9 @@ impl Sharded {
             .bundles
             .partition_point(|b| b.first_doc <= doc)
             .checked_sub(1)? as u32;
-        if let Some(b) = self.bundles.lock_ok().get(i) {
-            return Some(b);
-        }
-        let name = FileKind::Bundle.name_for_hash(paths.bundles[i as usize].hash);
-        if self.fetch(&name) {
-            self.bundles.lock_ok().get(i)
-        } else {
-            None
-        }
+        self.loaded_or_fetched(&self.bundles, i, || {
+            FileKind::Bundle.name_for_hash(paths.bundles[i as usize].hash)
+        })
     }
 
     /// The bundle holding the document at `path` (`None`: no such document, or the paths
@@ -489,11 +476,22 @@ impl Sharded {
         if i >= self.n_cards {
             return None;
         }
-        if let Some(c) = self.cards.lock_ok().get(i) {
-            return Some(c);
+        self.loaded_or_fetched(&self.cards, i, || card_name(self.dir.cards_salt, i))
+    }
+
+    /// File `i` of one kind: loaded already, or read through the source now (attaching it),
+    /// or `None` with its name noted as missing. Either way it counts as used by this call.
+    fn loaded_or_fetched<T>(
+        &self,
+        files: &Mutex<Loaded<T>>,
+        i: u32,
+        name: impl FnOnce() -> String,
+    ) -> Option<Arc<T>> {
+        if let Some(file) = files.lock_ok().get(i) {
+            return Some(file);
         }
-        if self.fetch(&card_name(self.dir.cards_salt, i)) {
-            self.cards.lock_ok().get(i)
+        if self.fetch(&name()) {
+            files.lock_ok().get(i)
         } else {
             None
         }
