@@ -49,14 +49,15 @@ async function pagefindQuery(page, q) {
   const input = page.locator(".pagefind-ui__search-input");
   await input.fill(q);
   // The UI's message names the count for the current term; results are shown once their
-  // titles (from the fragments) are in.
+  // titles (from the fragments) are in. Until then the UI draws placeholders with the same
+  // class, marked `pagefind-ui__loading` and holding dots: those are not a result.
   await page.waitForFunction(
     (q) => {
       const m = document.querySelector(".pagefind-ui__message")?.textContent ?? "";
       if (!m.includes(q)) return false;
       if (/^No results/.test(m)) return true;
-      const t = document.querySelector(".pagefind-ui__result-title");
-      return Boolean(t && t.textContent.trim());
+      const t = document.querySelector(".pagefind-ui__result-title:not(.pagefind-ui__loading)");
+      return Boolean(t && /[\p{L}\p{N}]/u.test(t.textContent));
     },
     q,
     { timeout: 30_000 },
