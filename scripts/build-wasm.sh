@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the keyword wasm module (crates/midashi-wasm) into web/dist/wasm/ for the `midashi`
-# npm package.
+# Builds the search engine's wasm modules (crates/midashi-wasm) into web/dist/wasm/ for the
+# `midashi` npm package: midashi_keyword_bg.wasm (keyword search; what a page's first query
+# loads) and midashi_wasm_bg.wasm (the full engine: also the semantic leg and lookups).
 #
 #   scripts/build-wasm.sh [dev|release]     (default: release)
 #
@@ -41,39 +42,51 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version"
   cargo install wasm-bindgen-cli --version "$wb_version"
 fi
 
-echo "== cargo build -p midashi-wasm --profile $profile (wasm32-unknown-unknown)"
-cargo build -p midashi-wasm --target wasm32-unknown-unknown --profile "$profile"
+# Two modules from one crate (see crates/midashi-wasm/src/lib.rs): the full engine, and the
+# keyword module (no feature `full`: no semantic leg, no section/document lookups) that a
+# page loads for its first query. Cargo writes both to the same artifact path, so each is
+# taken through wasm-bindgen before the next build.
+build_module() {
+  local name="$1"
+  shift
+  echo "== cargo build -p midashi-wasm $* --profile $profile (wasm32-unknown-unknown) -> $name"
+  cargo build -p midashi-wasm --target wasm32-unknown-unknown --profile "$profile" "$@"
 
-raw="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/midashi_wasm.wasm"
-mkdir -p "$out_dir"
-# --target web: an ES module whose init() takes bytes, a URL or a compiled module, so the
-# same glue runs in a page, a Web Worker and Node (which hands it bytes read from disk).
-echo "== wasm-bindgen $wb_version --target web"
-wasm-bindgen "$raw" --out-dir "$out_dir" --out-name midashi_wasm --target web \
-  $([ "$mode" = dev ] && echo --debug || true)
+  local raw="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/midashi_wasm.wasm"
+  mkdir -p "$out_dir"
+  # --target web: an ES module whose init() takes bytes, a URL or a compiled module, so the
+  # same glue runs in a page, a Web Worker and Node (which hands it bytes read from disk).
+  echo "== wasm-bindgen $wb_version --target web"
+  wasm-bindgen "$raw" --out-dir "$out_dir" --out-name "$name" --target web \
+    $([ "$mode" = dev ] && echo --debug || true)
 
-if [ "$mode" = release ]; then
-  wasm_opt=node_modules/.bin/wasm-opt
-  if [ ! -x "$wasm_opt" ]; then
-    # binaryen is a pinned devDependency of the root package: install what the lockfile says.
-    npm ci --no-audit --no-fund
+  if [ "$mode" = release ]; then
+    local wasm_opt=node_modules/.bin/wasm-opt
+    if [ ! -x "$wasm_opt" ]; then
+      # binaryen is a pinned devDependency of the root package: install what the lockfile says.
+      npm ci --no-audit --no-fund
+    fi
+    # The features rustc enables by default for wasm32-unknown-unknown; wasm-opt refuses a
+    # module that uses a feature it was not told about.
+    echo "== wasm-opt -Oz --converge"
+    "$wasm_opt" -Oz --converge \
+      --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
+      --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
+      "$out_dir/${name}_bg.wasm" -o "$out_dir/${name}_bg.wasm.opt"
+    mv "$out_dir/${name}_bg.wasm.opt" "$out_dir/${name}_bg.wasm"
+    # The glue is fetched with the module by every first query: minified it is 5.6 → ~3 KB
+    # gzip. Its exports and the wasm import names (strings) are unchanged.
+    echo "== esbuild --minify $name.js"
+    node_modules/.bin/esbuild "$out_dir/$name.js" --minify --format=esm \
+      --log-level=warning --outfile="$out_dir/$name.min.js"
+    mv "$out_dir/$name.min.js" "$out_dir/$name.js"
   fi
-  # The features rustc enables by default for wasm32-unknown-unknown; wasm-opt refuses a
-  # module that uses a feature it was not told about.
-  echo "== wasm-opt -Oz --converge"
-  "$wasm_opt" -Oz --converge \
-    --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
-    --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
-    "$out_dir/midashi_wasm_bg.wasm" -o "$out_dir/midashi_wasm_bg.wasm.opt"
-  mv "$out_dir/midashi_wasm_bg.wasm.opt" "$out_dir/midashi_wasm_bg.wasm"
-  # The glue is fetched with the module by every first query: minified it is 5.6 → ~3 KB
-  # gzip. Its exports and the wasm import names (strings) are unchanged.
-  echo "== esbuild --minify midashi_wasm.js"
-  node_modules/.bin/esbuild "$out_dir/midashi_wasm.js" --minify --format=esm \
-    --log-level=warning --outfile="$out_dir/midashi_wasm.min.js"
-  mv "$out_dir/midashi_wasm.min.js" "$out_dir/midashi_wasm.js"
-fi
 
-bytes=$(wc -c <"$out_dir/midashi_wasm_bg.wasm")
-gz=$(gzip -9c "$out_dir/midashi_wasm_bg.wasm" | wc -c)
-echo "== $out_dir/midashi_wasm_bg.wasm: $bytes bytes ($gz gzip -9) [$mode]"
+  local bytes gz
+  bytes=$(wc -c <"$out_dir/${name}_bg.wasm")
+  gz=$(gzip -9c "$out_dir/${name}_bg.wasm" | wc -c)
+  echo "== $out_dir/${name}_bg.wasm: $bytes bytes ($gz gzip -9) [$mode]"
+}
+
+build_module midashi_keyword --no-default-features
+build_module midashi_wasm

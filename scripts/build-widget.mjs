@@ -8,8 +8,8 @@
 //   worker.js        the engine's Web Worker, self-contained
 //   embed-worker.js  the semantic module's Web Worker (loads embed/ next to itself lazily)
 //   midashi-file.js  classic script for pages opened from file:// (no modules, no workers,
-//                    no fetch there): the widget + the wasm-bindgen glue, reading the index
-//                    and the wasm from search/midashi-inline.js
+//                    no fetch there): the widget + the keyword module's wasm-bindgen glue,
+//                    reading the index and that module from search/midashi-inline.js
 import { build } from "esbuild";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -18,7 +18,8 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const web = join(root, "web");
 const out = join(web, "dist", "bundle");
-const glue = join(web, "dist", "wasm", "midashi_wasm.js");
+// midashi-file.js only searches (no vectors, no lookups): the keyword module's glue.
+const glue = join(web, "dist", "wasm", "midashi_keyword.js");
 mkdirSync(out, { recursive: true });
 
 const common = {

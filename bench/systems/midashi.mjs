@@ -67,5 +67,6 @@ export default {
   },
   /** The JS + wasm a page loads for keyword search: the package's ES modules bundled, and the wasm. */
   bundleEntry: () => `export { Midashi } from "./web/dist/index.js";`,
-  wasmFiles: () => [path.join(DIST, "wasm/midashi_wasm_bg.wasm")],
+  // The keyword module: the full engine is fetched only for vectors and lookups.
+  wasmFiles: () => [path.join(DIST, "wasm/midashi_keyword_bg.wasm")],
 };

@@ -32,9 +32,11 @@ export function buildIndexBin() {
 
 /** Makes sure web/dist has the widget bundles (cheap to rebuild; the wasm must be built already). */
 export function ensureAssets() {
-  const wasm = join(ASSETS, "wasm", "midashi_wasm_bg.wasm");
-  if (!existsSync(wasm)) {
-    throw new Error(`${wasm} is missing: build it first with scripts/build-wasm.sh dev (or release)`);
+  for (const name of ["midashi_keyword_bg.wasm", "midashi_wasm_bg.wasm"]) {
+    const wasm = join(ASSETS, "wasm", name);
+    if (!existsSync(wasm)) {
+      throw new Error(`${wasm} is missing: build it first with scripts/build-wasm.sh dev (or release)`);
+    }
   }
   if (!existsSync(join(ASSETS, "bundle", "midashi-file.js")) || process.env.MIDASHI_REBUILD_WIDGET) {
     execFileSync("node", [join(ROOT, "scripts", "build-widget.mjs")], { cwd: ROOT, stdio: "inherit" });

@@ -8,25 +8,29 @@
 // which browsers and Node both treat as a distinct module.
 
 import { MidashiError, toMidashiError } from "./errors.js";
-import type { Manifest } from "./types.js";
+import type { EngineKind, Manifest } from "./types.js";
 import { VERSION } from "./version.js";
 
 /** Index format major this package's engine reads (midashi-core FORMAT_MAJOR). */
 export const FORMAT_MAJOR = 1;
 
-/** A `WasmIndex` of the glue (crates/midashi-wasm). */
+/**
+ * A `WasmIndex` of the glue (crates/midashi-wasm). The keyword module has no vectors and no
+ * lookups: those methods exist only on an index of the full engine.
+ */
 export interface WasmIndex {
   manifest(): Manifest;
   search(query: string, options: unknown, queryVector?: Float32Array): unknown;
-  attachVectors(bytes: Uint8Array): void;
-  attachAnn(bytes: Uint8Array): void;
-  hasVectors(): boolean;
-  getSection(target: string): unknown;
-  getDocument(path: string): unknown;
+  attachVectors?(bytes: Uint8Array): void;
+  attachAnn?(bytes: Uint8Array): void;
+  hasVectors?(): boolean;
+  getSection?(target: string): unknown;
+  getDocument?(path: string): unknown;
   suggest(prefix: string, limit: number): string[];
   sectionCount(): number;
   versions(): string[];
   attachFile(name: string, bytes: Uint8Array): void;
+  loadedFiles(): string[];
   isSharded(): boolean;
   free(): void;
 }
@@ -34,13 +38,22 @@ export interface WasmIndex {
 /** The glue module's exports that we use. */
 interface Glue {
   default(init: { module_or_path: WebAssembly.Module }): Promise<unknown>;
-  version(): { version: string; formatMajor: number; formatMinor: number };
+  version(): VersionInfo;
   readManifest(entry: Uint8Array): Manifest;
   __panicForTests(): void;
   WasmIndex: {
     open(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex;
     openSharded(entry: Uint8Array, directory: Uint8Array): WasmIndex;
   };
+}
+
+/** What the module says about itself. */
+interface VersionInfo {
+  version: string;
+  formatMajor: number;
+  formatMinor: number;
+  /** Which of the build's two modules this is. */
+  engine: EngineKind;
 }
 
 let instances = 0;
@@ -77,7 +90,7 @@ export class Engine {
       if (e instanceof WebAssembly.LinkError || e instanceof TypeError) {
         throw new MidashiError(
           "VERSION_MISMATCH",
-          `midashi_wasm_bg.wasm does not match midashi_wasm.js (${e.message}); they come from different builds: deploy both files of one build and clear caches`,
+          `the wasm module does not match its glue ${glueUrl} (${e.message}); they come from different builds (or a module is paired with the other module's glue): deploy the files of one build together and clear caches`,
           { cause: e },
         );
       }
@@ -100,7 +113,7 @@ export class Engine {
   }
 
   /** The module's version information. */
-  version(): { version: string; formatMajor: number; formatMinor: number } {
+  version(): VersionInfo {
     return this.call(() => this.glue.version());
   }
 
@@ -144,7 +157,7 @@ export async function compileModule(bytes: Uint8Array, where: string): Promise<W
   } catch (e) {
     throw new MidashiError(
       "CORRUPTED",
-      `${where} is not a valid WebAssembly module (${e instanceof Error ? e.message : String(e)}); the file is damaged or the server sent something else: serve dist/wasm/midashi_wasm_bg.wasm unchanged`,
+      `${where} is not a valid WebAssembly module (${e instanceof Error ? e.message : String(e)}); the file is damaged or the server sent something else: serve the files of dist/wasm/ unchanged`,
       { cause: e },
     );
   }

@@ -6,11 +6,18 @@ import { Engine, compileModule, type WasmIndex } from "./engine.js";
 import { MidashiError, neededFiles, toMidashiError } from "./errors.js";
 import { ENTRY_FILE_NAME, join, readBytes } from "./loader.js";
 import { mergeResponses, perIndexOptions, type RawResponse } from "./multi.js";
-import type { DocumentView, EngineSearchOptions, IndexInfo, Manifest, SectionView } from "./types.js";
+import type { DocumentView, EngineKind, EngineSearchOptions, IndexInfo, Manifest, SectionView } from "./types.js";
+
+/** Where one wasm module and its glue are. */
+export interface ModuleUrls {
+  glueUrl: string;
+  wasmUrl: string;
+}
 
 /** Requests, by operation. */
 export interface Requests {
-  init: { args: { glueUrl: string; wasmUrl: string }; result: { version: string } };
+  /** The full engine's files, and the keyword module's to start with (when given). */
+  init: { args: ModuleUrls & { keyword?: ModuleUrls }; result: { version: string } };
   open: { args: { name: string; source: string }; result: IndexInfo & { id: number } };
   search: {
     args: {
@@ -29,6 +36,7 @@ export interface Requests {
   suggest: { args: { ids: number[]; prefix: string; limit: number }; result: string[] };
   loadVectors: { args: { ids: number[] }; result: string[] };
   close: { args: { ids: number[] }; result: null };
+  engine: { args: Record<string, never>; result: EngineKind };
   panicForTests: { args: Record<string, never>; result: null };
 }
 export type Op = keyof Requests;
@@ -55,13 +63,26 @@ const HOW_TO_BUILD = "check the location points at a folder written by `build-in
  * the semantic leg. More means the index keeps asking for files it was given: a bug. */
 const MAX_ROUNDS = 8;
 
-/** Owns the engine and the loaded indexes. */
+/**
+ * Owns the engine and the loaded indexes.
+ *
+ * It starts on the keyword module when it is given one (keyword queries and completions,
+ * ~12 KB gzip less for a page's first query) and moves to the full engine the first time
+ * vectors or a section/document are asked for: the full module is fetched, and every index
+ * reopened in it from the bytes kept for a rebuild (a sharded index fetches its shards again,
+ * from the HTTP cache in a browser).
+ */
 export class Host {
   private engine?: Engine;
   private module?: WebAssembly.Module;
   private glueUrl = "";
+  private kind: EngineKind = "full";
+  /** The full engine's files, for the move to it. */
+  private full?: ModuleUrls;
   /** A rebuild after a trap, while it runs. */
   private rebuilding?: Promise<Engine>;
+  /** The move to the full engine, while it runs. */
+  private upgrading?: Promise<Engine>;
   private readonly indexes = new Map<number, Loaded>();
   private nextId = 1;
 
@@ -92,11 +113,13 @@ export class Host {
         return this.search(a as Requests["search"]["args"]);
       case "getSection": {
         const { ids, target, tag } = a as Requests["getSection"]["args"];
-        return this.first(ids, tag, (l) => l.index.getSection(target) as SectionView | null);
+        await this.fullEngine();
+        return this.first(ids, tag, (l) => lookup(l.index.getSection, l.index, target) as SectionView | null);
       }
       case "getDocument": {
         const { ids, path, tag } = a as Requests["getDocument"]["args"];
-        return this.first(ids, tag, (l) => l.index.getDocument(path) as DocumentView | null);
+        await this.fullEngine();
+        return this.first(ids, tag, (l) => lookup(l.index.getDocument, l.index, path) as DocumentView | null);
       }
       case "suggest":
         return this.suggest(a as Requests["suggest"]["args"]);
@@ -114,6 +137,9 @@ export class Host {
         }
         return null;
       }
+      case "engine":
+        await this.ready();
+        return this.kind;
       case "panicForTests":
         (await this.ready()).panicForTests();
         return null;
@@ -121,15 +147,51 @@ export class Host {
     throw new MidashiError("INTERNAL", `unknown request ${String(op)}`);
   }
 
-  private async init({ glueUrl, wasmUrl }: Requests["init"]["args"]): Promise<{ version: string }> {
-    const bytes = await readBytes(wasmUrl, {
-      what: "midashi's wasm module",
-      missing: "serve the package's dist/wasm/ folder next to index.js, or pass wasmUrl",
-    });
-    this.module = await compileModule(bytes, wasmUrl);
-    this.glueUrl = glueUrl;
-    this.engine = await Engine.create(glueUrl, this.module);
+  private async init({ glueUrl, wasmUrl, keyword }: Requests["init"]["args"]): Promise<{ version: string }> {
+    this.full = { glueUrl, wasmUrl };
+    const first = keyword ?? this.full;
+    this.kind = keyword ? "keyword" : "full";
+    this.module = await loadModule(first, keyword ? "keywordWasmUrl" : "wasmUrl");
+    this.glueUrl = first.glueUrl;
+    this.engine = await Engine.create(first.glueUrl, this.module);
+    expectKind(this.engine, this.kind, first);
     return { version: this.engine.version().version };
+  }
+
+  /** The full engine, moved to first when the keyword module is loaded. */
+  private async fullEngine(): Promise<Engine> {
+    if (this.kind === "full") return this.ready();
+    const upgrading = (this.upgrading ??= this.upgrade());
+    try {
+      return await upgrading;
+    } finally {
+      // Settled either way: a failed move is tried again by the next request that needs it.
+      if (this.upgrading === upgrading) this.upgrading = undefined;
+    }
+  }
+
+  private async upgrade(): Promise<Engine> {
+    const full = this.full;
+    if (!full) throw new MidashiError("INTERNAL", "midashi's engine is not initialised");
+    const module = await loadModule(full, "wasmUrl");
+    const engine = await Engine.create(full.glueUrl, module);
+    expectKind(engine, "full", full);
+    // A rebuild after a trap finishes first: it would otherwise build on the old module.
+    const old = await this.ready();
+    // What each sharded index has loaded goes with it (read again, from the HTTP cache in a
+    // browser): the sections of the results shown are found by id only through those files.
+    const carried = [...this.indexes.values()].map((l) => ({ l, names: l.directory ? old.call(() => l.index.loadedFiles()) : [] }));
+    this.module = module;
+    this.glueUrl = full.glueUrl;
+    this.kind = "full";
+    const live = await this.rebuild(engine);
+    await Promise.all(
+      carried.map(async ({ l, names }) => {
+        const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), filesContext(l))));
+        names.forEach((name, i) => live.call(() => l.index.attachFile(name, files[i] as Uint8Array)));
+      }),
+    );
+    return live;
   }
 
   /** The live engine, rebuilt first if the last one trapped. */
@@ -146,19 +208,24 @@ export class Host {
     return this.engine;
   }
 
-  /** A fresh instance with every index reopened from the bytes kept for this purpose. */
-  private async rebuild(): Promise<Engine> {
+  /**
+   * A fresh instance (of `this.module`) with every index reopened from the bytes kept for
+   * this purpose: after a trap, and on the move to the full engine.
+   */
+  private async rebuild(fresh?: Engine): Promise<Engine> {
     if (!this.module) throw new MidashiError("INTERNAL", "midashi's engine is not initialised");
-    const engine = await Engine.create(this.glueUrl, this.module);
+    const engine = fresh ?? (await Engine.create(this.glueUrl, this.module));
     for (const l of this.indexes.values()) {
+      const old = l.index;
       l.index = l.directory ? engine.openSharded(l.entry, l.directory) : engine.open(l.entry, l.terms!, l.sections!);
-      if (l.vectors) {
-        const index = l.index;
-        const vectors = l.vectors;
-        const ann = l.ann;
-        engine.call(() => index.attachVectors(vectors));
-        if (ann) engine.call(() => index.attachAnn(ann));
+      try {
+        // The old instance is dropped; what it held goes back to its allocator (a trapped
+        // instance may refuse: nothing more to do then).
+        old.free();
+      } catch {
+        // See above.
       }
+      if (l.vectors) attachVectors(engine, l.index, l.vectors, l.ann);
     }
     this.engine = engine;
     return engine;
@@ -214,8 +281,7 @@ export class Host {
         const err = toMidashiError(e);
         const names = err.code === "NEEDS_FILES" ? neededFiles(err) : [];
         if (names.length === 0 || round >= MAX_ROUNDS) throw err;
-        const ctx = { what: `index ${JSON.stringify(l.info.name)} (${l.info.source})`, missing: "the index folder is incomplete or from another build: deploy every file build-index wrote" };
-        const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), ctx)));
+        const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), filesContext(l))));
         const live = await this.ready();
         names.forEach((name, i) => {
           const bytes = files[i] as Uint8Array;
@@ -297,10 +363,9 @@ export class Host {
         readBytes(join(l.info.source, file.name), ctx),
         annFile ? readBytes(join(l.info.source, annFile.name), ctx) : Promise.resolve(undefined),
       ]);
-      const engine = await this.ready();
-      const index = l.index;
-      engine.call(() => index.attachVectors(bytes));
-      if (ann) engine.call(() => index.attachAnn(ann));
+      // Vectors need the full engine; it is loaded while the vectors download.
+      const engine = await this.fullEngine();
+      attachVectors(engine, l.index, bytes, ann);
       l.vectors = bytes;
       l.ann = ann;
       for (const f of annFile ? [file, annFile] : [file]) {
@@ -310,4 +375,44 @@ export class Host {
     }
     return fetched;
   }
+}
+
+/** Fetches and compiles one module; `option` names the load option that says where it is. */
+async function loadModule(urls: ModuleUrls, option: string): Promise<WebAssembly.Module> {
+  const bytes = await readBytes(urls.wasmUrl, {
+    what: "midashi's wasm module",
+    missing: `serve the package's dist/wasm/ folder next to index.js, or pass ${option}`,
+  });
+  return compileModule(bytes, urls.wasmUrl);
+}
+
+/** Refuses a module that is the other one of the pair (swapped or renamed files). */
+function expectKind(engine: Engine, kind: EngineKind, urls: ModuleUrls): void {
+  const got = engine.version().engine;
+  if (got !== kind) {
+    throw new MidashiError(
+      "VERSION_MISMATCH",
+      `${urls.wasmUrl} is midashi's ${got} module where the ${kind} one was expected; serve midashi_keyword_bg.wasm as the keyword module and midashi_wasm_bg.wasm as the full engine`,
+    );
+  }
+}
+
+/** Attaches vectors (and an HNSW graph) to an index of the full engine. */
+function attachVectors(engine: Engine, index: WasmIndex, vectors: Uint8Array, ann: Uint8Array | undefined): void {
+  engine.call(() => {
+    if (!index.attachVectors || !index.attachAnn) throw new MidashiError("INTERNAL", "vectors were attached to the keyword module; this is a bug, please report it");
+    index.attachVectors(vectors);
+    if (ann) index.attachAnn(ann);
+  });
+}
+
+/** Calls a lookup that only the full engine has. */
+function lookup(method: ((this: WasmIndex, arg: string) => unknown) | undefined, index: WasmIndex, arg: string): unknown {
+  if (!method) throw new MidashiError("INTERNAL", "a lookup reached the keyword module; this is a bug, please report it");
+  return method.call(index, arg);
+}
+
+/** How a failed read of a sharded index's file is explained. */
+function filesContext(l: Loaded) {
+  return { what: `index ${JSON.stringify(l.info.name)} (${l.info.source})`, missing: "the index folder is incomplete or from another build: deploy every file build-index wrote" };
 }

@@ -18,6 +18,7 @@ import type { Requests } from "./host.js";
 import { LatestOnly } from "./scheduler.js";
 import type {
   DocumentView,
+  EngineKind,
   EngineSearchOptions,
   IndexInfo,
   IndexSource,
@@ -73,9 +74,16 @@ function stableJson(value: unknown): string {
 /** Where the package's own files are: next to this module unless told otherwise. */
 function assets(options: LoadOptions) {
   const at = (given: string | URL | undefined, file: string) => (given ? absolute(given) : new URL(file, import.meta.url).href);
+  // A caller who names only the full engine's files gets only the full engine: the keyword
+  // module's default place (next to this package) may not be where they serve files.
+  const keywordGiven = options.keywordWasmUrl !== undefined || options.keywordGlueUrl !== undefined;
+  const fullOnly = !keywordGiven && (options.wasmUrl !== undefined || options.glueUrl !== undefined);
   return {
     glueUrl: at(options.glueUrl, "./wasm/midashi_wasm.js"),
     wasmUrl: at(options.wasmUrl, "./wasm/midashi_wasm_bg.wasm"),
+    keyword: fullOnly
+      ? undefined
+      : { glueUrl: at(options.keywordGlueUrl, "./wasm/midashi_keyword.js"), wasmUrl: at(options.keywordWasmUrl, "./wasm/midashi_keyword_bg.wasm") },
     workerUrl: at(options.workerUrl, "./worker.js"),
     embedGlueUrl: at(options.embedGlueUrl, "./embed/midashi_wasm_embed.js"),
     embedWasmUrl: at(options.embedWasmUrl, "./embed/midashi_wasm_embed_bg.wasm"),
@@ -151,7 +159,7 @@ export class Midashi extends EventTarget {
   }
 
   private static async open(sources: IndexSource[], options: LoadOptions): Promise<Midashi> {
-    const { glueUrl, wasmUrl, workerUrl } = assets(options);
+    const { glueUrl, wasmUrl, keyword, workerUrl } = assets(options);
     // Node has no web Worker; its worker_threads would only copy the index once more for a
     // server that answers one query at a time anyway.
     const useWorker = (options.worker ?? true) && !isNode() && typeof Worker === "function";
@@ -160,7 +168,7 @@ export class Midashi extends EventTarget {
       // The host on this thread is imported only when it is used: the widget's bundle
       // (always in a worker) leaves it out.
       backend = useWorker ? new WorkerBackend<Requests>(workerUrl, "search") : new DirectBackend<Requests>(new (await import("./host.js")).Host());
-      await backend.call("init", { glueUrl, wasmUrl });
+      await backend.call("init", { glueUrl, wasmUrl, keyword });
       const b = backend;
       // Several indexes load in parallel; each fetches its entry file first.
       const opened = await Promise.all(sources.map((s) => b.call("open", { name: s.name, source: absolute(s.url) })));
@@ -390,6 +398,20 @@ export class Midashi extends EventTarget {
       }
       this.cache.clear();
       return fetched;
+    } catch (e) {
+      throw toMidashiError(e);
+    }
+  }
+
+  /**
+   * Which search engine module is loaded: `"keyword"` (the keyword module, all that keyword
+   * queries and completions need) or `"full"` (once vectors or a section/document were asked
+   * for, or when only `wasmUrl` was given). For diagnostics: it says which module a page has
+   * fetched.
+   */
+  async engine(): Promise<EngineKind> {
+    try {
+      return await this.backend.call("engine", {});
     } catch (e) {
       throw toMidashiError(e);
     }

@@ -244,12 +244,27 @@ export interface IndexInfo {
   fetched: string[];
 }
 
-/** Where the package's own files are, when they are not next to `index.js`. */
+/** Which of the two search engine modules is loaded (see {@link AssetOptions}). */
+export type EngineKind = "keyword" | "full";
+
+/**
+ * Where the package's own files are, when they are not next to `index.js`.
+ *
+ * The search engine is two wasm modules of one build: the keyword module
+ * (`midashi_keyword_bg.wasm`), loaded first, which answers keyword queries and completions,
+ * and the full engine (`midashi_wasm_bg.wasm`, ~12 KB gzip more), fetched only when vectors
+ * or a section/document are first asked for. Give `wasmUrl` alone to load only the full
+ * engine.
+ */
 export interface AssetOptions {
-  /** URL (or, in Node, path) of `midashi_wasm_bg.wasm`. */
+  /** URL (or, in Node, path) of the full engine `midashi_wasm_bg.wasm`. */
   wasmUrl?: string | URL;
-  /** URL of the wasm-bindgen glue `midashi_wasm.js`. */
+  /** URL of its wasm-bindgen glue `midashi_wasm.js`. */
   glueUrl?: string | URL;
+  /** URL (or, in Node, path) of the keyword module `midashi_keyword_bg.wasm`. */
+  keywordWasmUrl?: string | URL;
+  /** URL of its wasm-bindgen glue `midashi_keyword.js`. */
+  keywordGlueUrl?: string | URL;
   /** URL of `worker.js`. */
   workerUrl?: string | URL;
   /** URL of the semantic module's glue `embed/midashi_wasm_embed.js`. */

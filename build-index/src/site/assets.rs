@@ -14,6 +14,13 @@ const WIDGET_FILES: &[(&str, &str)] = &[
     ("bundle/midashi.js", "midashi.js"),
     ("bundle/worker.js", "worker.js"),
     ("bundle/midashi-file.js", "midashi-file.js"),
+    // The keyword module, what the widget loads; the full engine, fetched when vectors or
+    // a section are first asked for (see crates/midashi-wasm).
+    ("wasm/midashi_keyword.js", "wasm/midashi_keyword.js"),
+    (
+        "wasm/midashi_keyword_bg.wasm",
+        "wasm/midashi_keyword_bg.wasm",
+    ),
     ("wasm/midashi_wasm.js", "wasm/midashi_wasm.js"),
     ("wasm/midashi_wasm_bg.wasm", "wasm/midashi_wasm_bg.wasm"),
 ];
@@ -30,8 +37,9 @@ const SEMANTIC_FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The wasm module, relative to the assets folder (also inlined for file://).
-const WASM: &str = "wasm/midashi_wasm_bg.wasm";
+/// The wasm module inlined for file:// (keyword search only there: the keyword module),
+/// relative to the assets folder.
+const WASM: &str = "wasm/midashi_keyword_bg.wasm";
 
 /// Where the widget's files are expected when `--assets` is not given: `web/dist` of the
 /// working directory (the repository root, where `scripts/demo.sh` runs).

@@ -595,6 +595,16 @@ impl SearchIndex {
         }
     }
 
+    /// The files a sharded index has loaded, in an order [`SearchIndex::attach_file`] takes
+    /// them in: attached to a fresh instance, they carry the state over (the sections of the
+    /// results shown, for lookups by id). Empty for a single-file index.
+    pub fn loaded_files(&self) -> Vec<String> {
+        match &self.store {
+            Store::Sharded(sh) => sh.loaded_files(),
+            Store::Whole(_) => Vec::new(),
+        }
+    }
+
     /// Bounds the shards and bundles a sharded index keeps loaded between queries (default
     /// [`crate::shards::read::KEEP_LOADED`]); no effect on a single-file index.
     pub fn set_keep_loaded(&mut self, files: usize) {

@@ -384,6 +384,59 @@ fn memory_stays_bounded_and_answers_stay_right_after_files_are_dropped() {
 }
 
 #[test]
+fn a_fresh_instance_given_the_loaded_files_knows_the_results_shown() {
+    // What the JS host does when it moves from the keyword module to the full engine.
+    let mut p = pair("rust-book", &["."]);
+    let kw = SearchOptions {
+        mode: Mode::Keyword,
+        ..SearchOptions::default()
+    };
+    let (hits, _) = drive(&mut p.sharded, &p.files, |i| {
+        i.search("trait objects", &kw, None)
+    });
+    let hits = hits.unwrap();
+    let top = SectionId::parse(&hits.results[0].id).unwrap();
+    let (_, links) = p.sharded.loaded_parts();
+    assert!(links > 0, "the search loaded no cards");
+
+    let open = || {
+        SearchIndex::open_sharded(
+            by_kind(&p.files, "midashi-entry"),
+            by_kind(&p.files, "directory."),
+            None,
+        )
+        .unwrap()
+    };
+    // A fresh instance cannot find a section by id: ids are hashes, and fetching every
+    // bundle to find one would fetch the whole site.
+    assert!(open().get_section(top).is_none());
+
+    let names = p.sharded.loaded_files();
+    let paths = names.iter().position(|n| n.starts_with("paths."));
+    let first_bundle = names.iter().position(|n| n.starts_with("bundle."));
+    if let (Some(b), Some(pa)) = (first_bundle, paths) {
+        assert!(pa < b, "bundles are named by the paths file: {names:?}");
+    }
+    let mut fresh = open();
+    for n in &names {
+        fresh.attach_file(n, &p.files[n]).unwrap();
+    }
+    assert_eq!(fresh.loaded_parts(), p.sharded.loaded_parts());
+    assert_eq!(fresh.loaded_files(), names);
+    let (want, _) = drive(&mut p.sharded, &p.files, |i| lookup(i, i.get_section(top)));
+    let want = want.unwrap();
+    let (got, _) = drive(&mut fresh, &p.files, |i| lookup(i, i.get_section(top)));
+    assert_eq!(got.unwrap(), want);
+    assert!(want.is_some());
+    // And it answers the same query without asking for anything.
+    let (again, rounds) = drive(&mut fresh, &p.files, |i| {
+        i.search("trait objects", &kw, None)
+    });
+    assert_eq!(again.unwrap(), hits);
+    assert_eq!(rounds, 0);
+}
+
+#[test]
 fn a_file_from_another_build_or_a_damaged_one_is_refused() {
     let mut p = pair("rust-book", &["."]);
     let err = p

@@ -9,11 +9,17 @@
 //!   field by field ([`options`]; an unknown option is refused as the core refuses it);
 //! - core errors out, as JS `Error` objects with a `code` property ([`Error::code`]).
 //!
+//! Two modules come from this crate (scripts/build-wasm.sh): with the default feature `full`
+//! everything below; without it the *keyword module*, which leaves out the semantic leg and
+//! section/document lookups — ~12 KB gzip less for a page's first query, which only needs
+//! keyword search. `version()` says which one is loaded (`engine`).
+//!
 //! A Rust panic must never reach JS as an opaque `unreachable`: the panic hook logs the
 //! message first, and the JS side turns the resulting trap into an `INTERNAL` error and
 //! re-instantiates the module (the instance is not safe to reuse after a trap).
 
 use midashi_core::format::{Manifest, FORMAT_MAJOR, FORMAT_MINOR};
+#[cfg(feature = "full")]
 use midashi_core::section::SectionId;
 use midashi_core::{Error, SearchIndex};
 use serde::Serialize;
@@ -48,10 +54,14 @@ fn core_error(e: Error) -> JsValue {
     let err = js_error(e.code(), &e.to_string());
     // A sharded index's "fetch these first": the loader reads the names from `files`.
     if let Error::NeedsFiles(files) = &e {
-        let list: js_sys::Array = files.iter().map(|f| JsValue::from_str(f)).collect();
-        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("files"), &list);
+        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("files"), &names_array(files));
     }
     err
+}
+
+/// File names as a JS array of strings.
+fn names_array(names: &[String]) -> js_sys::Array {
+    names.iter().map(|f| JsValue::from_str(f)).collect()
 }
 
 /// Serialises a core value the way the CLI's `--json` prints it: objects, not `Map`s, and
@@ -73,15 +83,25 @@ struct VersionInfo {
     format_major: u16,
     /// The index format minor this engine writes.
     format_minor: u16,
+    /// `"full"`, or `"keyword"` for the module built without feature `full`.
+    engine: &'static str,
 }
 
-/// `{ version, formatMajor, formatMinor }` of this module.
+/// Which module this is (see the crate docs).
+const ENGINE: &str = if cfg!(feature = "full") {
+    "full"
+} else {
+    "keyword"
+};
+
+/// `{ version, formatMajor, formatMinor, engine }` of this module.
 #[wasm_bindgen]
 pub fn version() -> Result<JsValue, JsValue> {
     to_js(&VersionInfo {
         version: env!("CARGO_PKG_VERSION"),
         format_major: FORMAT_MAJOR,
         format_minor: FORMAT_MINOR,
+        engine: ENGINE,
     })
 }
 
@@ -133,6 +153,16 @@ impl WasmIndex {
         self.inner.attach_file(name, bytes).map_err(core_error)
     }
 
+    /// The files a sharded index has loaded (empty for a single file), in an order
+    /// `attachFile` takes them in: the JS host attaches them to the same index in the full
+    /// engine when it moves there, so the results shown stay known (lookups by id).
+    #[wasm_bindgen(js_name = loadedFiles)]
+    pub fn loaded_files(&self) -> js_sys::Array {
+        // Built like the `files` of a NeedsFiles error: a `Vec<String>` return would link a
+        // second copy of the conversion.
+        names_array(&self.inner.loaded_files())
+    }
+
     /// Whether the index is sharded (loads files per query).
     #[wasm_bindgen(js_name = isSharded)]
     pub fn is_sharded(&self) -> bool {
@@ -157,6 +187,17 @@ impl WasmIndex {
     ) -> Result<JsValue, JsValue> {
         let opts = options::search_options(&options)
             .map_err(|e| js_error("INVALID_OPTION", &format!("invalid search options: {e}")))?;
+        #[cfg(not(feature = "full"))]
+        let query_vector: Option<Box<[f32]>> = match query_vector {
+            // A constant `None` from here on: the semantic leg is not linked in.
+            None => None,
+            Some(_) => {
+                return Err(js_error(
+                    "SEMANTIC_UNAVAILABLE",
+                    "this is the keyword module (midashi_keyword_bg.wasm), which has no semantic leg; load midashi_wasm_bg.wasm for semantic search",
+                ))
+            }
+        };
         let response = self
             .inner
             .search(query, &opts, query_vector.as_deref())
@@ -164,24 +205,28 @@ impl WasmIndex {
         to_js(&response)
     }
 
+    #[cfg(feature = "full")]
     /// Adds the vectors file (fetched lazily, when semantic search is first wanted).
     #[wasm_bindgen(js_name = attachVectors)]
     pub fn attach_vectors(&mut self, bytes: &[u8]) -> Result<(), JsValue> {
         self.inner.attach_vectors(bytes).map_err(core_error)
     }
 
+    #[cfg(feature = "full")]
     /// Adds the HNSW graph file of a large index (after the vectors).
     #[wasm_bindgen(js_name = attachAnn)]
     pub fn attach_ann(&mut self, bytes: &[u8]) -> Result<(), JsValue> {
         self.inner.attach_ann(bytes).map_err(core_error)
     }
 
+    #[cfg(feature = "full")]
     /// Whether vectors are attached.
     #[wasm_bindgen(js_name = hasVectors)]
     pub fn has_vectors(&self) -> bool {
         self.inner.has_vectors()
     }
 
+    #[cfg(feature = "full")]
     /// A section with its whole text, by id (16 hex digits) or by `path#anchor` (as
     /// `build-index get` accepts); `null` when there is no such section.
     #[wasm_bindgen(js_name = getSection)]
@@ -200,6 +245,7 @@ impl WasmIndex {
         }
     }
 
+    #[cfg(feature = "full")]
     /// A document with its source and outline, by path; `null` when there is none.
     #[wasm_bindgen(js_name = getDocument)]
     pub fn get_document(&self, path: &str) -> Result<JsValue, JsValue> {

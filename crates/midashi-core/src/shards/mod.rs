@@ -153,7 +153,8 @@ pub fn card_name(salt: u64, i: u32) -> String {
     FileKind::Card.name_for_hash(card_hash(salt, i))
 }
 
-fn card_hash(salt: u64, i: u32) -> u64 {
+/// The name hash of card `i` (see [`card_name`]).
+pub(crate) fn card_hash(salt: u64, i: u32) -> u64 {
     (salt & ((1 << 40) - 1)) << CARD_ORDINAL_BITS | u64::from(i % MAX_CARDS)
 }
 

@@ -6,8 +6,8 @@
 //! [`Sharded::attach`] and asks again (the JS loader does this; a query needs two rounds).
 
 use super::{
-    card_name, card_ordinal, read_scored_list, split_ref, Bundle, Card, Directory, Lexicon, Paths,
-    ScoredPosting, Shard, Tree, MAX_CARDS,
+    card_hash, card_name, card_ordinal, read_scored_list, split_ref, Bundle, Card, Directory,
+    Lexicon, Paths, ScoredPosting, Shard, Tree, MAX_CARDS,
 };
 use crate::error::{Error, Result};
 use crate::format::{decode, FileKind};
@@ -95,6 +95,13 @@ impl<T> Loaded<T> {
             self.used.resize(i + 1, false);
         }
         self.used[i] = true;
+    }
+
+    /// The ordinals of the loaded files.
+    fn ordinals(&self) -> Vec<usize> {
+        (0..self.files.len())
+            .filter(|&i| self.files[i].is_some())
+            .collect()
     }
 
     fn all(&self) -> Vec<Arc<T>> {
@@ -455,6 +462,44 @@ impl Sharded {
             .binary_search_by(|p| p.as_str().cmp(path))
             .ok()?;
         self.bundle_of_doc(doc as u32)
+    }
+
+    /// The names of the files loaded now, in an order [`Sharded::attach`] accepts them in (the
+    /// paths file before the bundles it names): what a fresh instance of the index is given
+    /// to carry on where this one is (the JS host moving to the full engine).
+    pub fn loaded_files(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        let singles = [
+            (self.lexicon.lock_ok().is_some(), &self.dir.lexicon),
+            (self.tree.lock_ok().is_some(), &self.dir.tree),
+            (self.paths.lock_ok().is_some(), &self.dir.paths),
+        ];
+        for (loaded, name) in singles {
+            if loaded {
+                names.push(name.clone());
+            }
+        }
+        // Named in one place: each call site of the name formatting is code in the wasm.
+        let mut hashed: Vec<(FileKind, u64)> = Vec::new();
+        for i in self.shards.lock_ok().ordinals() {
+            hashed.push((FileKind::Shard, self.dir.shards[i].hash));
+        }
+        for i in self.cards.lock_ok().ordinals() {
+            hashed.push((FileKind::Card, card_hash(self.dir.cards_salt, i as u32)));
+        }
+        if let Some(paths) = self.paths.lock_ok().clone() {
+            for i in self.bundles.lock_ok().ordinals() {
+                if let Some(b) = paths.bundles.get(i) {
+                    hashed.push((FileKind::Bundle, b.hash));
+                }
+            }
+        }
+        names.extend(
+            hashed
+                .into_iter()
+                .map(|(kind, hash)| kind.name_for_hash(hash)),
+        );
+        names
     }
 
     /// Shards, and bundles and cards, loaded now.
