@@ -241,6 +241,7 @@ use super::entry::{FileRef, Manifest, ModelInfo, Stats};
 use super::FileKind;
 use crate::index::{DocRecord, FieldWeights, SectionRecord, SectionsData, TermsData};
 use crate::section::Hints;
+use crate::shards::facet_columns::Columns;
 use crate::shards::{
     Bundle, BundleRef, Card, CardDoc, CardSection, Directory, Facets, Lexicon, Link, LinkDoc,
     Paths, SectionFacts, Shard, ShardRef, Tree,
@@ -420,16 +421,17 @@ impl Decode for BundleRef {
     }
 }
 
-impl Decode for Facets {
-    fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
-        Ok(Facets {
-            sections: r.u32()?,
-            version: Decode::decode(r)?,
-            lang: Decode::decode(r)?,
-            category: Decode::decode(r)?,
-            tags: Decode::decode(r)?,
-        })
+/// The directory's facets, column by column (see `shards::facet_columns`).
+fn facet_columns(r: &mut Reader<'_>) -> ReadResult<Vec<Facets>> {
+    Columns {
+        sections: Decode::decode(r)?,
+        version: Decode::decode(r)?,
+        lang: Decode::decode(r)?,
+        category: Decode::decode(r)?,
+        tags: Decode::decode(r)?,
     }
+    .rows()
+    .ok_or(ReadError("the facet columns differ in length"))
 }
 
 impl Decode for Directory {
@@ -441,7 +443,7 @@ impl Decode for Directory {
             lexicon: Decode::decode(r)?,
             tree: Decode::decode(r)?,
             paths: Decode::decode(r)?,
-            docs: Decode::decode(r)?,
+            docs: facet_columns(r)?,
             strings: Decode::decode(r)?,
             versions: Decode::decode(r)?,
             synonyms: Decode::decode(r)?,

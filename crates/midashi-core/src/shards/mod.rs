@@ -71,6 +71,81 @@ pub(crate) mod name_hash {
     }
 }
 
+/// The directory's per-document facets, written as columns rather than rows: each column
+/// is a run of small, mostly repeating numbers (a site's pages share a version, a language,
+/// a category), which gzip compresses to a third of the rows' size (powershell-docs: 4.2 →
+/// 1.4 KB of every first query). Absent values are 0, value `i` is `i + 1`.
+pub(crate) mod facet_columns {
+    use super::Facets;
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// The columns, one entry per document in each.
+    #[derive(Serialize, Deserialize)]
+    pub struct Columns {
+        pub sections: Vec<u32>,
+        pub version: Vec<u32>,
+        pub lang: Vec<u32>,
+        pub category: Vec<u32>,
+        pub tags: Vec<Vec<u32>>,
+    }
+
+    fn present(v: Option<u32>) -> u32 {
+        v.map_or(0, |i| i + 1)
+    }
+
+    fn value(v: u32) -> Option<u32> {
+        v.checked_sub(1)
+    }
+
+    impl Columns {
+        /// The rows, or `None` when the columns are not of one length.
+        pub fn rows(self) -> Option<Vec<Facets>> {
+            let n = self.sections.len();
+            if [
+                self.version.len(),
+                self.lang.len(),
+                self.category.len(),
+                self.tags.len(),
+            ]
+            .iter()
+            .any(|&len| len != n)
+            {
+                return None;
+            }
+            let mut out = Vec::with_capacity(n);
+            let mut tags = self.tags.into_iter();
+            for i in 0..n {
+                out.push(Facets {
+                    sections: self.sections[i],
+                    version: value(self.version[i]),
+                    lang: value(self.lang[i]),
+                    category: value(self.category[i]),
+                    tags: tags.next().unwrap_or_default(),
+                });
+            }
+            Some(out)
+        }
+    }
+
+    pub fn serialize<S: Serializer>(docs: &[Facets], s: S) -> Result<S::Ok, S::Error> {
+        Columns {
+            sections: docs.iter().map(|d| d.sections).collect(),
+            version: docs.iter().map(|d| present(d.version)).collect(),
+            lang: docs.iter().map(|d| present(d.lang)).collect(),
+            category: docs.iter().map(|d| present(d.category)).collect(),
+            tags: docs.iter().map(|d| d.tags.clone()).collect(),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Facets>, D::Error> {
+        Columns::deserialize(d)?
+            .rows()
+            .ok_or_else(|| D::Error::custom("the facet columns differ in length"))
+    }
+}
+
 /// One shard, as the directory names it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShardRef {
@@ -94,8 +169,9 @@ pub struct BundleRef {
     pub hash: u64,
 }
 
-/// Filterable facts of a document, as indices into [`Directory::strings`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// Filterable facts of a document, as indices into [`Directory::strings`] (written by
+/// `facet_columns`).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Facets {
     /// Number of the document's sections (they follow the previous document's).
     pub sections: u32,
@@ -124,7 +200,8 @@ pub struct Directory {
     pub tree: String,
     /// File name of the paths.
     pub paths: String,
-    /// One entry per document.
+    /// One entry per document (written column by column: `facet_columns`).
+    #[serde(with = "facet_columns")]
     pub docs: Vec<Facets>,
     /// Interned facet values.
     pub strings: Vec<String>,
@@ -1007,5 +1084,97 @@ mod bundle_ids {
         assert_eq!(card_ordinal(salt, "shard.0000000000000000.bin"), None);
         assert_eq!(card_ordinal(salt, "card.xyz.bin"), None);
         assert_ne!(card_name(salt, 1), card_name(salt ^ (1 << 20), 1));
+    }
+
+    fn directory(docs: Vec<Facets>) -> Directory {
+        Directory {
+            n_sections: docs.iter().map(|d| d.sections).sum(),
+            versioned: false,
+            shards: vec![ShardRef {
+                first_term: String::new(),
+                hash: 7,
+            }],
+            lexicon: "lexicon.0000000000000001.bin".into(),
+            tree: "tree.0000000000000002.bin".into(),
+            paths: "paths.0000000000000003.bin".into(),
+            docs,
+            strings: vec!["7.4".into(), "en".into(), "guide".into()],
+            versions: Vec::new(),
+            synonyms: Vec::new(),
+            card_sections: 8,
+            card_lines: 12,
+            cards_salt: 1,
+        }
+    }
+
+    #[test]
+    fn facets_are_written_as_columns_and_read_back_as_rows() {
+        let docs = vec![
+            Facets {
+                sections: 3,
+                version: Some(0),
+                lang: Some(1),
+                category: None,
+                tags: vec![2],
+            },
+            Facets {
+                sections: 1,
+                version: Some(0),
+                lang: None,
+                category: Some(2),
+                tags: Vec::new(),
+            },
+        ];
+        let dir = directory(docs.clone());
+        let bytes = crate::format::encode(FileKind::Directory, &dir).unwrap();
+        let back: Directory =
+            crate::format::decode(FileKind::Directory, "directory.x.bin", &bytes).unwrap();
+        assert_eq!(back, dir);
+        // Column by column: the sections' counts first, then each version (0 = none, i + 1).
+        let payload = postcard::to_allocvec(&dir).unwrap();
+        let columns = postcard::to_allocvec(&facet_columns::Columns {
+            sections: vec![3, 1],
+            version: vec![1, 1],
+            lang: vec![2, 0],
+            category: vec![0, 3],
+            tags: vec![vec![2], Vec::new()],
+        })
+        .unwrap();
+        assert!(payload.windows(columns.len()).any(|w| w == columns));
+    }
+
+    #[test]
+    fn facet_columns_of_different_lengths_are_refused() {
+        let columns = facet_columns::Columns {
+            sections: vec![1, 1],
+            version: vec![0],
+            lang: vec![0, 0],
+            category: vec![0, 0],
+            tags: vec![Vec::new(), Vec::new()],
+        };
+        assert!(columns.rows().is_none());
+        // Through the file reader: a directory whose version column is one short.
+        let dir = directory(vec![Facets::default(), Facets::default()]);
+        let good = postcard::to_allocvec(&dir).unwrap();
+        let fields = postcard::to_allocvec(&facet_columns::Columns {
+            sections: vec![0, 0],
+            version: vec![0, 0],
+            lang: vec![0, 0],
+            category: vec![0, 0],
+            tags: vec![Vec::new(), Vec::new()],
+        })
+        .unwrap();
+        let at = good
+            .windows(fields.len())
+            .position(|w| w == fields)
+            .unwrap();
+        let mut bad = good[..at].to_vec();
+        bad.extend_from_slice(&[2, 0, 0, 1, 0, 2, 0, 0, 2, 0, 0, 2, 0, 0]);
+        bad.extend_from_slice(&good[at + fields.len()..]);
+        let framed = crate::format::frame(FileKind::Directory, &bad);
+        let err =
+            crate::format::decode::<Directory>(FileKind::Directory, "directory.x.bin", &framed)
+                .unwrap_err();
+        assert_eq!(err.code(), "MALFORMED", "{err}");
     }
 }
