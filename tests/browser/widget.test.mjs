@@ -280,6 +280,9 @@ describe("results", () => {
     const foreign = requests.filter((u) => new URL(u).origin !== server.url && !u.startsWith("data:") && !u.startsWith("blob:"));
     assert.deepEqual(foreign, []);
     assert.ok(requests.some((u) => u.endsWith(".wasm")), "the wasm module was fetched from the site");
+    // Keyword search needs only the keyword module; the full engine is not fetched.
+    assert.ok(requests.some((u) => u.endsWith("/search/wasm/midashi_keyword_bg.wasm")), requests.join("\n"));
+    assert.ok(!requests.some((u) => u.endsWith("/midashi_wasm_bg.wasm")), requests.join("\n"));
     assert.ok(requests.some((u) => u.endsWith("midashi-entry.bin")), "the index was fetched from the site");
     assert.ok(!requests.some((u) => u.includes("midashi-inline.js")), "the file:// bundle is not loaded over HTTP");
     await page.close();
@@ -476,6 +479,10 @@ describe("semantic results", () => {
     // The module ran in its own worker, and the model came from the index folder.
     assert.ok(requests.some((p) => p.endsWith("/search/embed-worker.js")), requests.join(" "));
     assert.ok(requests.some((p) => /\/search\/model\.[0-9a-f]{16}\.onnx$/.test(p)), requests.join(" "));
+    // The first query ran on the keyword module; the vectors moved the engine to the full one.
+    const keywordAt = requests.indexOf("/search/wasm/midashi_keyword_bg.wasm");
+    const fullAt = requests.indexOf("/search/wasm/midashi_wasm_bg.wasm");
+    assert.ok(keywordAt >= 0 && fullAt > keywordAt, requests.join(" "));
     assert.deepEqual(problems, []);
     await page.close();
   });

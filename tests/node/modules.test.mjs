@@ -1,0 +1,133 @@
+// The search engine's two wasm modules: a page starts on the keyword module (keyword search
+// and completions, what a first query needs) and moves to the full engine the first time
+// vectors or a section/document are asked for. The move must lose nothing: a sharded index
+// carries its loaded files over, so a result just shown is still found by id, and answers
+// stay equal to an instance that loaded only the full engine.
+
+import assert from "node:assert/strict";
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { after, before, describe, test } from "node:test";
+import { buildIndex, DIST, importMidashi, SHARED, tempDir } from "../support/indexes.mjs";
+import { startServer } from "../support/server.mjs";
+
+const CORPUS = path.join(SHARED, "corpora/rust-book");
+const NO_TYPING = { supersede: false, cache: false, mode: "keyword" };
+const FULL_ONLY = {
+  wasmUrl: pathToFileURL(path.join(DIST, "wasm/midashi_wasm_bg.wasm")).href,
+  glueUrl: pathToFileURL(path.join(DIST, "wasm/midashi_wasm.js")).href,
+};
+
+describe("keyword module, then the full engine", () => {
+  let Midashi;
+  const dirs = {};
+  before(async () => {
+    ({ Midashi } = await importMidashi());
+    dirs.single = buildIndex(CORPUS, tempDir("midashi-modules-single-"), ["--layout", "single"]);
+    dirs.sharded = buildIndex(CORPUS, tempDir("midashi-modules-sharded-"), ["--layout", "sharded"]);
+  });
+  after(() => {
+    for (const d of Object.values(dirs)) rmSync(d, { recursive: true, force: true });
+  });
+
+  for (const layout of ["single", "sharded"]) {
+    test(`${layout} layout: keyword search on the keyword module, lookups on the full engine, the same answers throughout`, async () => {
+      const idx = await Midashi.load(dirs[layout]);
+      const full = await Midashi.load(dirs[layout], FULL_ONLY);
+      try {
+        assert.equal(await idx.engine(), "keyword");
+        assert.equal(await full.engine(), "full");
+        const before = await idx.search("trait objects", NO_TYPING);
+        assert.deepEqual(before, { ...(await full.search("trait objects", NO_TYPING)), tookMs: before.tookMs });
+        assert.deepEqual(await idx.suggest("own"), await full.suggest("own"));
+        assert.equal(await idx.engine(), "keyword", "search and suggest need nothing more");
+
+        // The first lookup moves to the full engine; the result just shown is found by id.
+        const top = before.results[0];
+        const section = await idx.getSection(top.id);
+        assert.ok(section, `section ${top.id} of the result shown`);
+        assert.equal(await idx.engine(), "full");
+        assert.deepEqual(section, await full.getSection(top.id));
+        assert.deepEqual(await idx.getDocument(top.path), await full.getDocument(top.path));
+
+        // Search carries on in the full engine with the same answers.
+        const again = await idx.search("trait objects", NO_TYPING);
+        assert.deepEqual(again, { ...before, tookMs: again.tookMs });
+        const other = await idx.search("borrowing rules", NO_TYPING);
+        assert.deepEqual(other, { ...(await full.search("borrowing rules", NO_TYPING)), tookMs: other.tookMs });
+      } finally {
+        idx.close();
+        full.close();
+      }
+    });
+  }
+
+  test("over HTTP, the move re-reads only what the sharded index had loaded", async () => {
+    const server = await startServer({ mounts: [{ prefix: "/idx/", dir: dirs.sharded }] });
+    try {
+      const idx = await Midashi.load(`${server.url}/idx/`);
+      const r = await idx.search("ownership", NO_TYPING);
+      const read = server.requests.filter((u) => u.startsWith("/idx/"));
+      const seen = new Set(read);
+      await idx.getSection(r.results[0].id);
+      const after = server.requests.filter((u) => u.startsWith("/idx/")).slice(read.length);
+      // What the keyword module held, again (a browser serves it from its cache); nothing
+      // beyond it except what the lookup itself needs (the section's document).
+      assert.ok(after.length > 0, "the loaded files were carried over");
+      const fresh = after.filter((u) => !seen.has(u));
+      assert.ok(fresh.every((u) => /\/(bundle|paths)\./.test(u)), fresh.join(" "));
+      assert.ok(after.length <= read.length + 2, `${after.length} requests after ${read.length}`);
+      idx.close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("concurrent lookups move once", async () => {
+    const idx = await Midashi.load(dirs.sharded);
+    try {
+      const r = await idx.search("closures capture environment", NO_TYPING);
+      const ids = r.results.slice(0, 4).map((h) => h.id);
+      const sections = await Promise.all(ids.map((id) => idx.getSection(id)));
+      assert.deepEqual(
+        sections.map((s) => s?.id),
+        ids,
+      );
+      assert.equal(await idx.engine(), "full");
+    } finally {
+      idx.close();
+    }
+  });
+
+  test("VERSION_MISMATCH: the two modules' files swapped", async () => {
+    const swapped = {
+      wasmUrl: pathToFileURL(path.join(DIST, "wasm/midashi_keyword_bg.wasm")).href,
+      glueUrl: pathToFileURL(path.join(DIST, "wasm/midashi_keyword.js")).href,
+      keywordWasmUrl: pathToFileURL(path.join(DIST, "wasm/midashi_wasm_bg.wasm")).href,
+      keywordGlueUrl: pathToFileURL(path.join(DIST, "wasm/midashi_wasm.js")).href,
+    };
+    await assert.rejects(Midashi.load(dirs.single, swapped), (e) => e.code === "VERSION_MISMATCH" && /full module where the keyword one/.test(e.message));
+  });
+
+  test("the keyword module refuses a query vector with a typed error, not a trap", async () => {
+    const glue = await import(`${pathToFileURL(path.join(DIST, "wasm/midashi_keyword.js")).href}?direct`);
+    await glue.default({ module_or_path: readFileSync(path.join(DIST, "wasm/midashi_keyword_bg.wasm")) });
+    assert.equal(glue.version().engine, "keyword");
+    const file = (kind) => {
+      const m = glue.readManifest(readFileSync(path.join(dirs.single, "midashi-entry.bin")));
+      return readFileSync(path.join(dirs.single, m.files.find((f) => f.kind === kind).name));
+    };
+    const index = glue.WasmIndex.open(readFileSync(path.join(dirs.single, "midashi-entry.bin")), file("Terms"), file("Sections"));
+    assert.ok(index.search("ownership", {}).results.length > 0);
+    assert.throws(
+      () => index.search("ownership", {}, new Float32Array(384)),
+      (e) => e.code === "SEMANTIC_UNAVAILABLE" && /keyword module/.test(e.message),
+    );
+    // Lookups and vectors are not in it at all.
+    assert.equal(typeof index.getSection, "undefined");
+    assert.equal(typeof index.attachVectors, "undefined");
+    // And the instance still answers.
+    assert.ok(index.search("borrowing", {}).results.length > 0);
+  });
+});
