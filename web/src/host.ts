@@ -68,9 +68,9 @@ const MAX_ROUNDS = 8;
  *
  * It starts on the keyword module when it is given one (keyword queries and completions,
  * ~12 KB gzip less for a page's first query) and moves to the full engine the first time
- * vectors or a section/document are asked for: the full module is fetched, and every index
- * reopened in it from the bytes kept for a rebuild (a sharded index fetches its shards again,
- * from the HTTP cache in a browser).
+ * vectors or a section/document are asked for: the full module is fetched, every index is
+ * reopened in it from the bytes kept for a rebuild, and a sharded index is given again the
+ * files it had loaded (read from the HTTP cache in a browser).
  */
 export class Host {
   private engine?: Engine;
@@ -359,12 +359,15 @@ export class Host {
       }
       const annFile = files.find((f) => f.kind === "Ann");
       const ctx = { what: `index ${JSON.stringify(l.info.name)}`, missing: HOW_TO_BUILD };
+      // Vectors need the full engine: it loads while the vectors download.
+      const moving = this.fullEngine();
+      // Awaited below; a failure is reported there, not as an unhandled rejection.
+      moving.catch(() => undefined);
       const [bytes, ann] = await Promise.all([
         readBytes(join(l.info.source, file.name), ctx),
         annFile ? readBytes(join(l.info.source, annFile.name), ctx) : Promise.resolve(undefined),
       ]);
-      // Vectors need the full engine; it is loaded while the vectors download.
-      const engine = await this.fullEngine();
+      const engine = await moving;
       attachVectors(engine, l.index, bytes, ann);
       l.vectors = bytes;
       l.ann = ann;
@@ -399,11 +402,10 @@ function expectKind(engine: Engine, kind: EngineKind, urls: ModuleUrls): void {
 
 /** Attaches vectors (and an HNSW graph) to an index of the full engine. */
 function attachVectors(engine: Engine, index: WasmIndex, vectors: Uint8Array, ann: Uint8Array | undefined): void {
-  engine.call(() => {
-    if (!index.attachVectors || !index.attachAnn) throw new MidashiError("INTERNAL", "vectors were attached to the keyword module; this is a bug, please report it");
-    index.attachVectors(vectors);
-    if (ann) index.attachAnn(ann);
-  });
+  const { attachVectors, attachAnn } = index;
+  if (!attachVectors || !attachAnn) throw new MidashiError("INTERNAL", "vectors were attached to the keyword module; this is a bug, please report it");
+  engine.call(() => attachVectors.call(index, vectors));
+  if (ann) engine.call(() => attachAnn.call(index, ann));
 }
 
 /** Calls a lookup that only the full engine has. */
