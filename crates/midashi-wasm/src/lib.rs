@@ -3,8 +3,8 @@
 //! Deliberately thin. Every decision about bytes, terms, scores, grouping and previews is
 //! made by midashi-core, so the browser returns exactly what `build-index search --json`
 //! prints for the same index and query. This crate only converts:
-//! - bytes in (`&[u8]` from `Uint8Array`), plain JS objects out (serde-wasm-bindgen in its
-//!   JSON-compatible mode, so `None` is `null` and field names are the CLI's snake_case);
+//! - bytes in (`&[u8]` from `Uint8Array`), plain JS objects out, the CLI's JSON as objects
+//!   (`None` is `null`, field names are snake_case), written field by field ([`values`]);
 //! - search options in, from a camelCase JS object into the core's `SearchOptions`, read
 //!   field by field ([`options`]; an unknown option is refused as the core refuses it);
 //! - core errors out, as JS `Error` objects with a `code` property ([`Error::code`]).
@@ -22,10 +22,12 @@ use midashi_core::format::{Manifest, FORMAT_MAJOR, FORMAT_MINOR};
 #[cfg(feature = "full")]
 use midashi_core::section::SectionId;
 use midashi_core::{Error, SearchIndex};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 mod options;
+pub mod values;
+
+use values::{Out, ToOut};
 
 /// Talc instead of the default dlmalloc: less code in the module every first query
 /// downloads, and faster.
@@ -64,18 +66,13 @@ fn names_array(names: &[String]) -> js_sys::Array {
     names.iter().map(|f| JsValue::from_str(f)).collect()
 }
 
-/// Serialises a core value the way the CLI's `--json` prints it: objects, not `Map`s, and
-/// `null` for a missing value.
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| js_error("INTERNAL", &format!("cannot convert a result to JS: {e}")))
+/// A core value as the JS object the CLI's `--json` prints.
+fn to_js<T: ToOut + ?Sized>(value: &T) -> JsValue {
+    value.to_out()
 }
 
 /// Versions of this module, for the JS side's check that the `.wasm` it loaded is the one
 /// its glue and code were built with (a stale cached `.wasm` is a classic deployment bug).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
 struct VersionInfo {
     /// The crate version (the workspace version, equal to the npm package's).
     version: &'static str,
@@ -94,15 +91,26 @@ const ENGINE: &str = if cfg!(feature = "full") {
     "keyword"
 };
 
+impl ToOut for VersionInfo {
+    fn to_out<O: Out>(&self) -> O {
+        O::object(vec![
+            ("version", self.version.to_out()),
+            ("formatMajor", self.format_major.to_out()),
+            ("formatMinor", self.format_minor.to_out()),
+            ("engine", self.engine.to_out()),
+        ])
+    }
+}
+
 /// `{ version, formatMajor, formatMinor, engine }` of this module.
 #[wasm_bindgen]
 pub fn version() -> Result<JsValue, JsValue> {
-    to_js(&VersionInfo {
+    Ok(to_js(&VersionInfo {
         version: env!("CARGO_PKG_VERSION"),
         format_major: FORMAT_MAJOR,
         format_minor: FORMAT_MINOR,
         engine: ENGINE,
-    })
+    }))
 }
 
 /// Decodes an entry file (`midashi-entry.bin`) into its manifest: which files the index has
@@ -111,7 +119,7 @@ pub fn version() -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = readManifest)]
 pub fn read_manifest(entry: &[u8]) -> Result<JsValue, JsValue> {
     let manifest = Manifest::decode(entry).map_err(core_error)?;
-    to_js(&manifest)
+    Ok(to_js(&manifest))
 }
 
 /// Panics on purpose. Exists only so the JS tests can prove that a trap inside the module
@@ -171,7 +179,7 @@ impl WasmIndex {
 
     /// The manifest (as [`read_manifest`] returns it).
     pub fn manifest(&self) -> Result<JsValue, JsValue> {
-        to_js(self.inner.manifest())
+        Ok(to_js(self.inner.manifest()))
     }
 
     /// Runs a query. `options` is a camelCase object of `SearchOptions` fields (missing
@@ -202,7 +210,7 @@ impl WasmIndex {
             .inner
             .search(query, &opts, query_vector.as_deref())
             .map_err(core_error)?;
-        to_js(&response)
+        Ok(to_js(&response))
     }
 
     #[cfg(feature = "full")]
@@ -236,7 +244,7 @@ impl WasmIndex {
             self.inner.find_anchor(path, anchor)
         });
         match id.and_then(|id| self.inner.get_section(id)) {
-            Some(view) => to_js(&view),
+            Some(view) => Ok(to_js(&view)),
             None => {
                 // A sharded index may need the document's paths or bundle first.
                 self.inner.pending().map_err(core_error)?;
@@ -250,7 +258,7 @@ impl WasmIndex {
     #[wasm_bindgen(js_name = getDocument)]
     pub fn get_document(&self, path: &str) -> Result<JsValue, JsValue> {
         match self.inner.get_document(path) {
-            Some(view) => to_js(&view),
+            Some(view) => Ok(to_js(&view)),
             None => {
                 self.inner.pending().map_err(core_error)?;
                 Ok(JsValue::NULL)
@@ -260,13 +268,15 @@ impl WasmIndex {
 
     /// Completions for the word being typed, most frequent first.
     pub fn suggest(&self, prefix: &str, limit: usize) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.suggest(prefix, limit).map_err(core_error)?)
+        Ok(to_js(
+            &self.inner.suggest(prefix, limit).map_err(core_error)?,
+        ))
     }
 
     /// The versions of a versioned docs site, newest first (empty when it has fewer than
     /// two): what a version picker offers.
     pub fn versions(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.inner.versions())
+        Ok(to_js(self.inner.versions()))
     }
 
     /// Number of sections (for status lines and tests).

@@ -1,0 +1,140 @@
+//! The browser gets the CLI's JSON: the wasm face writes its answers as JS values by hand
+//! (`midashi_wasm::values`), and here the same writer, writing JSON values instead, must give
+//! exactly what serde gives for real answers — hits with previews, highlights, descriptions,
+//! other versions, hybrid scores, whole sections and documents, and manifests with a model.
+
+use midashi_core::index::{IndexBuilder, IndexSettings, Layout};
+use midashi_core::section::SectionId;
+use midashi_core::{Mode, SearchIndex, SearchOptions};
+use midashi_markdown::{parse_document, Options};
+use midashi_wasm::values::{Out, ToOut};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::Path;
+
+mod common;
+use common::unit_vector;
+
+/// `Out` for JSON values (a newtype: both the trait and `Value` are foreign here).
+struct Json(Value);
+
+impl Out for Json {
+    fn null() -> Self {
+        Json(Value::Null)
+    }
+    fn bool(v: bool) -> Self {
+        Json(Value::Bool(v))
+    }
+    fn num(v: f64) -> Self {
+        Json(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn str(v: &str) -> Self {
+        Json(Value::String(v.to_string()))
+    }
+    fn array(items: Vec<Self>) -> Self {
+        Json(Value::Array(items.into_iter().map(|j| j.0).collect()))
+    }
+    fn object(fields: Vec<(&'static str, Self)>) -> Self {
+        Json(Value::Object(
+            fields
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.0))
+                .collect(),
+        ))
+    }
+}
+
+/// Numbers as JS holds them: every number an f64 (serde writes integers as integers).
+fn as_js(v: Value) -> Value {
+    match v {
+        Value::Number(n) => n
+            .as_f64()
+            .and_then(serde_json::Number::from_f64)
+            .map_or(Value::Null, Value::Number),
+        Value::Array(a) => Value::Array(a.into_iter().map(as_js).collect()),
+        Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, as_js(v))).collect()),
+        other => other,
+    }
+}
+
+fn check<T: ToOut + Serialize + ?Sized>(what: &str, value: &T) {
+    let ours = value.to_out::<Json>().0;
+    let serde = as_js(serde_json::to_value(value).unwrap());
+    assert_eq!(ours, serde, "{what}");
+    // Field order too: a JS object lists its keys in the order they were set.
+    assert_eq!(ours.to_string(), serde.to_string(), "{what}");
+}
+
+/// Two versions of part of the PowerShell reference, with synthetic vectors: other-version
+/// links, descriptions, a model in the manifest, hybrid scores.
+fn index() -> SearchIndex {
+    let root =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/powershell-docs");
+    let mut paths = Vec::new();
+    for v in ["7.4", "7.5"] {
+        common::markdown_under(
+            &root,
+            &root.join(v).join("Microsoft.PowerShell.Core"),
+            &mut paths,
+        );
+    }
+    let mut builder = IndexBuilder::new(IndexSettings {
+        layout: Layout::Single,
+        ..IndexSettings::default()
+    });
+    for path in &paths {
+        let src = std::fs::read_to_string(root.join(path)).unwrap();
+        builder.add(parse_document(path, &src, &Options::default()).0);
+    }
+    common::add_vectors(&mut builder, &["en"]);
+    let files: std::collections::HashMap<String, Vec<u8>> =
+        builder.build().unwrap().files.into_iter().collect();
+    let by = |stem: &str| {
+        files
+            .iter()
+            .find(|(n, _)| n.starts_with(stem))
+            .map(|(_, b)| b.as_slice())
+            .unwrap()
+    };
+    let mut idx = SearchIndex::open(by("midashi-entry"), by("terms."), by("sections.")).unwrap();
+    idx.attach_vectors(by("vectors.")).unwrap();
+    idx
+}
+
+#[test]
+fn answers_written_by_hand_are_what_serde_writes() {
+    let idx = index();
+    check("manifest", idx.manifest());
+    assert!(idx.manifest().model.is_some());
+    check("versions", idx.versions());
+    check("completions", &idx.suggest("for", 8).unwrap());
+
+    let mut seen_other_versions = false;
+    let mut seen_description = false;
+    let mut seen_highlights = false;
+    for (query, mode) in [
+        ("ForEach-Object parallel", Mode::Keyword),
+        ("about_Splatting", Mode::Keyword),
+        ("pipelin", Mode::Keyword),
+        ("job", Mode::Hybrid),
+        ("zzzz nothing matches", Mode::Keyword),
+    ] {
+        let opts = SearchOptions {
+            mode,
+            ..SearchOptions::default()
+        };
+        let vector = (mode == Mode::Hybrid).then(|| unit_vector(3));
+        let r = idx.search(query, &opts, vector.as_deref()).unwrap();
+        check(query, &r);
+        for h in &r.results {
+            seen_other_versions |= !h.other_versions.is_empty();
+            seen_description |= h.description.is_some();
+            seen_highlights |= !h.highlights.is_empty();
+            let id = SectionId::parse(&h.id).unwrap();
+            check("section", &idx.get_section(id).unwrap());
+            check("document", &idx.get_document(&h.path).unwrap());
+        }
+    }
+    // The answers held what the writer has to get right.
+    assert!(seen_other_versions && seen_description && seen_highlights);
+}
