@@ -67,7 +67,7 @@ const MAX_ROUNDS = 8;
  * Owns the engine and the loaded indexes.
  *
  * It starts on the keyword module when it is given one (keyword queries and completions,
- * ~12 KB gzip less for a page's first query) and moves to the full engine the first time
+ * ~10 KB gzip less for a page's first query) and moves to the full engine the first time
  * vectors or a section/document are asked for: the full module is fetched, every index is
  * reopened in it from the bytes kept for a rebuild, and a sharded index is given again the
  * files it had loaded (read from the HTTP cache in a browser).

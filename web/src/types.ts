@@ -252,7 +252,7 @@ export type EngineKind = "keyword" | "full";
  *
  * The search engine is two wasm modules of one build: the keyword module
  * (`midashi_keyword_bg.wasm`), loaded first, which answers keyword queries and completions,
- * and the full engine (`midashi_wasm_bg.wasm`, ~12 KB gzip more), fetched only when vectors
+ * and the full engine (`midashi_wasm_bg.wasm`, ~10 KB gzip more), fetched only when vectors
  * or a section/document are first asked for. Give `wasmUrl` alone to load only the full
  * engine.
  */

@@ -11,7 +11,7 @@
 //!
 //! Two modules come from this crate (scripts/build-wasm.sh): with the default feature `full`
 //! everything below; without it the *keyword module*, which leaves out the semantic leg and
-//! section/document lookups — ~12 KB gzip less for a page's first query, which only needs
+//! section/document lookups — ~10 KB gzip less for a page's first query, which only needs
 //! keyword search. `version()` says which one is loaded (`engine`).
 //!
 //! A Rust panic must never reach JS as an opaque `unreachable`: the panic hook logs the

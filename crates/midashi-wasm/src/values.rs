@@ -57,8 +57,8 @@ macro_rules! numbers {
     ($($t:ty),*) => {$(
         impl ToOut for $t {
             fn to_out<O: Out>(&self) -> O {
-                // As serde-wasm-bindgen and JSON.parse give them: an f64 (every u32 and f32,
-                // and every count an index can hold, is exact).
+                // As JSON.parse gives them: an f64 (every u32 and f32, and every count an index
+                // can hold, is exact).
                 O::num(*self as f64)
             }
         }
