@@ -188,6 +188,8 @@ export class Host {
     await Promise.all(
       carried.map(async ({ l, names }) => {
         const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), filesContext(l))));
+        // An index closed meanwhile is not in the new instance: nothing to give it.
+        if (![...this.indexes.values()].includes(l)) return;
         names.forEach((name, i) => live.call(() => l.index.attachFile(name, files[i] as Uint8Array)));
       }),
     );
