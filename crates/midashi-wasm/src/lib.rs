@@ -56,14 +56,9 @@ fn core_error(e: Error) -> JsValue {
     let err = js_error(e.code(), &e.to_string());
     // A sharded index's "fetch these first": the loader reads the names from `files`.
     if let Error::NeedsFiles(files) = &e {
-        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("files"), &names_array(files));
+        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("files"), &to_js(files));
     }
     err
-}
-
-/// File names as a JS array of strings.
-fn names_array(names: &[String]) -> js_sys::Array {
-    names.iter().map(|f| JsValue::from_str(f)).collect()
 }
 
 /// A core value as the JS object the CLI's `--json` prints.
@@ -104,13 +99,13 @@ impl ToOut for VersionInfo {
 
 /// `{ version, formatMajor, formatMinor, engine }` of this module.
 #[wasm_bindgen]
-pub fn version() -> Result<JsValue, JsValue> {
-    Ok(to_js(&VersionInfo {
+pub fn version() -> JsValue {
+    to_js(&VersionInfo {
         version: env!("CARGO_PKG_VERSION"),
         format_major: FORMAT_MAJOR,
         format_minor: FORMAT_MINOR,
         engine: ENGINE,
-    }))
+    })
 }
 
 /// Decodes an entry file (`midashi-entry.bin`) into its manifest: which files the index has
@@ -165,10 +160,8 @@ impl WasmIndex {
     /// `attachFile` takes them in: the JS host attaches them to the same index in the full
     /// engine when it moves there, so the results shown stay known (lookups by id).
     #[wasm_bindgen(js_name = loadedFiles)]
-    pub fn loaded_files(&self) -> js_sys::Array {
-        // Built like the `files` of a NeedsFiles error: a `Vec<String>` return would link a
-        // second copy of the conversion.
-        names_array(&self.inner.loaded_files())
+    pub fn loaded_files(&self) -> JsValue {
+        to_js(&self.inner.loaded_files())
     }
 
     /// Whether the index is sharded (loads files per query).
@@ -178,8 +171,8 @@ impl WasmIndex {
     }
 
     /// The manifest (as [`read_manifest`] returns it).
-    pub fn manifest(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(self.inner.manifest()))
+    pub fn manifest(&self) -> JsValue {
+        to_js(self.inner.manifest())
     }
 
     /// Runs a query. `options` is a camelCase object of `SearchOptions` fields (missing
@@ -275,8 +268,8 @@ impl WasmIndex {
 
     /// The versions of a versioned docs site, newest first (empty when it has fewer than
     /// two): what a version picker offers.
-    pub fn versions(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(self.inner.versions()))
+    pub fn versions(&self) -> JsValue {
+        to_js(self.inner.versions())
     }
 
     /// Number of sections (for status lines and tests).

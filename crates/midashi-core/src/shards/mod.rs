@@ -845,6 +845,98 @@ mod tests {
             assert!(read_scored_list(&buf[..buf.len() - 1], 1, versioned).is_none());
         }
     }
+
+    /// Columns of two documents.
+    fn columns(
+        sections: [u32; 2],
+        version: [u32; 2],
+        lang: [u32; 2],
+        category: [u32; 2],
+        tags: Vec<Vec<u32>>,
+    ) -> facet_columns::Columns {
+        facet_columns::Columns {
+            sections: sections.to_vec(),
+            version: version.to_vec(),
+            lang: lang.to_vec(),
+            category: category.to_vec(),
+            tags,
+        }
+    }
+
+    fn directory(docs: Vec<Facets>) -> Directory {
+        Directory {
+            n_sections: docs.iter().map(|d| d.sections).sum(),
+            versioned: false,
+            shards: vec![ShardRef {
+                first_term: String::new(),
+                hash: 7,
+            }],
+            lexicon: "lexicon.0000000000000001.bin".into(),
+            tree: "tree.0000000000000002.bin".into(),
+            paths: "paths.0000000000000003.bin".into(),
+            docs,
+            strings: vec!["7.4".into(), "en".into(), "guide".into()],
+            versions: Vec::new(),
+            synonyms: Vec::new(),
+            card_sections: 8,
+            card_lines: 12,
+            cards_salt: 1,
+        }
+    }
+
+    #[test]
+    fn facets_are_written_as_columns_and_read_back_as_rows() {
+        let docs = vec![
+            Facets {
+                sections: 3,
+                version: Some(0),
+                lang: Some(1),
+                category: None,
+                tags: vec![2],
+            },
+            Facets {
+                sections: 1,
+                version: Some(0),
+                lang: None,
+                category: Some(2),
+                tags: Vec::new(),
+            },
+        ];
+        let dir = directory(docs.clone());
+        let bytes = crate::format::encode(FileKind::Directory, &dir).unwrap();
+        let back: Directory =
+            crate::format::decode(FileKind::Directory, "directory.x.bin", &bytes).unwrap();
+        assert_eq!(back, dir);
+        // Column by column: the sections' counts first, then each version (0 = none, i + 1).
+        let payload = postcard::to_allocvec(&dir).unwrap();
+        let columns = columns([3, 1], [1, 1], [2, 0], [0, 3], vec![vec![2], Vec::new()]);
+        let columns = postcard::to_allocvec(&columns).unwrap();
+        assert!(payload.windows(columns.len()).any(|w| w == columns));
+    }
+
+    #[test]
+    fn facet_columns_of_different_lengths_are_refused() {
+        let mut short = columns([1, 1], [0, 0], [0, 0], [0, 0], vec![Vec::new(); 2]);
+        short.version.pop();
+        assert!(short.rows().is_none());
+        // Through the file reader: a directory whose version column is one short.
+        let dir = directory(vec![Facets::default(), Facets::default()]);
+        let good = postcard::to_allocvec(&dir).unwrap();
+        let fields = columns([0, 0], [0, 0], [0, 0], [0, 0], vec![Vec::new(); 2]);
+        let fields = postcard::to_allocvec(&fields).unwrap();
+        let at = good
+            .windows(fields.len())
+            .position(|w| w == fields)
+            .unwrap();
+        let mut bad = good[..at].to_vec();
+        bad.extend_from_slice(&[2, 0, 0, 1, 0, 2, 0, 0, 2, 0, 0, 2, 0, 0]);
+        bad.extend_from_slice(&good[at + fields.len()..]);
+        let framed = crate::format::frame(FileKind::Directory, &bad);
+        let err =
+            crate::format::decode::<Directory>(FileKind::Directory, "directory.x.bin", &framed)
+                .unwrap_err();
+        assert_eq!(err.code(), "MALFORMED", "{err}");
+    }
 }
 
 #[cfg(test)]
@@ -1084,97 +1176,5 @@ mod bundle_ids {
         assert_eq!(card_ordinal(salt, "shard.0000000000000000.bin"), None);
         assert_eq!(card_ordinal(salt, "card.xyz.bin"), None);
         assert_ne!(card_name(salt, 1), card_name(salt ^ (1 << 20), 1));
-    }
-
-    fn directory(docs: Vec<Facets>) -> Directory {
-        Directory {
-            n_sections: docs.iter().map(|d| d.sections).sum(),
-            versioned: false,
-            shards: vec![ShardRef {
-                first_term: String::new(),
-                hash: 7,
-            }],
-            lexicon: "lexicon.0000000000000001.bin".into(),
-            tree: "tree.0000000000000002.bin".into(),
-            paths: "paths.0000000000000003.bin".into(),
-            docs,
-            strings: vec!["7.4".into(), "en".into(), "guide".into()],
-            versions: Vec::new(),
-            synonyms: Vec::new(),
-            card_sections: 8,
-            card_lines: 12,
-            cards_salt: 1,
-        }
-    }
-
-    #[test]
-    fn facets_are_written_as_columns_and_read_back_as_rows() {
-        let docs = vec![
-            Facets {
-                sections: 3,
-                version: Some(0),
-                lang: Some(1),
-                category: None,
-                tags: vec![2],
-            },
-            Facets {
-                sections: 1,
-                version: Some(0),
-                lang: None,
-                category: Some(2),
-                tags: Vec::new(),
-            },
-        ];
-        let dir = directory(docs.clone());
-        let bytes = crate::format::encode(FileKind::Directory, &dir).unwrap();
-        let back: Directory =
-            crate::format::decode(FileKind::Directory, "directory.x.bin", &bytes).unwrap();
-        assert_eq!(back, dir);
-        // Column by column: the sections' counts first, then each version (0 = none, i + 1).
-        let payload = postcard::to_allocvec(&dir).unwrap();
-        let columns = postcard::to_allocvec(&facet_columns::Columns {
-            sections: vec![3, 1],
-            version: vec![1, 1],
-            lang: vec![2, 0],
-            category: vec![0, 3],
-            tags: vec![vec![2], Vec::new()],
-        })
-        .unwrap();
-        assert!(payload.windows(columns.len()).any(|w| w == columns));
-    }
-
-    #[test]
-    fn facet_columns_of_different_lengths_are_refused() {
-        let columns = facet_columns::Columns {
-            sections: vec![1, 1],
-            version: vec![0],
-            lang: vec![0, 0],
-            category: vec![0, 0],
-            tags: vec![Vec::new(), Vec::new()],
-        };
-        assert!(columns.rows().is_none());
-        // Through the file reader: a directory whose version column is one short.
-        let dir = directory(vec![Facets::default(), Facets::default()]);
-        let good = postcard::to_allocvec(&dir).unwrap();
-        let fields = postcard::to_allocvec(&facet_columns::Columns {
-            sections: vec![0, 0],
-            version: vec![0, 0],
-            lang: vec![0, 0],
-            category: vec![0, 0],
-            tags: vec![Vec::new(), Vec::new()],
-        })
-        .unwrap();
-        let at = good
-            .windows(fields.len())
-            .position(|w| w == fields)
-            .unwrap();
-        let mut bad = good[..at].to_vec();
-        bad.extend_from_slice(&[2, 0, 0, 1, 0, 2, 0, 0, 2, 0, 0, 2, 0, 0]);
-        bad.extend_from_slice(&good[at + fields.len()..]);
-        let framed = crate::format::frame(FileKind::Directory, &bad);
-        let err =
-            crate::format::decode::<Directory>(FileKind::Directory, "directory.x.bin", &framed)
-                .unwrap_err();
-        assert_eq!(err.code(), "MALFORMED", "{err}");
     }
 }
