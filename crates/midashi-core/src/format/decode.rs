@@ -242,6 +242,7 @@ use super::FileKind;
 use crate::index::{DocRecord, FieldWeights, SectionRecord, SectionsData, TermsData};
 use crate::section::Hints;
 use crate::shards::facet_columns::Columns;
+use crate::shards::shard_columns::Columns as ShardColumns;
 use crate::shards::{
     Bundle, BundleRef, Card, CardDoc, CardSection, Directory, Facets, Lexicon, Link, LinkDoc,
     Paths, SectionFacts, Shard, ShardRef, Tree,
@@ -403,15 +404,6 @@ fn name_hash(r: &mut Reader<'_>) -> ReadResult<u64> {
     Ok(crate::shards::name_hash::from_bytes(r.array()?))
 }
 
-impl Decode for ShardRef {
-    fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
-        Ok(ShardRef {
-            first_term: Decode::decode(r)?,
-            hash: name_hash(r)?,
-        })
-    }
-}
-
 impl Decode for BundleRef {
     fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
         Ok(BundleRef {
@@ -419,6 +411,16 @@ impl Decode for BundleRef {
             hash: name_hash(r)?,
         })
     }
+}
+
+/// The directory's shard list, column by column (see `shards::shard_columns`).
+fn shard_columns(r: &mut Reader<'_>) -> ReadResult<Vec<ShardRef>> {
+    ShardColumns {
+        first_terms: Decode::decode(r)?,
+        groups: r.bytes()?,
+    }
+    .rows()
+    .ok_or(ReadError("the shard groups do not match the shards"))
 }
 
 /// The directory's facets, column by column (see `shards::facet_columns`).
@@ -439,7 +441,7 @@ impl Decode for Directory {
         Ok(Directory {
             n_sections: r.u32()?,
             versioned: r.bool()?,
-            shards: Decode::decode(r)?,
+            shards: shard_columns(r)?,
             lexicon: Decode::decode(r)?,
             tree: Decode::decode(r)?,
             paths: Decode::decode(r)?,

@@ -44,11 +44,14 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// 6: the directory's per-document facets are written column by column (tag 19; gzip
 /// compresses them to a third, and every first query loads the directory); 1.5
 /// directories (tag 18) are refused with a request to rebuild.
+/// 7: the directory names shards by first term and group hash (tag 20; see
+/// `shards::shard_columns`: a third off the directory, which every first query loads); 1.6
+/// directories (tag 19) are refused with a request to rebuild.
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 6;
+pub const FORMAT_MINOR: u16 = 7;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.
@@ -96,11 +99,12 @@ pub enum FileKind {
 
 /// The kind tags of earlier minors' directories and bundles, laid out otherwise, with the
 /// format that wrote them (see [`FORMAT_MINOR`]).
-const RETIRED_TAGS: [(u8, &str, &str); 4] = [
+const RETIRED_TAGS: [(u8, &str, &str); 5] = [
     (9, "directory", "1.3"),
     (11, "bundle", "1.3"),
     (16, "directory", "1.4"),
     (18, "directory", "1.5"),
+    (19, "directory", "1.6"),
 ];
 
 impl FileKind {
@@ -114,7 +118,7 @@ impl FileKind {
             FileKind::Tokenizer => 6,
             FileKind::ModelConfig => 7,
             FileKind::Ann => 8,
-            FileKind::Directory => 19,
+            FileKind::Directory => 20,
             FileKind::Shard => 10,
             FileKind::Bundle => 15,
             FileKind::Lexicon => 12,
@@ -134,7 +138,7 @@ impl FileKind {
             6 => FileKind::Tokenizer,
             7 => FileKind::ModelConfig,
             8 => FileKind::Ann,
-            19 => FileKind::Directory,
+            20 => FileKind::Directory,
             10 => FileKind::Shard,
             15 => FileKind::Bundle,
             12 => FileKind::Lexicon,
@@ -504,6 +508,15 @@ mod tests {
         let err = decode::<u8>(FileKind::Directory, "directory.x.bin", &old).unwrap_err();
         assert!(
             err.to_string().contains("directory of format 1.5")
+                && err.to_string().contains("rebuild"),
+            "{err}"
+        );
+        // And one of format 1.6 (kind tag 19: a content hash per shard).
+        let mut old = encode(FileKind::Directory, &1u8).unwrap();
+        old[4] = 19;
+        let err = decode::<u8>(FileKind::Directory, "directory.x.bin", &old).unwrap_err();
+        assert!(
+            err.to_string().contains("directory of format 1.6")
                 && err.to_string().contains("rebuild"),
             "{err}"
         );

@@ -37,15 +37,15 @@ mod write;
 pub use read::{FileSource, Sharded, KEEP_LOADED};
 pub use write::{write, ShardedFiles};
 
-use crate::format::FileKind;
+use crate::format::{content_hash, FileKind};
 use crate::index::postings::{read_varint, write_varint};
 use crate::index::{DocRecord, SectionRecord};
 use crate::search::VersionLink;
 use crate::section::{Hints, IdPaths, SectionId};
 use serde::{Deserialize, Serialize};
 
-/// Bytes of content hash in a shard's or bundle's name (unique within a build: the writer
-/// resolves the rare clash).
+/// Bytes of content hash in a bundle's name (unique within a build: the writer resolves the
+/// rare clash). Shards are named otherwise: see [`shard_columns`].
 pub const NAME_HASH_BYTES: usize = 5;
 
 /// A name hash as [`NAME_HASH_BYTES`] raw bytes (a varint `u64` would take up to ten).
@@ -147,15 +147,101 @@ pub(crate) mod facet_columns {
 }
 
 /// One shard, as the directory names it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ShardRef {
     /// Its first term (shards cover consecutive ranges of the sorted dictionary).
     pub first_term: String,
-    /// Content hash, [`NAME_HASH_BYTES`] long: the file is `shard.<hash as 16 hex
-    /// digits>.bin`. (Five bytes, not the 27-byte name: a large site's directory names
-    /// thousands of files, and every query loads it.)
-    #[serde(with = "name_hash")]
-    pub hash: u64,
+    /// Its group's hash ([`GROUP_HASH_BYTES`] bytes; see [`shard_columns`]).
+    pub group: u32,
+}
+
+impl ShardRef {
+    /// The hash in its file name, `shard.<16 hex digits>.bin`: of its first term and its
+    /// group's hash.
+    pub fn name_hash(&self) -> u64 {
+        let mut key = Vec::with_capacity(self.first_term.len() + GROUP_HASH_BYTES);
+        key.extend_from_slice(self.first_term.as_bytes());
+        key.extend_from_slice(&self.group.to_le_bytes()[..GROUP_HASH_BYTES]);
+        content_hash(&key)
+    }
+}
+
+/// Bytes of a shard group's content hash.
+pub const GROUP_HASH_BYTES: usize = 3;
+/// One shard in this many, on average, starts a group (see [`shard_columns`]).
+pub const SHARDS_PER_GROUP: u64 = 4;
+
+/// Whether shard `i`, whose first term is `first_term`, starts a group: the first shard
+/// does, and so does each whose first term hashes to a multiple of [`SHARDS_PER_GROUP`].
+/// Boundaries drawn by the terms, not by counting, stay where they are when a shard is
+/// split or merged elsewhere, so one edited page renames only the groups it touches.
+pub fn starts_group(i: usize, first_term: &str) -> bool {
+    i == 0 || content_hash(first_term.as_bytes()) % SHARDS_PER_GROUP == 0
+}
+
+/// The shard list, written as a column of first terms and one [`GROUP_HASH_BYTES`]-byte
+/// hash per group of consecutive shards, rather than a content hash per shard.
+///
+/// Why: every first query loads the directory, and per-shard hashes are random bytes gzip
+/// cannot shrink (5 bytes × 1,329 shards = 6.7 of the 14.1 KB gzip on a 141k-section
+/// site). A shard is named by the hash of its first term and its group's hash, the group's
+/// hash being of its shards' contents: a shard's name changes whenever its group's content
+/// does (a stale cache entry under an old name needs the same first term and a 2⁻²⁴
+/// coincidence), and a one-page edit renames the ~4 shards of each group it touches
+/// instead of only the shards it changed.
+pub(crate) mod shard_columns {
+    use super::{starts_group, ShardRef, GROUP_HASH_BYTES};
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// The columns: every shard's first term, each group's hash.
+    #[derive(Serialize, Deserialize)]
+    pub struct Columns {
+        pub first_terms: Vec<String>,
+        #[serde(with = "serde_bytes")]
+        pub groups: Vec<u8>,
+    }
+
+    impl Columns {
+        /// The shards, or `None` when the number of group hashes is not the number of
+        /// groups the first terms start.
+        pub fn rows(self) -> Option<Vec<ShardRef>> {
+            let mut groups = self.groups.chunks_exact(GROUP_HASH_BYTES);
+            if !groups.remainder().is_empty() {
+                return None;
+            }
+            let mut group = 0;
+            let mut out = Vec::with_capacity(self.first_terms.len());
+            for (i, first_term) in self.first_terms.into_iter().enumerate() {
+                if starts_group(i, &first_term) {
+                    let mut b = [0u8; 4];
+                    b[..GROUP_HASH_BYTES].copy_from_slice(groups.next()?);
+                    group = u32::from_le_bytes(b);
+                }
+                out.push(ShardRef { first_term, group });
+            }
+            groups.next().is_none().then_some(out)
+        }
+    }
+
+    pub fn serialize<S: Serializer>(shards: &[ShardRef], s: S) -> Result<S::Ok, S::Error> {
+        Columns {
+            first_terms: shards.iter().map(|r| r.first_term.clone()).collect(),
+            groups: shards
+                .iter()
+                .enumerate()
+                .filter(|(i, r)| starts_group(*i, &r.first_term))
+                .flat_map(|(_, r)| r.group.to_le_bytes()[..GROUP_HASH_BYTES].to_vec())
+                .collect(),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<ShardRef>, D::Error> {
+        Columns::deserialize(d)?
+            .rows()
+            .ok_or_else(|| D::Error::custom("the shard groups do not match the shards"))
+    }
 }
 
 /// One bundle, as the directory names it.
@@ -192,7 +278,8 @@ pub struct Directory {
     pub n_sections: u32,
     /// Whether postings carry version families (a versioned site).
     pub versioned: bool,
-    /// Term shards, in term order.
+    /// Term shards, in term order (written as columns: `shard_columns`).
+    #[serde(with = "shard_columns")]
     pub shards: Vec<ShardRef>,
     /// File name of the lexicon.
     pub lexicon: String,
@@ -869,7 +956,7 @@ mod tests {
             versioned: false,
             shards: vec![ShardRef {
                 first_term: String::new(),
-                hash: 7,
+                group: 7,
             }],
             lexicon: "lexicon.0000000000000001.bin".into(),
             tree: "tree.0000000000000002.bin".into(),
@@ -912,6 +999,51 @@ mod tests {
         let columns = columns([3, 1], [1, 1], [2, 0], [0, 3], vec![vec![2], Vec::new()]);
         let columns = postcard::to_allocvec(&columns).unwrap();
         assert!(payload.windows(columns.len()).any(|w| w == columns));
+    }
+
+    #[test]
+    fn shards_are_written_as_first_terms_and_group_hashes() {
+        let mut dir = directory(vec![Facets::default()]);
+        dir.shards = ["", "b", "c", "d", "e", "f", "g", "h"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| ShardRef {
+                first_term: t.to_string(),
+                group: 0x10_0000 + i as u32,
+            })
+            .collect();
+        // Every shard of a group has its group's hash.
+        let mut group = 0;
+        for (i, r) in dir.shards.iter_mut().enumerate() {
+            if starts_group(i, &r.first_term) {
+                group = r.group;
+            }
+            r.group = group;
+        }
+        let groups = (0..8)
+            .filter(|&i| starts_group(i, &dir.shards[i].first_term))
+            .count();
+        let bytes = crate::format::encode(FileKind::Directory, &dir).unwrap();
+        let back: Directory =
+            crate::format::decode(FileKind::Directory, "directory.x.bin", &bytes).unwrap();
+        assert_eq!(back, dir);
+        // Three bytes per group, none per shard.
+        let columns = shard_columns::Columns {
+            first_terms: dir.shards.iter().map(|r| r.first_term.clone()).collect(),
+            groups: vec![0; 3 * groups],
+        };
+        let encoded = postcard::to_allocvec(&columns).unwrap();
+        let payload = postcard::to_allocvec(&dir).unwrap();
+        let at = encoded.len() - 3 * groups;
+        assert!(payload.windows(at).any(|w| w == &encoded[..at]));
+        // A group hash too few or too many is refused.
+        for wrong in [3 * groups - 3, 3 * groups + 3, 3 * groups + 1] {
+            let columns = shard_columns::Columns {
+                first_terms: columns.first_terms.clone(),
+                groups: vec![0; wrong],
+            };
+            assert!(columns.rows().is_none(), "{wrong} bytes");
+        }
     }
 
     #[test]

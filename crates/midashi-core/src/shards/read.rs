@@ -176,7 +176,7 @@ impl Sharded {
         let mut by_name = HashMap::default();
         for (i, s) in dir.shards.iter().enumerate() {
             by_name.insert(
-                FileKind::Shard.name_for_hash(s.hash),
+                FileKind::Shard.name_for_hash(s.name_hash()),
                 (FileKind::Shard, i as u32),
             );
         }
@@ -381,7 +381,7 @@ impl Sharded {
     }
 
     fn shard(&self, i: u32) -> Option<Arc<LoadedShard>> {
-        let hash = self.dir.shards.get(i as usize)?.hash;
+        let hash = self.dir.shards.get(i as usize)?.name_hash();
         self.loaded_or_fetched(&self.shards, i, || FileKind::Shard.name_for_hash(hash))
     }
 
@@ -482,7 +482,7 @@ impl Sharded {
         // Named in one place: each call site of the name formatting is code in the wasm.
         let mut hashed: Vec<(FileKind, u64)> = Vec::new();
         for i in self.shards.lock_ok().ordinals() {
-            hashed.push((FileKind::Shard, self.dir.shards[i].hash));
+            hashed.push((FileKind::Shard, self.dir.shards[i].name_hash()));
         }
         for i in self.cards.lock_ok().ordinals() {
             hashed.push((FileKind::Card, card_hash(self.dir.cards_salt, i as u32)));

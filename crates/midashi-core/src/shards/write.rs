@@ -17,9 +17,16 @@ use fst::Streamer;
 use std::collections::{HashMap, HashSet};
 
 /// Bytes of postings after which a shard is closed. Small, because a query fetches whole
-/// shards and uses one list of each: at 16 KB a rare word costs ~8 KB gzip, and a common
+/// shards and uses one list of each: at 16 KB a rare word costs ~2.5 KB gzip, and a common
 /// word's list is a shard of its own whatever this says.
 const SHARD_BYTES: usize = 16 * 1024;
+/// Compressed bytes of postings (each list deflated on its own) after which a shard is
+/// closed. Why a second limit: 16 KB of the long lists of English words gzip to ~2 KB, but
+/// 16 KB of the short lists of Japanese bigrams (each a few random section numbers) gzip to
+/// ~9 KB, so a CJK query, whose six bigrams sit in up to six shards, fetched four times
+/// the bytes of an English one. Deflating each list is what a browser's gzip will do to it,
+/// give or take the context lists share.
+const SHARD_DEFLATED: usize = 4 * 1024;
 /// Bytes of document source after which a bundle is closed. A page of ten results fetches
 /// up to ten bundles; most documentation pages are larger than this on their own.
 const BUNDLE_BYTES: usize = 8 * 1024;
@@ -85,10 +92,9 @@ fn section_facts(sections: &SectionsData, families: Option<&Families>) -> Vec<Se
     facts
 }
 
-/// Short content hashes for the names of one kind of file, unique within the build.
+/// Short content hashes for bundle names, unique within the build.
 ///
-/// The directory, which every query loads, names every shard and bundle: 8-byte hashes were
-/// 22 KB of it on the PowerShell docs, incompressible. [`super::NAME_HASH_BYTES`] bytes keep a
+/// The paths file names every bundle: 8-byte hashes would be incompressible bytes of it. [`super::NAME_HASH_BYTES`] bytes keep a
 /// changed file's name changing (a stale cache entry under the same name has a 2⁻⁴⁰
 /// chance); two files of one build that happen to share a short hash are told apart by
 /// taking the next free value, in file order, so the names stay deterministic.
@@ -104,6 +110,40 @@ impl ShortNames {
         }
         h
     }
+}
+
+/// Gives each shard its group's hash (see [`super::shard_columns`]) and returns the shards
+/// with their file names.
+fn name_shards(refs: &mut [ShardRef], shards: Vec<Vec<u8>>) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut start = 0;
+    while start < refs.len() {
+        let end = (start + 1..refs.len())
+            .find(|&i| super::starts_group(i, &refs[i].first_term))
+            .unwrap_or(refs.len());
+        let contents: Vec<u8> = shards[start..end]
+            .iter()
+            .flat_map(|bytes| content_hash(bytes).to_le_bytes())
+            .collect();
+        let group = (content_hash(&contents) & ((1 << (8 * super::GROUP_HASH_BYTES)) - 1)) as u32;
+        for r in &mut refs[start..end] {
+            r.group = group;
+        }
+        start = end;
+    }
+    let mut seen = HashSet::new();
+    refs.iter()
+        .zip(shards)
+        .map(|(r, bytes)| {
+            let hash = r.name_hash();
+            if !seen.insert(hash) {
+                // Two distinct first terms hashing alike in 64 bits: not seen in practice.
+                return Err(malformed(format!(
+                    "two shards would share the name hash {hash:016x}; please report this"
+                )));
+            }
+            Ok((FileKind::Shard.name_for_hash(hash), bytes))
+        })
+        .collect()
 }
 
 /// The other-version links of sections `range`, and the documents they point into.
@@ -189,7 +229,7 @@ pub fn write(
     }
 
     let map = fst::Map::new(terms.fst.clone()).map_err(|e| malformed(e.to_string()))?;
-    let mut shards: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut shards: Vec<Vec<u8>> = Vec::new();
     let mut shard_refs: Vec<ShardRef> = Vec::new();
     let mut lexicon_fst = fst::MapBuilder::memory();
     let mut lexicon_refs = Vec::new();
@@ -200,14 +240,12 @@ pub fn write(
         first_term: String,
         fst: fst::MapBuilder<Vec<u8>>,
         lists: Vec<u8>,
+        /// The lists' deflated sizes, summed.
+        deflated: usize,
         surfaces: Vec<(u64, String)>,
     }
-    let mut shard_names = ShortNames::default();
-    let close = |open: Open,
-                 shards: &mut Vec<(String, Vec<u8>)>,
-                 refs: &mut Vec<ShardRef>,
-                 names: &mut ShortNames|
-     -> Result<()> {
+    // Shards are named once all are written: a name hashes its group's contents.
+    let close = |open: Open, shards: &mut Vec<Vec<u8>>, refs: &mut Vec<ShardRef>| -> Result<()> {
         let shard = Shard {
             fst: open
                 .fst
@@ -216,13 +254,11 @@ pub fn write(
             lists: open.lists,
             surfaces: open.surfaces,
         };
-        let bytes = encode(FileKind::Shard, &shard)?;
-        let hash = names.hash(&bytes);
+        shards.push(encode(FileKind::Shard, &shard)?);
         refs.push(ShardRef {
             first_term: open.first_term,
-            hash,
+            group: 0,
         });
-        shards.push((FileKind::Shard.name_for_hash(hash), bytes));
         Ok(())
     };
 
@@ -271,16 +307,13 @@ pub fn write(
         let mut list_bytes = Vec::new();
         write_scored_list(&mut list_bytes, df, versioned, &postings);
 
-        if open
-            .as_ref()
-            .is_some_and(|o| o.lists.len() + list_bytes.len() > SHARD_BYTES && !o.lists.is_empty())
-        {
-            close(
-                open.take().expect("checked"),
-                &mut shards,
-                &mut shard_refs,
-                &mut shard_names,
-            )?;
+        let deflated = miniz_oxide::deflate::compress_to_vec(&list_bytes, 6).len();
+        if open.as_ref().is_some_and(|o| {
+            !o.lists.is_empty()
+                && (o.lists.len() + list_bytes.len() > SHARD_BYTES
+                    || o.deflated + deflated > SHARD_DEFLATED)
+        }) {
+            close(open.take().expect("checked"), &mut shards, &mut shard_refs)?;
         }
         let first = shard_refs.is_empty();
         let o = open.get_or_insert_with(|| Open {
@@ -291,8 +324,10 @@ pub fn write(
             },
             fst: fst::MapBuilder::memory(),
             lists: Vec::new(),
+            deflated: 0,
             surfaces: Vec::new(),
         });
+        o.deflated += deflated;
         let local = o.lists.len() as u64;
         o.fst
             .insert(key, local)
@@ -312,8 +347,9 @@ pub fn write(
         previous.push_str(term);
     }
     if let Some(o) = open.take() {
-        close(o, &mut shards, &mut shard_refs, &mut shard_names)?;
+        close(o, &mut shards, &mut shard_refs)?;
     }
+    let shards = name_shards(&mut shard_refs, shards)?;
     let lexicon = Lexicon {
         fst: lexicon_fst
             .into_inner()
@@ -512,7 +548,8 @@ pub(crate) fn separator<'a>(previous: &str, term: &'a str) -> &'a str {
 
 #[cfg(test)]
 mod short_names {
-    use super::{separator, ShortNames};
+    use super::{name_shards, separator, ShortNames};
+    use crate::shards::{starts_group, ShardRef};
 
     #[test]
     fn separators_are_the_shortest_prefix_after_the_previous_term() {
@@ -542,5 +579,57 @@ mod short_names {
             (b.hash(b"shard bytes"), b.hash(b"shard bytes")),
             (first, clash)
         );
+    }
+
+    fn shards(n: usize, edited: Option<usize>) -> Vec<(String, Vec<u8>)> {
+        let mut refs: Vec<ShardRef> = (0..n)
+            .map(|i| ShardRef {
+                first_term: if i == 0 {
+                    String::new()
+                } else {
+                    format!("t{i:03}")
+                },
+                group: 0,
+            })
+            .collect();
+        let bytes = (0..n)
+            .map(|i| {
+                format!(
+                    "shard {i}{}",
+                    if edited == Some(i) { " edited" } else { "" }
+                )
+                .into_bytes()
+            })
+            .collect();
+        name_shards(&mut refs, bytes).unwrap()
+    }
+
+    #[test]
+    fn an_edited_shard_renames_its_group_and_no_other() {
+        let n = 60;
+        let before = shards(n, None);
+        let names: std::collections::HashSet<_> = before.iter().map(|(name, _)| name).collect();
+        assert_eq!(names.len(), n, "names are unique");
+        assert_eq!(before, shards(n, None), "names are deterministic");
+        let starts: Vec<usize> = (0..n)
+            .filter(|&i| starts_group(i, &before_term(i)))
+            .collect();
+        assert!(starts.len() > 3, "groups are drawn: {starts:?}");
+        let edited = 30;
+        let group_start = *starts.iter().rev().find(|&&s| s <= edited).unwrap();
+        let group_end = starts.iter().copied().find(|&s| s > edited).unwrap_or(n);
+        let after = shards(n, Some(edited));
+        for i in 0..n {
+            let renamed = before[i].0 != after[i].0;
+            assert_eq!(renamed, (group_start..group_end).contains(&i), "shard {i}");
+        }
+    }
+
+    fn before_term(i: usize) -> String {
+        if i == 0 {
+            String::new()
+        } else {
+            format!("t{i:03}")
+        }
     }
 }
