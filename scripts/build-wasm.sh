@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the search engine's wasm modules (crates/midashi-wasm) into web/dist/wasm/ for the
 # `midashi` npm package: midashi_keyword_bg.wasm (keyword search; what a page's first query
-# loads) and midashi_wasm_bg.wasm (the full engine: also the semantic leg and lookups).
+# loads), midashi_keyword_sharded_bg.wasm (the same for sharded indexes only: what a large
+# site's first query loads) and midashi_wasm_bg.wasm (the full engine: also the semantic leg
+# and lookups).
 #
 #   scripts/build-wasm.sh [dev|release]     (default: release)
 #
@@ -42,9 +44,10 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version"
   cargo install wasm-bindgen-cli --version "$wb_version"
 fi
 
-# Two modules from one crate (see crates/midashi-wasm/src/lib.rs): the full engine, and the
+# Three modules from one crate (see crates/midashi-wasm/src/lib.rs): the full engine, the
 # keyword module (no feature `full`: no semantic leg, no section/document lookups) that a
-# page loads for its first query. Cargo writes both to the same artifact path, so each is
+# page loads for its first query, and the sharded keyword module (no `whole` either: no
+# single-file indexes). Cargo writes both to the same artifact path, so each is
 # taken through wasm-bindgen before the next build.
 build_module() {
   local name="$1"
@@ -68,8 +71,12 @@ build_module() {
     fi
     # The features rustc enables by default for wasm32-unknown-unknown; wasm-opt refuses a
     # module that uses a feature it was not told about.
-    echo "== wasm-opt -Oz --converge"
-    "$wasm_opt" -Oz --converge \
+    # --low-memory-unused: Rust places data and the stack's base at 1 MB, so the first
+    # 1 KB is never read or written and wasm-opt may fold offsets into addresses.
+    # --flatten --rereloop before -Oz lets it rebuild control flow more compactly. Both
+    # measured on the keyword module: 119.3 → 117.8 KB gzip; ~20 s more per module.
+    echo "== wasm-opt --low-memory-unused --flatten --rereloop -Oz -Oz --converge"
+    "$wasm_opt" --low-memory-unused --flatten --rereloop -Oz -Oz --converge \
       --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
       --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
       "$out_dir/${name}_bg.wasm" -o "$out_dir/${name}_bg.wasm.opt"
@@ -88,5 +95,6 @@ build_module() {
   echo "== $out_dir/${name}_bg.wasm: $bytes bytes ($gz gzip -9) [$mode]"
 }
 
-build_module midashi_keyword --no-default-features
+build_module midashi_keyword --no-default-features --features whole
+build_module midashi_keyword_sharded --no-default-features
 build_module midashi_wasm

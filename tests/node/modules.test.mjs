@@ -130,4 +130,51 @@ describe("keyword module, then the full engine", () => {
     // And the instance still answers.
     assert.ok(index.search("borrowing", {}).results.length > 0);
   });
+
+  describe("the sharded keyword module (a large site's first module)", () => {
+    const SHARDED_KEYWORD = {
+      ...FULL_ONLY,
+      keywordWasmUrl: pathToFileURL(path.join(DIST, "wasm/midashi_keyword_sharded_bg.wasm")).href,
+      keywordGlueUrl: pathToFileURL(path.join(DIST, "wasm/midashi_keyword_sharded.js")).href,
+    };
+
+    test("answers a sharded index as the keyword module does, and moves on the first lookup", async () => {
+      const idx = await Midashi.load(dirs.sharded, SHARDED_KEYWORD);
+      const full = await Midashi.load(dirs.sharded, FULL_ONLY);
+      try {
+        const r = await idx.search("trait objects", NO_TYPING);
+        assert.deepEqual(r, { ...(await full.search("trait objects", NO_TYPING)), tookMs: r.tookMs });
+        assert.deepEqual(await idx.suggest("own"), await full.suggest("own"));
+        assert.equal(await idx.engine(), "keyword");
+        assert.deepEqual(await idx.getSection(r.results[0].id), await full.getSection(r.results[0].id));
+        assert.equal(await idx.engine(), "full");
+      } finally {
+        idx.close();
+        full.close();
+      }
+    });
+
+    test("a single-file index given to it opens in the full engine instead", async () => {
+      const idx = await Midashi.load(dirs.single, SHARDED_KEYWORD);
+      const full = await Midashi.load(dirs.single, FULL_ONLY);
+      try {
+        assert.equal(await idx.engine(), "full");
+        const r = await idx.search("trait objects", NO_TYPING);
+        assert.deepEqual(r, { ...(await full.search("trait objects", NO_TYPING)), tookMs: r.tookMs });
+      } finally {
+        idx.close();
+        full.close();
+      }
+    });
+
+    test("it has no single-file open at all, and is smaller than the keyword module", async () => {
+      const glue = await import(`${pathToFileURL(path.join(DIST, "wasm/midashi_keyword_sharded.js")).href}?direct`);
+      await glue.default({ module_or_path: readFileSync(path.join(DIST, "wasm/midashi_keyword_sharded_bg.wasm")) });
+      assert.equal(glue.version().engine, "keyword");
+      assert.equal(typeof glue.WasmIndex.open, "undefined");
+      assert.equal(typeof glue.WasmIndex.openSharded, "function");
+      const size = (f) => readFileSync(path.join(DIST, "wasm", f)).length;
+      assert.ok(size("midashi_keyword_sharded_bg.wasm") < size("midashi_keyword_bg.wasm"));
+    });
+  });
 });

@@ -42,7 +42,8 @@ interface Glue {
   readManifest(entry: Uint8Array): Manifest;
   __panicForTests(): void;
   WasmIndex: {
-    open(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex;
+    /** Absent from the sharded keyword module (`midashi_keyword_sharded_bg.wasm`). */
+    open?(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex;
     openSharded(entry: Uint8Array, directory: Uint8Array): WasmIndex;
   };
 }
@@ -135,8 +136,16 @@ export class Engine {
     return this.call(() => this.glue.readManifest(entry));
   }
 
+  /** Whether this module opens single-file indexes (the sharded keyword module does not). */
+  get opensSingleFile(): boolean {
+    return typeof this.glue.WasmIndex.open === "function";
+  }
+
   open(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex {
-    return this.call(() => this.glue.WasmIndex.open(entry, terms, sections));
+    const cls = this.glue.WasmIndex;
+    const open = cls.open?.bind(cls);
+    if (!open) throw new MidashiError("INTERNAL", "a single-file index reached the sharded keyword module; this is a bug, please report it");
+    return this.call(() => open(entry, terms, sections));
   }
 
   /** Opens a sharded index: its files are attached as queries ask for them. */

@@ -250,8 +250,11 @@ export class Host {
       }
       return bytes;
     };
-    const live = await this.ready();
     const sharded = needed.some((f) => f.kind === "Directory");
+    // The sharded keyword module (a large site's first module) opens no single-file index:
+    // the full engine does.
+    let live = await this.ready();
+    if (!sharded && !live.opensSingleFile) live = await this.fullEngine();
     let loaded: Omit<Loaded, "info" | "index">;
     let index: WasmIndex;
     if (sharded) {

@@ -66,9 +66,29 @@ pub fn check(assets_dir: &Path) -> Result<()> {
     )))
 }
 
-/// Copies the widget into `search_dir`.
-pub fn copy_widget(assets_dir: &Path, search_dir: &Path) -> Result<u64> {
-    copy_files(assets_dir, search_dir, WIDGET_FILES)
+/// The sharded keyword module, served under the keyword module's names to a site whose
+/// index is sharded: it opens only that layout, and is ~5 KB gzip smaller for it, on every
+/// first query (see crates/midashi-wasm, feature `whole`).
+const SHARDED_KEYWORD_FILES: &[(&str, &str)] = &[
+    ("wasm/midashi_keyword_sharded.js", "wasm/midashi_keyword.js"),
+    (
+        "wasm/midashi_keyword_sharded_bg.wasm",
+        "wasm/midashi_keyword_bg.wasm",
+    ),
+];
+
+/// Copies the widget into `search_dir`; for a `sharded` index, with the sharded keyword
+/// module as its keyword module when the assets have it (else the keyword module, which
+/// opens both layouts).
+pub fn copy_widget(assets_dir: &Path, search_dir: &Path, sharded: bool) -> Result<u64> {
+    let mut bytes = copy_files(assets_dir, search_dir, WIDGET_FILES)?;
+    let have_sharded = SHARDED_KEYWORD_FILES
+        .iter()
+        .all(|(from, _)| assets_dir.join(from).is_file());
+    if sharded && have_sharded {
+        bytes += copy_files(assets_dir, search_dir, SHARDED_KEYWORD_FILES)?;
+    }
+    Ok(bytes)
 }
 
 /// Copies the semantic module into `search_dir`; `Ok(None)` (and nothing copied) when it has

@@ -78,11 +78,14 @@ pub fn write_site(
     let mut report = SiteReport::default();
     let search = out.join("search");
     fs::create_dir_all(&search).map_err(CliError::io(&search))?;
-    report.bytes += assets::copy_widget(assets_dir, &search)?;
     let manifest = index_files
         .iter()
         .find(|(n, _)| n == ENTRY_FILE_NAME)
         .and_then(|(_, b)| Manifest::decode(b).ok());
+    let sharded = manifest
+        .as_ref()
+        .is_some_and(|m| m.file(FileKind::Directory).is_some());
+    report.bytes += assets::copy_widget(assets_dir, &search, sharded)?;
     if manifest.is_some_and(|m| m.file(FileKind::Model).is_some()) {
         match assets::copy_semantic(assets_dir, &search)? {
             Some(bytes) => {

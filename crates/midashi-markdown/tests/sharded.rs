@@ -358,6 +358,34 @@ fn a_versioned_site_ranks_and_collapses_alike_in_both_layouts() {
 }
 
 #[test]
+fn japanese_shards_are_cut_by_what_gzip_makes_of_them() {
+    // Japanese bigrams have short lists of scattered section numbers, which compress
+    // poorly: 16 KB of them gzip to ~9 KB, where English words' lists gzip to ~2 KB. A
+    // shard of several lists stays within ~4 KB deflated; only a single list may exceed it.
+    let files = build("vue-docs-ja", &["."], Layout::Sharded);
+    let (mut shards, mut over) = (0, 0);
+    for (name, bytes) in files.iter().filter(|(n, _)| n.starts_with("shard.")) {
+        let shard: midashi_core::shards::Shard =
+            midashi_core::format::decode(midashi_core::format::FileKind::Shard, name, bytes)
+                .unwrap();
+        let lists = fst::Map::new(shard.fst).unwrap().len();
+        let deflated = miniz_oxide::deflate::compress_to_vec(&shard.lists, 6).len();
+        shards += 1;
+        if deflated > 4096 + 512 {
+            over += 1;
+            assert_eq!(
+                lists, 1,
+                "{name}: {lists} lists deflate to {deflated} bytes"
+            );
+        }
+    }
+    assert!(
+        shards > 20 && over < shards / 4,
+        "{over} of {shards} shards over"
+    );
+}
+
+#[test]
 fn memory_stays_bounded_and_answers_stay_right_after_files_are_dropped() {
     let mut p = pair("rust-book", &["."]);
     let cap = 6;

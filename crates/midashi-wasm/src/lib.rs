@@ -9,10 +9,12 @@
 //!   field by field ([`options`]; an unknown option is refused as the core refuses it);
 //! - core errors out, as JS `Error` objects with a `code` property ([`Error::code`]).
 //!
-//! Two modules come from this crate (scripts/build-wasm.sh): with the default feature `full`
-//! everything below; without it the *keyword module*, which leaves out the semantic leg and
-//! section/document lookups — ~10 KB gzip less for a page's first query, which only needs
-//! keyword search. `version()` says which one is loaded (`engine`).
+//! Three modules come from this crate (scripts/build-wasm.sh): with the default features
+//! (`full`, `whole`) everything below; without `full` the *keyword module*, which leaves out
+//! the semantic leg and section/document lookups — ~10 KB gzip less for a page's first
+//! query, which only needs keyword search; and without either the *sharded keyword module*,
+//! which opens only sharded indexes (~5 KB less again: what a large site's first query
+//! loads). `version()` says which engine is loaded (`engine`).
 //!
 //! A Rust panic must never reach JS as an opaque `unreachable`: the panic hook logs the
 //! message first, and the JS side turns the resulting trap into an `INTERNAL` error and
@@ -134,7 +136,8 @@ pub struct WasmIndex {
 impl WasmIndex {
     /// Opens an index from its entry file and the two files keyword search needs (the
     /// manifest's `needed_for_keyword` files: terms and sections). Every file's header and
-    /// checksum are verified here.
+    /// checksum are verified here. (Not in the sharded keyword module: feature `whole`.)
+    #[cfg(feature = "whole")]
     pub fn open(entry: &[u8], terms: &[u8], sections: &[u8]) -> Result<WasmIndex, JsValue> {
         let inner = SearchIndex::open(entry, terms, sections).map_err(core_error)?;
         Ok(WasmIndex { inner })
