@@ -60,7 +60,7 @@ impl<'a> Bm25f<'a> {
 }
 
 /// Low mantissa bits a score gives up (of 23).
-const DROPPED_BITS: u32 = 16;
+const DROPPED_BITS: u32 = 19;
 
 /// Sorts `(section, score)` pairs best first, ties by section ordinal: the one order every
 /// ranked list (keyword, semantic, fused) is in.
@@ -68,14 +68,15 @@ pub fn sort_ranked(ranked: &mut [(u32, f32)]) {
     crate::sort::sort_by(ranked, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
 }
 
-/// Rounds a score to 7 bits of mantissa, as bfloat16 does (a relative error of at most
-/// 0.4 %). Why: a sharded index stores every (term, section) score, and the low two bytes
-/// of an `f32` are noise that gzip cannot shrink — two bytes per posting, 40 KB for a word
-/// as common as *get* on the PowerShell docs; zeroed, they compress to nothing (shards
-/// −33 % gzip). Rankings barely notice: a query's sum over several terms still orders
-/// sections, and SciFact / JSQuAD keyword nDCG@10 moved by +0.0005 / +0.0001 (no step in
-/// between, 8 or 12 bits, changed them at all). Both layouts score through here, so they
-/// still rank alike, bit for bit.
+/// Rounds a score to 4 bits of mantissa (a relative error of at most 3 %). Why: a sharded
+/// index stores every (term, section) score, and the low bits of an `f32` are noise that
+/// gzip cannot shrink. Rounded as bfloat16 (7 bits), the low two bytes compressed to
+/// nothing (shards −33 % gzip) but the third still held half of a common word's list (22
+/// of 40 KB for *get* on the 141k-section mix); three bits fewer take a third of that off.
+/// Rankings barely notice, as with Lucene's 4-bit length norms: a query's sum over several
+/// terms still orders sections, and SciFact / JSQuAD keyword nDCG@10 went 0.6962 → 0.6993
+/// and 0.9387 → 0.9380 (7 → 3 bits: 0.6967, 0.9385). Both layouts score through here, so
+/// they still rank alike, bit for bit.
 pub fn quantise(score: f32) -> f32 {
     if !score.is_finite() || score <= 0.0 {
         return score;
@@ -86,7 +87,7 @@ pub fn quantise(score: f32) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use super::quantise;
+    use super::{quantise, DROPPED_BITS};
 
     #[test]
     fn quantised_scores_keep_order_and_clear_the_low_bytes() {
@@ -94,8 +95,8 @@ mod tests {
         for i in 1..10_000 {
             let x = i as f32 * 0.001_37;
             let q = quantise(x);
-            assert_eq!(q.to_bits() & 0xffff, 0, "{x}");
-            assert!((q - x).abs() <= x / 256.0, "{x} → {q}");
+            assert_eq!(q.to_bits() & ((1 << DROPPED_BITS) - 1), 0, "{x}");
+            assert!((q - x).abs() <= x / 32.0, "{x} → {q}");
             assert!(q >= prev, "order kept: {x}");
             prev = q;
         }

@@ -308,7 +308,7 @@ pub struct Directory {
 
 /// Bits of a card's name that number it (the rest are [`Directory::cards_salt`]).
 const CARD_ORDINAL_BITS: u32 = 24;
-/// Most cards an index may have (2²⁴ × 8 sections is far beyond any docs site).
+/// Most cards an index may have (2²⁴ × 4 sections is far beyond any docs site).
 pub const MAX_CARDS: u32 = 1 << CARD_ORDINAL_BITS;
 
 /// The file name of card `i`: `card.<16 hex>.bin`, the low [`CARD_ORDINAL_BITS`] bits its

@@ -31,9 +31,10 @@ const SHARD_DEFLATED: usize = 4 * 1024;
 /// up to ten bundles; most documentation pages are larger than this on their own.
 const BUNDLE_BYTES: usize = 8 * 1024;
 /// Sections per card. A result fetches its card: eight sections' records and first lines
-/// are ~1.3 KB gzip on the PowerShell docs (a bundle is ~6 KB), and results of one query
-/// often sit in one card; fewer would mean more files for little gain.
-const CARD_SECTIONS: u32 = 8;
+/// were ~1 KB gzip (a bundle is ~6 KB); four are ~0.6 KB, and the five results a widget
+/// shows first rarely share a card either way, so four took 1–3 KB off every first query
+/// on the 141k-section mix. Fewer still would pay a file header and a request per section.
+const CARD_SECTIONS: u32 = 4;
 /// Lines of each section a card holds: the widget shows 3, the JS API's default is 5.
 const CARD_LINES: u32 = 5;
 
