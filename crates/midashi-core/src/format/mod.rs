@@ -492,34 +492,20 @@ mod tests {
             err.to_string().contains("1.3") && err.to_string().contains("rebuild"),
             "{err}"
         );
-        // So does a directory of format 1.4 (kind tag 16: it named no cards).
-        let mut old = encode(FileKind::Directory, &1u8).unwrap();
-        old[4] = 16;
-        let err = decode::<u8>(FileKind::Directory, "directory.x.bin", &old).unwrap_err();
-        assert_eq!(err.code(), "MALFORMED");
-        assert!(
-            err.to_string().contains("directory of format 1.4")
-                && err.to_string().contains("rebuild"),
-            "{err}"
-        );
-        // And one of format 1.5 (kind tag 18: facets row by row).
-        let mut old = encode(FileKind::Directory, &1u8).unwrap();
-        old[4] = 18;
-        let err = decode::<u8>(FileKind::Directory, "directory.x.bin", &old).unwrap_err();
-        assert!(
-            err.to_string().contains("directory of format 1.5")
-                && err.to_string().contains("rebuild"),
-            "{err}"
-        );
-        // And one of format 1.6 (kind tag 19: a content hash per shard).
-        let mut old = encode(FileKind::Directory, &1u8).unwrap();
-        old[4] = 19;
-        let err = decode::<u8>(FileKind::Directory, "directory.x.bin", &old).unwrap_err();
-        assert!(
-            err.to_string().contains("directory of format 1.6")
-                && err.to_string().contains("rebuild"),
-            "{err}"
-        );
+        // So do directories of earlier sharded layouts: 1.4 named no cards, 1.5 wrote facets
+        // row by row, 1.6 a content hash per shard.
+        for (tag, format) in [(16, "1.4"), (18, "1.5"), (19, "1.6")] {
+            let mut old = encode(FileKind::Directory, &1u8).unwrap();
+            old[4] = tag;
+            let err = decode::<u8>(FileKind::Directory, "directory.x.bin", &old).unwrap_err();
+            assert_eq!(err.code(), "MALFORMED");
+            assert!(
+                err.to_string()
+                    .contains(&format!("directory of format {format}"))
+                    && err.to_string().contains("rebuild"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

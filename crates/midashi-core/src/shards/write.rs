@@ -308,7 +308,13 @@ pub fn write(
         let mut list_bytes = Vec::new();
         write_scored_list(&mut list_bytes, df, versioned, &postings);
 
-        let deflated = miniz_oxide::deflate::compress_to_vec(&list_bytes, 6).len();
+        // A list past the raw limit closes its shard whatever it deflates to: not deflated
+        // (common words' lists are most of the postings' bytes).
+        let deflated = if list_bytes.len() > SHARD_BYTES {
+            SHARD_DEFLATED
+        } else {
+            miniz_oxide::deflate::compress_to_vec(&list_bytes, 6).len()
+        };
         if open.as_ref().is_some_and(|o| {
             !o.lists.is_empty()
                 && (o.lists.len() + list_bytes.len() > SHARD_BYTES
