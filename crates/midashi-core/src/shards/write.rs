@@ -95,10 +95,11 @@ fn section_facts(sections: &SectionsData, families: Option<&Families>) -> Vec<Se
 
 /// Short content hashes for bundle names, unique within the build.
 ///
-/// The paths file names every bundle: 8-byte hashes would be incompressible bytes of it. [`super::NAME_HASH_BYTES`] bytes keep a
-/// changed file's name changing (a stale cache entry under the same name has a 2⁻⁴⁰
-/// chance); two files of one build that happen to share a short hash are told apart by
-/// taking the next free value, in file order, so the names stay deterministic.
+/// The paths file names every bundle, and 8-byte hashes would be incompressible bytes of it.
+/// [`super::NAME_HASH_BYTES`] bytes keep a changed file's name changing (a stale cache entry
+/// under the same name has a 2⁻⁴⁰ chance); two files of one build that happen to share a
+/// short hash are told apart by taking the next free value, in file order, so the names
+/// stay deterministic.
 #[derive(Default)]
 struct ShortNames(HashSet<u64>);
 
