@@ -411,7 +411,11 @@ pub fn plan<L: Lexicon + ?Sized>(
                 }
             }
         }
-        if exact.is_none() && !tok.cjk && !tok.part {
+        // A word still being typed that already has completions is not a typo yet: no
+        // corrections for it. (On a sharded index they read the lexicon, 277 KB gzip on the
+        // PowerShell docs, which a keystroke such as `Get-Chi` fetched.)
+        let completed = is_last && !clause.alternatives.is_empty();
+        if exact.is_none() && !tok.cjk && !tok.part && !completed {
             let corrections = if opts.fuzzy && fuzzy_words > 0 {
                 fuzzy_words -= 1;
                 let c = dict.corrections(&tok.term);

@@ -358,6 +358,50 @@ fn a_versioned_site_ranks_and_collapses_alike_in_both_layouts() {
 }
 
 #[test]
+fn a_word_being_typed_with_completions_reads_no_lexicon() {
+    // Corrections read the lexicon (every term: 277 KB gzip on the PowerShell docs); a word
+    // still being typed that has completions gets those, not corrections. A finished typo
+    // still gets corrections, and the two layouts still answer alike.
+    let mut p = pair("rust-book", &["."]);
+    let typing = SearchOptions {
+        prefix: true,
+        ..SearchOptions::default()
+    };
+    for q in ["ownersh", "borrow chec", "lifeti"] {
+        let want = p.single.search(q, &typing, None).unwrap();
+        let mut asked = Vec::new();
+        let got = loop {
+            match p.sharded.search(q, &typing, None) {
+                Err(Error::NeedsFiles(names)) => {
+                    for n in names {
+                        p.sharded.attach_file(&n, &p.files[&n]).unwrap();
+                        asked.push(n);
+                    }
+                }
+                other => break other.unwrap(),
+            }
+        };
+        assert_eq!(got, want, "{q}");
+        assert!(!want.results.is_empty(), "{q}");
+        assert!(
+            !asked.iter().any(|n| n.starts_with("lexicon.")),
+            "{q}: {asked:?}"
+        );
+    }
+    let finished = SearchOptions {
+        prefix: false,
+        ..SearchOptions::default()
+    };
+    let (got, _) = drive(&mut p.sharded, &p.files, |i| {
+        i.search("ownershp", &finished, None)
+    });
+    assert_eq!(
+        got.unwrap(),
+        p.single.search("ownershp", &finished, None).unwrap()
+    );
+}
+
+#[test]
 fn japanese_shards_are_cut_by_what_gzip_makes_of_them() {
     // Japanese bigrams have short lists of scattered section numbers, which compress
     // poorly: 16 KB of them gzip to ~9 KB, where English words' lists gzip to ~2 KB. A
