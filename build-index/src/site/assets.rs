@@ -81,14 +81,18 @@ const SHARDED_KEYWORD_FILES: &[(&str, &str)] = &[
 /// module as its keyword module when the assets have it (else the keyword module, which
 /// opens both layouts).
 pub fn copy_widget(assets_dir: &Path, search_dir: &Path, sharded: bool) -> Result<u64> {
-    let mut bytes = copy_files(assets_dir, search_dir, WIDGET_FILES)?;
-    let have_sharded = SHARDED_KEYWORD_FILES
+    let use_sharded = sharded
+        && SHARDED_KEYWORD_FILES
+            .iter()
+            .all(|(from, _)| assets_dir.join(from).is_file());
+    // Each destination written once: the sharded module in place of the keyword module's.
+    let files: Vec<(&str, &str)> = WIDGET_FILES
         .iter()
-        .all(|(from, _)| assets_dir.join(from).is_file());
-    if sharded && have_sharded {
-        bytes += copy_files(assets_dir, search_dir, SHARDED_KEYWORD_FILES)?;
-    }
-    Ok(bytes)
+        .filter(|(_, to)| !use_sharded || SHARDED_KEYWORD_FILES.iter().all(|(_, t)| t != to))
+        .chain(SHARDED_KEYWORD_FILES.iter().filter(|_| use_sharded))
+        .copied()
+        .collect();
+    copy_files(assets_dir, search_dir, &files)
 }
 
 /// Copies the semantic module into `search_dir`; `Ok(None)` (and nothing copied) when it has
