@@ -154,6 +154,38 @@ describe("keyword module, then the full engine", () => {
       }
     });
 
+    test("a typo moves it to the full engine, which corrects it as one loaded alone does; words being typed do not", async () => {
+      const idx = await Midashi.load(dirs.sharded, SHARDED_KEYWORD);
+      const full = await Midashi.load(dirs.sharded, FULL_ONLY);
+      try {
+        // Known words, a word being typed that has completions, a word too short to correct:
+        // the keyword module answers them itself.
+        for (const q of ["ownership rules", "borrow chec", "xqz ownership"]) {
+          const r = await idx.search(q, NO_TYPING);
+          assert.deepEqual(r, { ...(await full.search(q, NO_TYPING)), tookMs: r.tookMs }, q);
+        }
+        assert.equal(await idx.engine(), "keyword");
+        // A finished word that is in no section: the full engine corrects it.
+        const r = await idx.search("owenrship ", NO_TYPING);
+        assert.ok(r.results.some((h) => /Ownership/.test(h.heading)), JSON.stringify(r.results.map((h) => h.heading)));
+        assert.deepEqual(r, { ...(await full.search("owenrship ", NO_TYPING)), tookMs: r.tookMs });
+        assert.equal(await idx.engine(), "full");
+        // Typo corrections off: nothing to move for.
+        const plain = await Midashi.load(dirs.sharded, SHARDED_KEYWORD);
+        try {
+          const opts = { ...NO_TYPING, fuzzy: false };
+          const none = await plain.search("owenrship ", opts);
+          assert.deepEqual(none, { ...(await full.search("owenrship ", opts)), tookMs: none.tookMs });
+          assert.equal(await plain.engine(), "keyword");
+        } finally {
+          plain.close();
+        }
+      } finally {
+        idx.close();
+        full.close();
+      }
+    });
+
     test("a single-file index given to it opens in the full engine instead", async () => {
       const idx = await Midashi.load(dirs.single, SHARDED_KEYWORD);
       const full = await Midashi.load(dirs.single, FULL_ONLY);

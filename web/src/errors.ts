@@ -21,6 +21,7 @@ export type ErrorCode =
   | "SYNONYMS"
   | "SEMANTIC_UNAVAILABLE"
   | "NEEDS_FILES"
+  | "NEEDS_FULL_ENGINE"
   // The JS side's.
   | "VERSION_MISMATCH"
   | "UNKNOWN_INDEX"
@@ -30,7 +31,7 @@ export type ErrorCode =
 const CODES = new Set<string>([
   "NETWORK", "NOT_FOUND", "IO", "NOT_AN_INDEX", "WRONG_FILE_KIND", "FORMAT_VERSION", "TRUNCATED",
   "CORRUPTED", "MALFORMED", "EMPTY_QUERY", "QUERY_TOO_LONG", "INVALID_OPTION", "SYNONYMS",
-  "SEMANTIC_UNAVAILABLE", "NEEDS_FILES", "VERSION_MISMATCH", "UNKNOWN_INDEX", "CLOSED", "INTERNAL",
+  "SEMANTIC_UNAVAILABLE", "NEEDS_FILES", "NEEDS_FULL_ENGINE", "VERSION_MISMATCH", "UNKNOWN_INDEX", "CLOSED", "INTERNAL",
 ]);
 
 /** An error of the midashi package. `code` is for programs, `message` for people. */

@@ -68,7 +68,8 @@ const MAX_ROUNDS = 8;
  *
  * It starts on the keyword module when it is given one (keyword queries and completions,
  * ~10 KB gzip less for a page's first query) and moves to the full engine the first time
- * vectors or a section/document are asked for: the full module is fetched, every index is
+ * vectors or a section/document are asked for, or (sharded keyword module) a typo is to be
+ * corrected: the full module is fetched, every index is
  * reopened in it from the bytes kept for a rebuild, and a sharded index is given again the
  * files it had loaded (read from the HTTP cache in a browser).
  */
@@ -275,7 +276,9 @@ export class Host {
 
   /**
    * Runs `f` against an index; when a sharded index answers NEEDS_FILES, fetches the files
-   * it names (in parallel), attaches them and runs `f` again.
+   * it names (in parallel), attaches them and runs `f` again. When the sharded keyword
+   * module answers NEEDS_FULL_ENGINE (a typo to correct), moves to the full engine and runs
+   * `f` there.
    */
   private async withFiles<T>(l: Loaded, f: (index: WasmIndex) => T): Promise<T> {
     for (let round = 0; ; round++) {
@@ -284,6 +287,10 @@ export class Host {
         return engine.call(() => f(l.index));
       } catch (e) {
         const err = toMidashiError(e);
+        if (err.code === "NEEDS_FULL_ENGINE" && this.kind !== "full") {
+          await this.fullEngine();
+          continue;
+        }
         const names = err.code === "NEEDS_FILES" ? neededFiles(err) : [];
         if (names.length === 0 || round >= MAX_ROUNDS) throw err;
         const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), filesContext(l))));

@@ -9,7 +9,9 @@
 use crate::analyzer::{Analyzer, QueryToken};
 use crate::index::postings::ListReader;
 use crate::index::TermsData;
-use fst::automaton::{Levenshtein, Str};
+#[cfg(feature = "typos")]
+use fst::automaton::Levenshtein;
+use fst::automaton::Str;
 use fst::{Automaton, IntoStreamer, Map, Streamer};
 
 /// Longest query accepted, in bytes.
@@ -36,6 +38,7 @@ pub const MAX_FUZZY_WORDS: usize = 4;
 /// Weight of a completion relative to an exact term.
 const PREFIX_WEIGHT: f32 = 0.9;
 /// Weight of a correction at edit distance 1 and 2.
+#[cfg(feature = "typos")]
 const FUZZY_WEIGHT: [f32; 2] = [0.6, 0.35];
 
 /// A dictionary term to score, with its weight.
@@ -73,6 +76,10 @@ pub struct QueryPlan {
     /// Query words found nowhere, with their byte range in the query and the best correction
     /// (a display word) if any: material for "did you mean".
     pub unknown: Vec<(usize, usize, Option<String>)>,
+    /// A word wanted typo corrections that this build cannot make (midashi-core without
+    /// feature `typos`, as in the sharded keyword module): the query must run in an engine
+    /// that can, or its answer would differ from one.
+    pub needs_corrections: bool,
 }
 
 impl QueryPlan {
@@ -83,6 +90,15 @@ impl QueryPlan {
             .flat_map(|c| c.alternatives.iter())
             .flat_map(|a| a.terms.iter())
             .map(|t| t.term.as_str())
+    }
+
+    /// `Err(NeedsFullEngine)` when this build cannot answer the plan as the full engine would
+    /// (see [`QueryPlan::needs_corrections`]).
+    pub fn runs_here(&self) -> crate::error::Result<()> {
+        if self.needs_corrections {
+            return Err(crate::error::Error::NeedsFullEngine("typo corrections"));
+        }
+        Ok(())
     }
 }
 
@@ -105,6 +121,7 @@ pub trait Lexicon {
     /// Up to `limit` dictionary entries starting with `prefix`, in term order.
     fn prefixed(&self, prefix: &str, limit: usize) -> Vec<(String, u64)>;
     /// Up to `limit` dictionary entries the automaton accepts, in term order.
+    #[cfg(feature = "typos")]
     fn within(&self, lev: &Levenshtein, limit: usize) -> Vec<(String, u64)>;
     /// Number of sections a term occurs in.
     fn df(&self, term: &str, reference: u64) -> u64;
@@ -140,6 +157,7 @@ impl Lexicon for Dictionary<'_> {
         collect_stream(self.map, Str::new(prefix).starts_with(), limit)
     }
 
+    #[cfg(feature = "typos")]
     fn within(&self, lev: &Levenshtein, limit: usize) -> Vec<(String, u64)> {
         collect_stream(self.map, lev, limit)
     }
@@ -256,6 +274,7 @@ pub trait LexiconExt: Lexicon {
     /// "pagination", but a prefix of it is that stem. Candidates are stems within one edit of
     /// a long prefix of the typed word, kept when the word they stand for (their display
     /// form) is within the typo budget of what was typed.
+    #[cfg(feature = "typos")]
     fn stem_corrections(&self, raw: &str) -> Vec<(WeightedTerm, u64)> {
         let chars: Vec<char> = raw.chars().collect();
         let max_dist = match chars.len() {
@@ -300,6 +319,7 @@ pub trait LexiconExt: Lexicon {
     }
 
     /// Dictionary terms within the typo budget of `term`, closest and most frequent first.
+    #[cfg(feature = "typos")]
     fn corrections(&self, term: &str) -> Vec<(WeightedTerm, u64)> {
         let chars = term.chars().count();
         let max_dist = match chars {
@@ -416,13 +436,21 @@ pub fn plan<L: Lexicon + ?Sized>(
         // PowerShell docs, which a keystroke such as `Get-Chi` fetched.)
         let completed = is_last && !clause.alternatives.is_empty();
         if exact.is_none() && !tok.cjk && !tok.part && !completed {
-            let corrections = if opts.fuzzy && fuzzy_words > 0 {
+            let corrections: Vec<(WeightedTerm, u64)> = if opts.fuzzy && fuzzy_words > 0 {
                 fuzzy_words -= 1;
-                let c = dict.corrections(&tok.term);
-                if c.is_empty() {
-                    dict.stem_corrections(&tok.raw)
-                } else {
-                    c
+                #[cfg(feature = "typos")]
+                {
+                    let c = dict.corrections(&tok.term);
+                    if c.is_empty() {
+                        dict.stem_corrections(&tok.raw)
+                    } else {
+                        c
+                    }
+                }
+                #[cfg(not(feature = "typos"))]
+                {
+                    plan.needs_corrections |= may_have_corrections(&tok.term, &tok.raw);
+                    Vec::new()
                 }
             } else {
                 Vec::new()
@@ -486,7 +514,17 @@ fn apply_synonyms<L: Lexicon + ?Sized>(
     }
 }
 
+/// Whether [`LexiconExt::corrections`] or [`LexiconExt::stem_corrections`] would look for
+/// corrections of a word at all (by its length): shorter and longer words get none, so a
+/// build without them answers those words alike.
+#[cfg(not(feature = "typos"))]
+fn may_have_corrections(term: &str, raw: &str) -> bool {
+    (4..=MAX_FUZZY_CHARS).contains(&term.chars().count())
+        || (5..=MAX_FUZZY_CHARS).contains(&raw.chars().count())
+}
+
 /// Levenshtein distance of two short words (in characters).
+#[cfg(feature = "typos")]
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
@@ -597,6 +635,7 @@ mod tests {
     };
 
     #[test]
+    #[cfg(feature = "typos")]
     fn typo_corrections_are_bounded_per_word_and_per_query() {
         // Many dictionary words one edit away from "pagenation".
         let words: Vec<String> = (b'a'..=b'z')
@@ -632,5 +671,46 @@ mod tests {
         let alternatives: usize = p.clauses.iter().map(|c| c.alternatives.len()).sum();
         assert!(alternatives <= MAX_QUERY_TERMS * MAX_PREFIX_EXPANSIONS);
         assert!(p.clauses.len() <= MAX_QUERY_TERMS);
+    }
+
+    /// Built without typo corrections (the sharded keyword module), planning hands over to
+    /// the full engine exactly the queries with a word it would try to correct; with them,
+    /// it never does. Run both ways by scripts/test.sh.
+    #[test]
+    fn without_typos_exactly_the_words_to_correct_need_the_full_engine() {
+        let text = "pagination configuration install";
+        let fuzzy_off = PlanOptions {
+            prefix: true,
+            fuzzy: false,
+        };
+        for (query, opts, wanted) in [
+            ("paginaton ", ALL, true),
+            ("paginaton", ALL, true),
+            ("zzzzzzz configuration ", ALL, true),
+            ("paginaton ", fuzzy_off, false),
+            ("configuration install ", ALL, false),
+            // Being typed, with completions: not a typo yet.
+            ("configuration instal", ALL, false),
+            // Too short and too long for corrections.
+            ("xyz ", ALL, false),
+            ("qqqqqqqqqqqqqqqqqqqqqqqqq ", ALL, false),
+        ] {
+            let p = plan_for(&[text], query, opts);
+            let wanted = wanted && !cfg!(feature = "typos");
+            assert_eq!(p.needs_corrections, wanted, "{query:?}");
+            assert_eq!(
+                p.runs_here().map_err(|e| e.code()),
+                if wanted {
+                    Err("NEEDS_FULL_ENGINE")
+                } else {
+                    Ok(())
+                },
+                "{query:?}"
+            );
+        }
+        if cfg!(feature = "typos") {
+            let p = plan_for(&[text], "paginaton ", ALL);
+            assert_eq!(p.unknown, vec![(0, 9, Some("pagination".to_string()))]);
+        }
     }
 }

@@ -857,6 +857,7 @@ impl SearchIndex {
                     query,
                     plan_opts,
                 );
+                plan.runs_here()?;
                 self.run(
                     w.as_ref() as &dyn Ranking,
                     query,
@@ -880,6 +881,7 @@ impl SearchIndex {
                     plan_opts,
                 );
                 sh.need()?;
+                plan.runs_here()?;
                 self.run(
                     sh.as_ref() as &dyn Ranking,
                     query,

@@ -12,7 +12,9 @@ use super::{
 use crate::error::{Error, Result};
 use crate::format::{decode, FileKind};
 use crate::query::{collect_stream, open_dictionary, surface_of};
-use fst::automaton::{Levenshtein, Str};
+#[cfg(feature = "typos")]
+use fst::automaton::Levenshtein;
+use fst::automaton::Str;
 use fst::Automaton;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -629,6 +631,7 @@ impl crate::query::Lexicon for Sharded {
         out
     }
 
+    #[cfg(feature = "typos")]
     fn within(&self, lev: &Levenshtein, limit: usize) -> Vec<(String, u64)> {
         let Some(lex) = self.lexicon() else {
             return Vec::new();
