@@ -5,7 +5,7 @@
 // stay equal to an instance that loaded only the full engine.
 
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, describe, test } from "node:test";
@@ -207,6 +207,34 @@ describe("keyword module, then the full engine", () => {
       assert.equal(typeof glue.WasmIndex.openSharded, "function");
       const size = (f) => readFileSync(path.join(DIST, "wasm", f)).length;
       assert.ok(size("midashi_keyword_sharded_bg.wasm") < size("midashi_keyword_bg.wasm"));
+    });
+
+    test("given the lexicon or the tree, which it has no use for, it says which engine does, and goes on answering", async () => {
+      const glue = await import(`${pathToFileURL(path.join(DIST, "wasm/midashi_keyword_sharded.js")).href}?refuse`);
+      await glue.default({ module_or_path: readFileSync(path.join(DIST, "wasm/midashi_keyword_sharded_bg.wasm")) });
+      const read = (name) => readFileSync(path.join(dirs.sharded, name));
+      const manifest = glue.readManifest(read("midashi-entry.bin"));
+      const named = (kind) => manifest.files.find((f) => f.kind === kind).name;
+      const index = glue.WasmIndex.openSharded(read("midashi-entry.bin"), read(named("Directory")));
+      const lexicon = readdirSync(dirs.sharded).find((n) => n.startsWith("lexicon."));
+      const tree = readdirSync(dirs.sharded).find((n) => n.startsWith("tree."));
+      assert.throws(() => index.attachFile(lexicon, read(lexicon)), (e) => e.code === "NEEDS_FULL_ENGINE" && /typo corrections/.test(e.message));
+      assert.throws(() => index.attachFile(tree, read(tree)), (e) => e.code === "SEMANTIC_UNAVAILABLE");
+      // A typo: the full engine is named, nothing is fetched for it here.
+      const attachAll = (q) => {
+        for (let round = 0; round < 4; round++) {
+          try {
+            return index.search(q, {});
+          } catch (e) {
+            if (e.code !== "NEEDS_FILES") throw e;
+            for (const n of e.files) index.attachFile(n, read(n));
+          }
+        }
+        throw new Error(`${q}: still needs files`);
+      };
+      assert.throws(() => attachAll("owenrship "), (e) => e.code === "NEEDS_FULL_ENGINE");
+      assert.ok(attachAll("ownership ").results.length > 0);
+      index.free();
     });
   });
 });

@@ -6,18 +6,23 @@
 use crate::analyzer::Analyzer;
 use crate::ann::AnnData;
 use crate::error::{Error, Result};
-use crate::format::{decode, FileKind, Manifest};
-use crate::fusion::{fuse, Fusion};
-use crate::index::postings::ListReader;
-use crate::index::{DocRecord, Field, SectionRecord, SectionsData, TermsData};
+use crate::format::{FileKind, Manifest};
+use crate::fusion::Fusion;
+use crate::index::{DocRecord, SectionRecord};
 use crate::query::{
-    plan, Dictionary, Lexicon, LexiconExt, PlanOptions, QueryPlan, WeightedTerm, MAX_QUERY_BYTES,
+    plan, Lexicon, LexiconExt, PlanOptions, QueryPlan, WeightedTerm, MAX_QUERY_BYTES,
 };
-use crate::scoring::Bm25f;
 use crate::section::SectionId;
 use crate::shards::{Bundle, CardDoc, FileSource, SectionFacts, Sharded};
 use crate::vectors::VectorsData;
-use crate::versions::{collapse, Collapsed, Families};
+use crate::versions::{collapse, Collapsed};
+#[cfg(feature = "single-file")]
+use crate::{
+    index::{postings::ListReader, Field, SectionsData, TermsData},
+    query::Dictionary,
+    scoring::Bm25f,
+    versions::Families,
+};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -238,11 +243,13 @@ pub struct SearchIndex {
 /// Where the keyword index and the sections live.
 enum Store {
     /// A single-file index, all in memory.
+    #[cfg(feature = "single-file")]
     Whole(Box<Whole>),
     /// A sharded index: files load as queries need them.
     Sharded(Box<Sharded>),
 }
 
+#[cfg(feature = "single-file")]
 struct Whole {
     terms: TermsData,
     map: fst::Map<Vec<u8>>,
@@ -539,6 +546,7 @@ fn group_by_ranges(
 }
 
 impl SearchIndex {
+    #[cfg(feature = "single-file")]
     /// Loads an index from its entry file and the two files keyword search needs.
     pub fn open(entry: &[u8], terms: &[u8], sections: &[u8]) -> Result<Self> {
         let manifest = Manifest::decode(entry)?;
@@ -580,6 +588,7 @@ impl SearchIndex {
     pub fn attach_file(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
         match &self.store {
             Store::Sharded(sh) => sh.attach(name, bytes),
+            #[cfg(feature = "single-file")]
             Store::Whole(_) => Err(Error::InvalidOption {
                 name: "file",
                 detail: format!("{name}: a single-file index loads no further files"),
@@ -591,6 +600,7 @@ impl SearchIndex {
     pub fn loaded_parts(&self) -> (usize, usize) {
         match &self.store {
             Store::Sharded(sh) => sh.loaded(),
+            #[cfg(feature = "single-file")]
             Store::Whole(_) => (0, 0),
         }
     }
@@ -601,6 +611,7 @@ impl SearchIndex {
     pub fn loaded_files(&self) -> Vec<String> {
         match &self.store {
             Store::Sharded(sh) => sh.loaded_files(),
+            #[cfg(feature = "single-file")]
             Store::Whole(_) => Vec::new(),
         }
     }
@@ -608,8 +619,10 @@ impl SearchIndex {
     /// Bounds the shards and bundles a sharded index keeps loaded between queries (default
     /// [`crate::shards::read::KEEP_LOADED`]); no effect on a single-file index.
     pub fn set_keep_loaded(&mut self, files: usize) {
-        if let Store::Sharded(sh) = &mut self.store {
-            sh.set_keep_loaded(files);
+        match &mut self.store {
+            Store::Sharded(sh) => sh.set_keep_loaded(files),
+            #[cfg(feature = "single-file")]
+            Store::Whole(_) => {}
         }
     }
 
@@ -618,6 +631,7 @@ impl SearchIndex {
         matches!(self.store, Store::Sharded(_))
     }
 
+    #[cfg(feature = "single-file")]
     /// Loads an index from an already decoded manifest and its keyword files.
     pub fn from_manifest(manifest: Manifest, terms: &[u8], sections: &[u8]) -> Result<Self> {
         let name = |kind: FileKind| {
@@ -626,9 +640,9 @@ impl SearchIndex {
                 .map_or_else(|| kind.to_string(), |f| f.name.clone())
         };
         let terms_name = name(FileKind::Terms);
-        let terms: TermsData = decode(FileKind::Terms, &terms_name, terms)?;
+        let terms: TermsData = crate::format::decode(FileKind::Terms, &terms_name, terms)?;
         let sections: SectionsData =
-            decode(FileKind::Sections, &name(FileKind::Sections), sections)?;
+            crate::format::decode(FileKind::Sections, &name(FileKind::Sections), sections)?;
         let malformed = |detail: String| Error::Malformed {
             file: terms_name.clone(),
             detail,
@@ -708,12 +722,13 @@ impl SearchIndex {
     }
 
     /// Adds the vectors file (loaded lazily, when semantic search is first needed).
+    #[cfg(feature = "semantic")]
     pub fn attach_vectors(&mut self, bytes: &[u8]) -> Result<()> {
         let name = self
             .manifest
             .file(FileKind::Vectors)
             .map_or_else(|| "vectors".to_string(), |f| f.name.clone());
-        let v: VectorsData = decode(FileKind::Vectors, &name, bytes)?;
+        let v: VectorsData = crate::format::decode(FileKind::Vectors, &name, bytes)?;
         let n = self.section_count() as u32;
         if !v.is_consistent() || v.row_section.iter().any(|&s| s >= n) {
             return Err(Error::Malformed {
@@ -727,6 +742,7 @@ impl SearchIndex {
 
     /// Adds the HNSW graph file of a large index (after [`SearchIndex::attach_vectors`]):
     /// unfiltered semantic queries then search the graph instead of scanning every row.
+    #[cfg(feature = "semantic")]
     pub fn attach_ann(&mut self, bytes: &[u8]) -> Result<()> {
         let name = self
             .manifest
@@ -735,7 +751,7 @@ impl SearchIndex {
         let vectors = self.vectors.as_ref().ok_or_else(|| {
             Error::SemanticUnavailable("attach the vectors before the ANN graph".into())
         })?;
-        let ann: AnnData = decode(FileKind::Ann, &name, bytes)?;
+        let ann: AnnData = crate::format::decode(FileKind::Ann, &name, bytes)?;
         if !ann.matches(vectors) {
             return Err(Error::Malformed {
                 file: name,
@@ -777,6 +793,7 @@ impl SearchIndex {
     /// A section's document path and anchor, by ordinal (what vector rows point at).
     pub fn section_place(&self, section: u32) -> Option<(String, Option<String>)> {
         match &self.store {
+            #[cfg(feature = "single-file")]
             Store::Whole(w) => {
                 let sec = w.sections.sections.get(section as usize)?;
                 let doc = w.sections.docs.get(sec.doc as usize)?;
@@ -848,6 +865,7 @@ impl SearchIndex {
             fuzzy: opts.fuzzy,
         };
         match &self.store {
+            #[cfg(feature = "single-file")]
             Store::Whole(w) => {
                 // Both layouts go through one (dynamic) instance of the planner and the
                 // ranking: fewer monomorphised copies in the wasm module.
@@ -930,6 +948,13 @@ impl SearchIndex {
         };
         let ranked = match (mode, query_vector) {
             (Mode::Keyword, _) | (_, None) => keyword,
+            #[cfg(not(feature = "semantic"))]
+            (_, Some(_)) => {
+                return Err(Error::SemanticUnavailable(
+                    "this build of the engine has no semantic leg".into(),
+                ))
+            }
+            #[cfg(feature = "semantic")]
             (_, Some(qv)) => {
                 let vectors = self.vectors.as_ref().ok_or_else(|| {
                     Error::SemanticUnavailable(
@@ -953,7 +978,7 @@ impl SearchIndex {
                 } else {
                     // Fuse over the heads of both legs: deep tails only add noise to RRF.
                     let head = 200;
-                    fuse(
+                    crate::fusion::fuse(
                         &keyword[..keyword.len().min(head)],
                         &semantic[..semantic.len().min(head)],
                         opts.fusion,
@@ -1012,6 +1037,7 @@ impl SearchIndex {
     /// than two): what a version picker offers.
     pub fn versions(&self) -> &[String] {
         match &self.store {
+            #[cfg(feature = "single-file")]
             Store::Whole(w) => w.families.as_ref().map_or(&[], |f| f.versions()),
             Store::Sharded(sh) => &sh.dir.versions,
         }
@@ -1022,6 +1048,7 @@ impl SearchIndex {
     /// bundle.
     pub fn get_section(&self, id: SectionId) -> Option<SectionView> {
         match &self.store {
+            #[cfg(feature = "single-file")]
             Store::Whole(w) => {
                 let &s = w.by_id.get(&id.0)?;
                 let sec = &w.sections.sections[s as usize];
@@ -1089,6 +1116,7 @@ impl SearchIndex {
             a..a + d.section_count as usize
         };
         match &self.store {
+            #[cfg(feature = "single-file")]
             Store::Whole(w) => {
                 let &d = w.by_path.get(path)?;
                 let doc = &w.sections.docs[d as usize];
@@ -1108,6 +1136,7 @@ impl SearchIndex {
     pub fn find_anchor(&self, path: &str, anchor: &str) -> Option<SectionId> {
         let path = path.trim_start_matches('/');
         match &self.store {
+            #[cfg(feature = "single-file")]
             Store::Whole(w) => {
                 let &d = w.by_path.get(path)?;
                 let doc = &w.sections.docs[d as usize];
@@ -1133,6 +1162,7 @@ impl SearchIndex {
     /// prefix are attached.
     pub fn suggest(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
         match &self.store {
+            #[cfg(feature = "single-file")]
             Store::Whole(w) => Ok(suggest_in(
                 &self.analyzer,
                 &w.dictionary() as &dyn Lexicon,
@@ -1154,6 +1184,7 @@ impl SearchIndex {
     pub fn pending(&self) -> Result<()> {
         match &self.store {
             Store::Sharded(sh) => sh.need(),
+            #[cfg(feature = "single-file")]
             Store::Whole(_) => Ok(()),
         }
     }
@@ -1161,6 +1192,7 @@ impl SearchIndex {
     /// Number of sections.
     pub fn section_count(&self) -> usize {
         match &self.store {
+            #[cfg(feature = "single-file")]
             Store::Whole(w) => w.sections.sections.len(),
             Store::Sharded(sh) => sh.dir.n_sections as usize,
         }
@@ -1170,6 +1202,7 @@ impl SearchIndex {
     /// its source can give).
     pub fn documents(&self) -> Vec<(String, String)> {
         match &self.store {
+            #[cfg(feature = "single-file")]
             Store::Whole(w) => w
                 .sections
                 .docs
@@ -1316,6 +1349,7 @@ trait Ranking {
         facts: &HashMap<u32, SectionFacts>,
     ) -> Result<()>;
     /// Loads what the semantic leg's candidates need.
+    #[cfg(feature = "semantic")]
     fn prepare_semantic(&self) -> Result<()>;
     fn group(&self, ranked: Vec<(u32, f32)>, facts: &HashMap<u32, SectionFacts>)
         -> Vec<(u32, f32)>;
@@ -1331,6 +1365,7 @@ trait Ranking {
     ) -> Result<Vec<SearchHit>>;
 }
 
+#[cfg(feature = "single-file")]
 impl Whole {
     fn dictionary(&self) -> Dictionary<'_> {
         Dictionary {
@@ -1348,6 +1383,7 @@ impl Whole {
     }
 }
 
+#[cfg(feature = "single-file")]
 impl Ranking for Whole {
     fn section_count(&self) -> usize {
         self.sections.sections.len()
@@ -1421,6 +1457,7 @@ impl Ranking for Whole {
         Ok(())
     }
 
+    #[cfg(feature = "semantic")]
     fn prepare_semantic(&self) -> Result<()> {
         Ok(())
     }
@@ -1612,6 +1649,7 @@ impl Ranking for Sharded {
         Ok(())
     }
 
+    #[cfg(feature = "semantic")]
     fn prepare_semantic(&self) -> Result<()> {
         self.tree();
         self.need()

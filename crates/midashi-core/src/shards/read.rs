@@ -265,6 +265,7 @@ impl Sharded {
                 data.restore_ids();
                 self.bundles.lock_ok().insert(i, Arc::new(data));
             }
+            #[cfg(feature = "typos")]
             FileKind::Lexicon => {
                 let data: Lexicon = decode(kind, name, bytes)?;
                 let map = open_dictionary(name, data.fst.clone())?;
@@ -276,6 +277,7 @@ impl Sharded {
                 }
                 *self.lexicon.lock_ok() = Some(Arc::new(LoadedLexicon { map, data }));
             }
+            #[cfg(feature = "semantic")]
             FileKind::Tree => {
                 let data: Tree = decode(kind, name, bytes)?;
                 if data.facts.len() != self.dir.n_sections as usize {
@@ -316,6 +318,16 @@ impl Sharded {
                 data.restore_ids();
                 self.cards.lock_ok().insert(i, Arc::new(data));
             }
+            // The tree serves only the semantic leg, the lexicon only typo corrections; a
+            // build without them has no use for either.
+            #[cfg(not(feature = "semantic"))]
+            FileKind::Tree => {
+                return Err(Error::SemanticUnavailable(
+                    "this build of the engine has no semantic leg".into(),
+                ))
+            }
+            #[cfg(not(feature = "typos"))]
+            FileKind::Lexicon => return Err(Error::NeedsFullEngine("typo corrections")),
             _ => unreachable!("by_name holds only shard, bundle, lexicon, tree and paths files"),
         }
         Ok(())
