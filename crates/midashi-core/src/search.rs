@@ -546,8 +546,8 @@ fn group_by_ranges(
 }
 
 impl SearchIndex {
-    #[cfg(feature = "single-file")]
     /// Loads an index from its entry file and the two files keyword search needs.
+    #[cfg(feature = "single-file")]
     pub fn open(entry: &[u8], terms: &[u8], sections: &[u8]) -> Result<Self> {
         let manifest = Manifest::decode(entry)?;
         Self::from_manifest(manifest, terms, sections)
@@ -631,8 +631,8 @@ impl SearchIndex {
         matches!(self.store, Store::Sharded(_))
     }
 
-    #[cfg(feature = "single-file")]
     /// Loads an index from an already decoded manifest and its keyword files.
+    #[cfg(feature = "single-file")]
     pub fn from_manifest(manifest: Manifest, terms: &[u8], sections: &[u8]) -> Result<Self> {
         let name = |kind: FileKind| {
             manifest
