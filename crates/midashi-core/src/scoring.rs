@@ -60,7 +60,7 @@ impl<'a> Bm25f<'a> {
 }
 
 /// Low mantissa bits a score gives up (of 23).
-const DROPPED_BITS: u32 = 19;
+pub(crate) const DROPPED_BITS: u32 = 19;
 
 /// Sorts `(section, score)` pairs best first, ties by section ordinal: the one order every
 /// ranked list (keyword, semantic, fused) is in.

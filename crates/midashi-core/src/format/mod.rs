@@ -47,11 +47,14 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// 7: the directory names shards by first term and group hash (tag 20; see
 /// `shards::shard_columns`: a third off the directory, which every first query loads); 1.6
 /// directories (tag 19) are refused with a request to rebuild.
+/// 8: a shard list's scores take one byte each (`shards::write_scores`; a quarter off the
+/// score bytes of a common word's list in gzip); 1.7 directories (tag 20), whose shards hold
+/// f32 planes, are refused with a request to rebuild (tag 21).
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 7;
+pub const FORMAT_MINOR: u16 = 8;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.
@@ -99,12 +102,13 @@ pub enum FileKind {
 
 /// The kind tags of earlier minors' directories and bundles, laid out otherwise, with the
 /// format that wrote them (see [`FORMAT_MINOR`]).
-const RETIRED_TAGS: [(u8, &str, &str); 5] = [
+const RETIRED_TAGS: [(u8, &str, &str); 6] = [
     (9, "directory", "1.3"),
     (11, "bundle", "1.3"),
     (16, "directory", "1.4"),
     (18, "directory", "1.5"),
     (19, "directory", "1.6"),
+    (20, "directory", "1.7"),
 ];
 
 impl FileKind {
@@ -118,7 +122,7 @@ impl FileKind {
             FileKind::Tokenizer => 6,
             FileKind::ModelConfig => 7,
             FileKind::Ann => 8,
-            FileKind::Directory => 20,
+            FileKind::Directory => 21,
             FileKind::Shard => 10,
             FileKind::Bundle => 15,
             FileKind::Lexicon => 12,
@@ -138,7 +142,7 @@ impl FileKind {
             6 => FileKind::Tokenizer,
             7 => FileKind::ModelConfig,
             8 => FileKind::Ann,
-            20 => FileKind::Directory,
+            21 => FileKind::Directory,
             10 => FileKind::Shard,
             15 => FileKind::Bundle,
             12 => FileKind::Lexicon,
@@ -493,8 +497,8 @@ mod tests {
             "{err}"
         );
         // So do directories of earlier sharded layouts: 1.4 named no cards, 1.5 wrote facets
-        // row by row, 1.6 a content hash per shard.
-        for (tag, format) in [(16, "1.4"), (18, "1.5"), (19, "1.6")] {
+        // row by row, 1.6 a content hash per shard, 1.7 named shards of f32 score planes.
+        for (tag, format) in [(16, "1.4"), (18, "1.5"), (19, "1.6"), (20, "1.7")] {
             let mut old = encode(FileKind::Directory, &1u8).unwrap();
             old[4] = tag;
             let err = decode::<u8>(FileKind::Directory, "directory.x.bin", &old).unwrap_err();

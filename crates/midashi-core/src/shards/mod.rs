@@ -735,7 +735,10 @@ fn replace_ids(
 /// ```text
 /// df varint, count varint (postings, ≥ df: see below),
 /// count × section delta varint,
-/// count × score byte 3, count × byte 2, count × byte 1, count × byte 0   (f32 LE, by plane)
+/// scores: a byte `base`, then
+///   base ≥ 1: count × score byte = (exponent − base + 1) << 4 | top 4 mantissa bits,
+///             0 for a score of 0   (every score 0 or positive, quantised, within 15 binades)
+///   base = 0: count × f32 byte 3, count × byte 2, count × byte 1, count × byte 0 (by plane)
 /// count × facts varint = subtree << 4 | heading_term << 3 | depth,
 /// [count × family varint: 0 = none, else 1 + zigzag(family − previous family)]  (versioned)
 /// per heading_term posting, in order: heading length varint, heading term count varint
@@ -765,9 +768,7 @@ pub fn write_scored_list(out: &mut Vec<u8>, df: u64, versioned: bool, postings: 
         write_varint(out, u64::from(p.section - prev));
         prev = p.section;
     }
-    for plane in (0..4).rev() {
-        out.extend(postings.iter().map(|p| p.score.to_le_bytes()[plane]));
-    }
+    write_scores(out, postings);
     for p in postings {
         let flag = u64::from(p.heading.is_some());
         write_varint(
@@ -796,6 +797,76 @@ pub fn write_scored_list(out: &mut Vec<u8>, df: u64, versioned: bool, postings: 
     }
 }
 
+/// Mantissa bits a quantised score keeps (`scoring::quantise`): a score fits one byte with
+/// its exponent's offset from the list's smallest.
+const SCORE_MANTISSA_BITS: u32 = 23 - crate::scoring::DROPPED_BITS;
+const _: () = assert!(
+    SCORE_MANTISSA_BITS == 4,
+    "a score byte holds 4 mantissa bits"
+);
+
+/// Writes a list's scores: one byte each when they are quantised and span at most 15
+/// binades (always, for BM25F scores: the score bytes of a common word's list are a quarter
+/// lighter in gzip than two planes of f32 bytes), else as f32 planes.
+fn write_scores(out: &mut Vec<u8>, postings: &[ScoredPosting]) {
+    let low = (1u32 << crate::scoring::DROPPED_BITS) - 1;
+    let exponent = |bits: u32| bits >> 23;
+    let nonzero = || {
+        postings
+            .iter()
+            .map(|p| p.score.to_bits())
+            .filter(|&b| b != 0)
+    };
+    let bytewise = nonzero().all(|b| b & low == 0 && (1..255).contains(&exponent(b)));
+    let base = nonzero().map(exponent).min().unwrap_or(1);
+    let top = nonzero().map(exponent).max().unwrap_or(1);
+    if bytewise && top - base < 15 {
+        out.push(base as u8);
+        out.extend(postings.iter().map(|p| match p.score.to_bits() {
+            0 => 0,
+            b => ((exponent(b) - base + 1) << 4 | (b >> crate::scoring::DROPPED_BITS) & 15) as u8,
+        }));
+    } else {
+        out.push(0);
+        for plane in (0..4).rev() {
+            out.extend(postings.iter().map(|p| p.score.to_le_bytes()[plane]));
+        }
+    }
+}
+
+/// Reads the scores [`write_scores`] wrote into `out`'s postings.
+fn read_scores(buf: &[u8], pos: &mut usize, out: &mut [ScoredPosting]) -> Option<()> {
+    let count = out.len();
+    let base = u32::from(*buf.get(*pos)?);
+    *pos += 1;
+    if base == 0 {
+        let planes = buf.get(*pos..pos.checked_add(count.checked_mul(4)?)?)?;
+        *pos += 4 * count;
+        for (i, p) in out.iter_mut().enumerate() {
+            let b = |plane: usize| planes[(3 - plane) * count + i];
+            p.score = f32::from_le_bytes([b(0), b(1), b(2), b(3)]);
+        }
+        return Some(());
+    }
+    let bytes = buf.get(*pos..pos.checked_add(count)?)?;
+    *pos += count;
+    for (p, &b) in out.iter_mut().zip(bytes) {
+        let (offset, mantissa) = (u32::from(b >> 4), u32::from(b & 15));
+        p.score = match offset {
+            0 if mantissa == 0 => 0.0,
+            0 => return None,
+            _ => {
+                let exponent = base + offset - 1;
+                if exponent >= 255 {
+                    return None;
+                }
+                f32::from_bits(exponent << 23 | mantissa << crate::scoring::DROPPED_BITS)
+            }
+        };
+    }
+    Some(())
+}
+
 /// Reads a scored list at `offset`: its df and postings; `None` if the bytes are malformed.
 pub fn read_scored_list(
     buf: &[u8],
@@ -805,8 +876,8 @@ pub fn read_scored_list(
     let mut pos = offset;
     let df = read_varint(buf, &mut pos)?;
     let count = usize::try_from(read_varint(buf, &mut pos)?).ok()?;
-    // Each posting takes at least 6 bytes: a damaged count cannot make us allocate much.
-    if count > buf.len().saturating_sub(pos) / 6 + 1 {
+    // Each posting takes at least 3 bytes: a damaged count cannot make us allocate much.
+    if count > buf.len().saturating_sub(pos) / 3 + 1 {
         return None;
     }
     let mut out = Vec::with_capacity(count);
@@ -820,12 +891,7 @@ pub fn read_scored_list(
             heading: None,
         });
     }
-    let planes = buf.get(pos..pos.checked_add(count.checked_mul(4)?)?)?;
-    pos += 4 * count;
-    for (i, p) in out.iter_mut().enumerate() {
-        let b = |plane: usize| planes[(3 - plane) * count + i];
-        p.score = f32::from_le_bytes([b(0), b(1), b(2), b(3)]);
-    }
+    read_scores(buf, &mut pos, &mut out)?;
     for p in out.iter_mut() {
         let packed = read_varint(buf, &mut pos)?;
         p.facts.depth = (packed & 7) as u8;
@@ -931,6 +997,52 @@ mod tests {
             // A cut list is an error, not a panic.
             assert!(read_scored_list(&buf[..buf.len() - 1], 1, versioned).is_none());
         }
+    }
+
+    #[test]
+    fn quantised_scores_take_one_byte_each_and_others_are_kept_exactly() {
+        let list = |scores: &[f32]| -> Vec<ScoredPosting> {
+            scores
+                .iter()
+                .enumerate()
+                .map(|(i, &score)| ScoredPosting {
+                    section: i as u32,
+                    score,
+                    facts: SectionFacts::default(),
+                    heading: None,
+                })
+                .collect()
+        };
+        let written = |scores: &[f32]| {
+            let mut buf = Vec::new();
+            write_scored_list(&mut buf, scores.len() as u64, false, &list(scores));
+            let (_, got) = read_scored_list(&buf, 0, false).unwrap();
+            let got: Vec<u32> = got.iter().map(|p| p.score.to_bits()).collect();
+            let want: Vec<u32> = scores.iter().map(|s| s.to_bits()).collect();
+            assert_eq!(got, want, "{scores:?}");
+            buf.len()
+        };
+        // Quantised BM25F scores, zeros among them, over 15 binades: a byte each (2 bytes of
+        // counts, 1 base, then per posting a section delta, a score byte and a facts byte).
+        let q = |x: f32| crate::scoring::quantise(x);
+        let mut bm25 = vec![0.0, q(0.012), q(0.7), q(1.3), q(9.99), q(100.0), 0.0];
+        bm25.push(q(0.012 * 2f32.powi(14)));
+        assert_eq!(written(&bm25), 3 + 3 * bm25.len());
+        // Otherwise f32 planes, exactly: 16 binades, unquantised, negative, NaN, subnormal.
+        for odd in [
+            vec![q(0.012), q(0.012 * 2f32.powi(15))],
+            vec![1.2345],
+            vec![q(1.0), -q(1.0)],
+            vec![f32::NAN, q(2.0)],
+            vec![f32::from_bits(1 << 19)],
+        ] {
+            assert_eq!(written(&odd), 3 + 6 * odd.len(), "{odd:?}");
+        }
+        // A damaged score byte (a zero exponent offset with mantissa bits) is refused.
+        let mut buf = Vec::new();
+        write_scored_list(&mut buf, 1, false, &list(&[q(1.0)]));
+        buf[4] = 0x03;
+        assert!(read_scored_list(&buf, 0, false).is_none());
     }
 
     /// Columns of two documents.
