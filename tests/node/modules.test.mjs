@@ -186,6 +186,28 @@ describe("keyword module, then the full engine", () => {
       }
     });
 
+    test("previews longer than a card's lines move it to the full engine, which reads them from bundles", async () => {
+      const idx = await Midashi.load(dirs.sharded, SHARDED_KEYWORD);
+      const full = await Midashi.load(dirs.sharded, FULL_ONLY);
+      try {
+        // Up to a card's five lines: from cards, in the keyword module.
+        for (const previewLines of [3, 5]) {
+          const opts = { ...NO_TYPING, previewLines };
+          const r = await idx.search("trait objects", opts);
+          assert.deepEqual(r, { ...(await full.search("trait objects", opts)), tookMs: r.tookMs });
+        }
+        assert.equal(await idx.engine(), "keyword");
+        const opts = { ...NO_TYPING, previewLines: 12 };
+        const r = await idx.search("trait objects", opts);
+        assert.deepEqual(r, { ...(await full.search("trait objects", opts)), tookMs: r.tookMs });
+        assert.ok(r.results.some((h) => h.preview.split("\n").length > 5), "a preview longer than a card's");
+        assert.equal(await idx.engine(), "full");
+      } finally {
+        idx.close();
+        full.close();
+      }
+    });
+
     test("a single-file index given to it opens in the full engine instead", async () => {
       const idx = await Midashi.load(dirs.single, SHARDED_KEYWORD);
       const full = await Midashi.load(dirs.single, FULL_ONLY);
@@ -209,7 +231,7 @@ describe("keyword module, then the full engine", () => {
       assert.ok(size("midashi_keyword_sharded_bg.wasm") < size("midashi_keyword_bg.wasm"));
     });
 
-    test("given the lexicon or the tree, which it has no use for, it says which engine does, and goes on answering", async () => {
+    test("given the lexicon, the tree or a bundle, which it has no use for, it says which engine does, and goes on answering", async () => {
       const glue = await import(`${pathToFileURL(path.join(DIST, "wasm/midashi_keyword_sharded.js")).href}?refuse`);
       await glue.default({ module_or_path: readFileSync(path.join(DIST, "wasm/midashi_keyword_sharded_bg.wasm")) });
       const read = (name) => readFileSync(path.join(dirs.sharded, name));
@@ -220,6 +242,10 @@ describe("keyword module, then the full engine", () => {
       const tree = readdirSync(dirs.sharded).find((n) => n.startsWith("tree."));
       assert.throws(() => index.attachFile(lexicon, read(lexicon)), (e) => e.code === "NEEDS_FULL_ENGINE" && /typo corrections/.test(e.message));
       assert.throws(() => index.attachFile(tree, read(tree)), (e) => e.code === "SEMANTIC_UNAVAILABLE");
+      const paths = readdirSync(dirs.sharded).find((n) => n.startsWith("paths."));
+      index.attachFile(paths, read(paths));
+      const bundle = readdirSync(dirs.sharded).find((n) => n.startsWith("bundle."));
+      assert.throws(() => index.attachFile(bundle, read(bundle)), (e) => e.code === "NEEDS_FULL_ENGINE" && /previews longer/.test(e.message));
       // A typo: the full engine is named, nothing is fetched for it here.
       const attachAll = (q) => {
         for (let round = 0; round < 4; round++) {

@@ -237,6 +237,7 @@ impl Sharded {
                     .lock_ok()
                     .insert(i, Arc::new(LoadedShard { map, data }));
             }
+            #[cfg(feature = "bundles")]
             FileKind::Bundle => {
                 let mut data: Bundle = decode(kind, name, bytes)?;
                 let expected = self
@@ -318,8 +319,14 @@ impl Sharded {
                 data.restore_ids();
                 self.cards.lock_ok().insert(i, Arc::new(data));
             }
-            // The tree serves only the semantic leg, the lexicon only typo corrections; a
-            // build without them has no use for either.
+            // The tree serves only the semantic leg, the lexicon only typo corrections, bundles
+            // only long previews and lookups; a build without them has no use for these.
+            #[cfg(not(feature = "bundles"))]
+            FileKind::Bundle => {
+                return Err(Error::NeedsFullEngine(
+                    "previews longer than a card's lines",
+                ))
+            }
             #[cfg(not(feature = "semantic"))]
             FileKind::Tree => {
                 return Err(Error::SemanticUnavailable(
