@@ -255,9 +255,10 @@ export type EngineKind = "keyword" | "full";
  * and the full engine (`midashi_wasm_bg.wasm`, ~10 KB gzip more), fetched only when vectors
  * or a section/document are first asked for. Give `wasmUrl` alone to load only the full
  * engine. A large site may give `midashi_keyword_sharded_bg.wasm` (and its glue) as the
- * keyword module: it opens only sharded indexes and makes no typo corrections, ~17 KB gzip
- * smaller (a single-file index given to it opens in the full engine instead, and a query with
- * a word to correct is answered there); `build-index --site` serves it so.
+ * keyword module: it opens only sharded indexes and makes no typo corrections and no previews
+ * longer than a card's (5 lines), ~20 KB gzip smaller (a single-file index given to it opens
+ * in the full engine instead, and a query that needs a correction or a long preview is
+ * answered there); `build-index --site` serves it so.
  */
 export interface AssetOptions {
   /** URL (or, in Node, path) of the full engine `midashi_wasm_bg.wasm`. */

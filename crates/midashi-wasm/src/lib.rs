@@ -13,9 +13,9 @@
 //! (`full`, `whole`) everything below; without `full` the *keyword module*, which leaves out
 //! the semantic leg and section/document lookups — ~10 KB gzip less for a page's first
 //! query, which only needs keyword search; and without either the *sharded keyword module*,
-//! which opens only sharded indexes and makes no typo corrections (~17 KB less again: what a
-//! large site's first query loads; a query with a word to correct answers
-//! `NEEDS_FULL_ENGINE`). `version()` says which engine is loaded (`engine`).
+//! which opens only sharded indexes, makes no typo corrections and reads no bundles (~20 KB
+//! less again: what a large site's first query loads; a query with a word to correct or a
+//! preview longer than a card's answers `NEEDS_FULL_ENGINE`). `version()` says which engine is loaded (`engine`).
 //!
 //! A Rust panic must never reach JS as an opaque `unreachable`: the panic hook logs the
 //! message first, and the JS side turns the resulting trap into an `INTERNAL` error and

@@ -25,8 +25,11 @@ const SHARD_BYTES: usize = 16 * 1024;
 /// 16 KB of the short lists of Japanese bigrams (each a few random section numbers) gzip to
 /// ~9 KB, so a CJK query, whose six bigrams sit in up to six shards, fetched four times
 /// the bytes of an English one. Deflating each list is what a browser's gzip will do to it,
-/// give or take the context lists share.
-const SHARD_DEFLATED: usize = 4 * 1024;
+/// give or take the context lists share. 3 KB, not 4, since scores take a byte each (format
+/// 1.8): with lists lighter a shard held more neighbours of the words asked for, and ten
+/// powershell-docs queries' index bytes sum to 267 KB at 3 KB against 281 at 4 (2 KB: 276;
+/// the 141k-section mix's twelve: 299 against 303).
+const SHARD_DEFLATED: usize = 3 * 1024;
 /// Bytes of document source after which a bundle is closed. A page of ten results fetches
 /// up to ten bundles; most documentation pages are larger than this on their own.
 const BUNDLE_BYTES: usize = 8 * 1024;
