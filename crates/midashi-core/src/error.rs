@@ -123,5 +123,27 @@ impl Error {
     }
 }
 
+/// What a build without some of midashi-core's features answers when a query or a file
+/// needs them: one error per missing feature, whichever place notices it first.
+impl Error {
+    /// A word to correct, without feature `typos`.
+    #[cfg(not(feature = "typos"))]
+    pub(crate) fn lacks_typos() -> Self {
+        Error::NeedsFullEngine("typo corrections")
+    }
+
+    /// A preview longer than a card's, without feature `bundles`.
+    #[cfg(not(feature = "bundles"))]
+    pub(crate) fn lacks_bundles() -> Self {
+        Error::NeedsFullEngine("previews longer than a card's lines")
+    }
+
+    /// A query vector or the tree, without feature `semantic`.
+    #[cfg(not(feature = "semantic"))]
+    pub(crate) fn lacks_semantic() -> Self {
+        Error::SemanticUnavailable("this build of the engine has no semantic leg".into())
+    }
+}
+
 /// Result with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -95,8 +95,9 @@ impl QueryPlan {
     /// `Err(NeedsFullEngine)` when this build cannot answer the plan as the full engine would
     /// (see [`QueryPlan::needs_corrections`]).
     pub fn runs_here(&self) -> crate::error::Result<()> {
+        #[cfg(not(feature = "typos"))]
         if self.needs_corrections {
-            return Err(crate::error::Error::NeedsFullEngine("typo corrections"));
+            return Err(crate::error::Error::lacks_typos());
         }
         Ok(())
     }

@@ -949,11 +949,7 @@ impl SearchIndex {
         let ranked = match (mode, query_vector) {
             (Mode::Keyword, _) | (_, None) => keyword,
             #[cfg(not(feature = "semantic"))]
-            (_, Some(_)) => {
-                return Err(Error::SemanticUnavailable(
-                    "this build of the engine has no semantic leg".into(),
-                ))
-            }
+            (_, Some(_)) => return Err(Error::lacks_semantic()),
             #[cfg(feature = "semantic")]
             (_, Some(qv)) => {
                 let vectors = self.vectors.as_ref().ok_or_else(|| {
@@ -1692,55 +1688,41 @@ impl Ranking for Sharded {
             return self.hits_from_cards(analyzer, page, preview_lines, terms);
         }
         #[cfg(not(feature = "bundles"))]
-        return Err(Error::NeedsFullEngine(
-            "previews longer than a card's lines",
-        ));
+        return Err(Error::lacks_bundles());
         #[cfg(feature = "bundles")]
-        self.hits_from_bundles(analyzer, page, preview_lines, terms)
-    }
-}
-
-impl Sharded {
-    /// [`Ranking::hits`] of previews longer than a card's lines, from bundles.
-    #[cfg(feature = "bundles")]
-    fn hits_from_bundles(
-        &self,
-        analyzer: &Analyzer,
-        page: &[&Collapsed],
-        preview_lines: usize,
-        terms: &HashSet<&str>,
-    ) -> Result<Vec<SearchHit>> {
-        let bundles: Vec<Option<Arc<Bundle>>> = page
-            .iter()
-            .map(|c| self.bundle_of_doc(self.doc_of(c.section)))
-            .collect();
-        self.need()?;
-        hits_from(
-            analyzer,
-            page,
-            bundles,
-            "bundle",
-            preview_lines,
-            terms,
-            |b, s| {
-                let first = b.docs.first()?.first_section;
-                let at = s.checked_sub(first)? as usize;
-                let sec = b.sections.get(at)?;
-                let doc = b.docs.get(sec.doc.wrapping_sub(b.first_doc) as usize)?;
-                Some(Located {
-                    sec,
-                    doc: HitDoc::from(doc),
-                    text: lines_of(
-                        &doc.source,
-                        &line_starts(&doc.source),
-                        sec.start_line,
-                        sec.end_line,
-                    ),
-                    links: b.links.get(at)?,
-                    link_docs: &b.link_docs,
-                })
-            },
-        )
+        {
+            let bundles: Vec<Option<Arc<Bundle>>> = page
+                .iter()
+                .map(|c| self.bundle_of_doc(self.doc_of(c.section)))
+                .collect();
+            self.need()?;
+            hits_from(
+                analyzer,
+                page,
+                bundles,
+                "bundle",
+                preview_lines,
+                terms,
+                |b, s| {
+                    let first = b.docs.first()?.first_section;
+                    let at = s.checked_sub(first)? as usize;
+                    let sec = b.sections.get(at)?;
+                    let doc = b.docs.get(sec.doc.wrapping_sub(b.first_doc) as usize)?;
+                    Some(Located {
+                        sec,
+                        doc: HitDoc::from(doc),
+                        text: lines_of(
+                            &doc.source,
+                            &line_starts(&doc.source),
+                            sec.start_line,
+                            sec.end_line,
+                        ),
+                        links: b.links.get(at)?,
+                        link_docs: &b.link_docs,
+                    })
+                },
+            )
+        }
     }
 }
 

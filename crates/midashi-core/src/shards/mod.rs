@@ -797,34 +797,45 @@ pub fn write_scored_list(out: &mut Vec<u8>, df: u64, versioned: bool, postings: 
     }
 }
 
-/// Mantissa bits a quantised score keeps (`scoring::quantise`): a score fits one byte with
-/// its exponent's offset from the list's smallest.
+/// Mantissa bits a quantised score keeps (`scoring::quantise`): a score byte is its
+/// exponent's offset from the list's smallest (high nibble, 0 for a score of 0) and these.
 const SCORE_MANTISSA_BITS: u32 = 23 - crate::scoring::DROPPED_BITS;
 const _: () = assert!(
     SCORE_MANTISSA_BITS == 4,
     "a score byte holds 4 mantissa bits"
 );
+/// Binades a list's scores may span to be written a byte each (the high nibble's 1..=15).
+const SCORE_BINADES: u32 = 15;
 
-/// Writes a list's scores: one byte each when they are quantised and span at most 15
-/// binades (always, for BM25F scores: the score bytes of a common word's list are a quarter
-/// lighter in gzip than two planes of f32 bytes), else as f32 planes.
+/// Writes a list's scores: one byte each when they are quantised and span at most
+/// [`SCORE_BINADES`] binades (always, for BM25F scores: the score bytes of a common word's
+/// list are a quarter lighter in gzip than two planes of f32 bytes), else as f32 planes.
 fn write_scores(out: &mut Vec<u8>, postings: &[ScoredPosting]) {
     let low = (1u32 << crate::scoring::DROPPED_BITS) - 1;
     let exponent = |bits: u32| bits >> 23;
-    let nonzero = || {
-        postings
-            .iter()
-            .map(|p| p.score.to_bits())
-            .filter(|&b| b != 0)
-    };
-    let bytewise = nonzero().all(|b| b & low == 0 && (1..255).contains(&exponent(b)));
-    let base = nonzero().map(exponent).min().unwrap_or(1);
-    let top = nonzero().map(exponent).max().unwrap_or(1);
-    if bytewise && top - base < 15 {
+    // Smallest and largest exponent of the non-zero scores, and whether they all fit.
+    let (mut base, mut top, mut bytewise) = (u32::MAX, 0, true);
+    for b in postings
+        .iter()
+        .map(|p| p.score.to_bits())
+        .filter(|&b| b != 0)
+    {
+        bytewise &= b & low == 0 && (1..255).contains(&exponent(b));
+        base = base.min(exponent(b));
+        top = top.max(exponent(b));
+    }
+    if base == u32::MAX {
+        (base, top) = (1, 1); // all zero
+    }
+    if bytewise && top - base < SCORE_BINADES {
         out.push(base as u8);
         out.extend(postings.iter().map(|p| match p.score.to_bits() {
             0 => 0,
-            b => ((exponent(b) - base + 1) << 4 | (b >> crate::scoring::DROPPED_BITS) & 15) as u8,
+            b => {
+                let mantissa =
+                    (b >> crate::scoring::DROPPED_BITS) & ((1 << SCORE_MANTISSA_BITS) - 1);
+                ((exponent(b) - base + 1) << SCORE_MANTISSA_BITS | mantissa) as u8
+            }
         }));
     } else {
         out.push(0);
@@ -851,7 +862,8 @@ fn read_scores(buf: &[u8], pos: &mut usize, out: &mut [ScoredPosting]) -> Option
     let bytes = buf.get(*pos..pos.checked_add(count)?)?;
     *pos += count;
     for (p, &b) in out.iter_mut().zip(bytes) {
-        let (offset, mantissa) = (u32::from(b >> 4), u32::from(b & 15));
+        let offset = u32::from(b) >> SCORE_MANTISSA_BITS;
+        let mantissa = u32::from(b) & ((1 << SCORE_MANTISSA_BITS) - 1);
         p.score = match offset {
             0 if mantissa == 0 => 0.0,
             0 => return None,

@@ -322,19 +322,11 @@ impl Sharded {
             // The tree serves only the semantic leg, the lexicon only typo corrections, bundles
             // only long previews and lookups; a build without them has no use for these.
             #[cfg(not(feature = "bundles"))]
-            FileKind::Bundle => {
-                return Err(Error::NeedsFullEngine(
-                    "previews longer than a card's lines",
-                ))
-            }
+            FileKind::Bundle => return Err(Error::lacks_bundles()),
             #[cfg(not(feature = "semantic"))]
-            FileKind::Tree => {
-                return Err(Error::SemanticUnavailable(
-                    "this build of the engine has no semantic leg".into(),
-                ))
-            }
+            FileKind::Tree => return Err(Error::lacks_semantic()),
             #[cfg(not(feature = "typos"))]
-            FileKind::Lexicon => return Err(Error::NeedsFullEngine("typo corrections")),
+            FileKind::Lexicon => return Err(Error::lacks_typos()),
             _ => unreachable!("by_name holds only shard, bundle, lexicon, tree and paths files"),
         }
         Ok(())
