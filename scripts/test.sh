@@ -20,6 +20,9 @@ export MIDASHI_REQUIRE_SEMANTIC=1
 step "formatting"
 cargo fmt --all -- --check
 
+step "structure (no import cycle, no file over 600 lines, feature gates on modules)"
+node scripts/check-structure.mjs
+
 step "Rust tests (unit, integration, quality)"
 cargo test --workspace
 # The planner as the sharded keyword module builds it, without typo corrections.
@@ -29,6 +32,9 @@ cargo test -p midashi-core --no-default-features --lib query::
 # optimised even in dev builds), instead of compiling a second, release copy of everything.
 export MIDASHI_BUILD_INDEX="$CARGO_TARGET_DIR/debug/build-index"
 export BUILD_INDEX="$MIDASHI_BUILD_INDEX"
+
+step "index bytes unchanged (tests/neutrality/index-files.sha256)"
+bash scripts/neutrality.sh --bin "$MIDASHI_BUILD_INDEX" --check
 
 step "wasm modules"
 bash scripts/build-wasm.sh release

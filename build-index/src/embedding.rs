@@ -7,8 +7,8 @@
 
 use crate::error::{CliError, Result};
 use indicatif::{ProgressBar, ProgressStyle};
+use midashi_core::build::ModelFiles;
 use midashi_core::format::entry::ModelInfo;
-use midashi_core::index::ModelFiles;
 use midashi_core::section::{Document, Section, Warning};
 use midashi_core::vectors::VectorsData;
 use midashi_embed::{Embedder, ModelDir};

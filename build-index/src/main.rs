@@ -4,6 +4,7 @@
 mod commands;
 mod embedding;
 mod error;
+mod folder;
 mod mcp;
 mod output;
 mod quote;

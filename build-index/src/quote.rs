@@ -1,7 +1,7 @@
 //! Results quoted the way agents and people read them: `path > heading`, one metadata line,
 //! a fenced Markdown preview, and the id to fetch the rest.
 
-use midashi_core::search::{DocumentView, SectionView};
+use midashi_core::answer::{DocumentView, SectionView};
 use midashi_core::SearchHit;
 use std::fmt::Write;
 

@@ -1,8 +1,8 @@
 //! Ranking behaviour end to end on small Markdown sites: Markdown → sections → index bytes →
 //! loaded index → queries. (Here rather than in midashi-core because it needs the sectioner.)
 
+use midashi_core::build::{IndexBuilder, IndexSettings, Synonyms};
 use midashi_core::format::FileKind;
-use midashi_core::index::{IndexBuilder, IndexSettings, Synonyms};
 use midashi_core::{Mode, SearchIndex, SearchOptions, SearchResponse};
 use midashi_markdown::{parse_document, Options};
 

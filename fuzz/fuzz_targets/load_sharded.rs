@@ -11,7 +11,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use midashi_core::format::{frame, FileKind};
-use midashi_core::shards::FileSource;
+use midashi_core::layout::sharded::FileSource;
 use midashi_core::SearchIndex;
 use midashi_fuzz::{exercise, tiny_sharded_files};
 

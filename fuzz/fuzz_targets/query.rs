@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use midashi_core::fusion::Fusion;
+use midashi_core::rank::fusion::Fusion;
 use midashi_core::{Mode, SearchOptions};
 use midashi_fuzz::{tiny_index, unit_vector, DIMS};
 

@@ -4,7 +4,7 @@
 //! later query is caught too.
 
 use midashi_core::format::entry::ModelInfo;
-use midashi_core::index::{BuildOutput, IndexBuilder, IndexSettings, Layout, Synonyms};
+use midashi_core::build::{BuildOutput, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_core::section::SectionId;
 use midashi_core::vectors::VectorsData;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
@@ -243,7 +243,7 @@ mod tests {
                 .unwrap()
         };
         let all = files.clone();
-        let source: midashi_core::shards::FileSource = Box::new(move |name: &str| {
+        let source: midashi_core::layout::sharded::FileSource = Box::new(move |name: &str| {
             Ok(all.iter().find(|(n, _)| n == name).unwrap().1.clone())
         });
         let idx =

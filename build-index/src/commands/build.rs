@@ -7,7 +7,7 @@ use crate::embedding::{
 use crate::error::{CliError, Result};
 use crate::output::write_index;
 use crate::sources::{load_markdown, load_records, markdown_files, Loaded};
-use midashi_core::index::{FieldWeights, IndexBuilder, IndexSettings, Layout, Synonyms};
+use midashi_core::build::{FieldWeights, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_markdown::{Options, SlugStyle};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -45,7 +45,7 @@ pub struct BuildArgs {
     pub keyword_only: bool,
     /// Vector rows from which an HNSW graph is added for semantic search (below it, an exact
     /// scan answers: faster to build, fewer bytes, and fast enough up to this size).
-    #[arg(long, default_value_t = midashi_core::ann::ANN_MIN_ROWS)]
+    #[arg(long, default_value_t = midashi_core::vectors::ann::ANN_MIN_ROWS)]
     pub ann_min_rows: usize,
     /// Do not copy the model's files into the index (then browsers need `modelUrl` for
     /// semantic search; the CLI and the MCP server read the model folder instead).
@@ -136,7 +136,7 @@ pub fn build(
     input: &Path,
     records: bool,
     args: &BuildArgs,
-) -> Result<(midashi_core::index::BuildOutput, Option<EmbedReport>)> {
+) -> Result<(midashi_core::build::BuildOutput, Option<EmbedReport>)> {
     let synonyms = match &args.synonyms {
         Some(p) => Synonyms::parse(&std::fs::read_to_string(p).map_err(CliError::io(p))?)?,
         None => Synonyms::default(),
@@ -211,7 +211,13 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     };
     write_index(&index_dir, &output.files)?;
     if let Some(docs) = &site_docs {
-        crate::site::build_site(input, args, docs, &output.files)?;
+        let site = crate::site::SiteArgs {
+            out: &args.out,
+            assets: args.assets.as_deref(),
+            slug: args.slug,
+            base_url: &args.base_url,
+        };
+        crate::site::build_site(input, &site, docs, &output.files)?;
     }
     let m = &output.manifest;
     println!(

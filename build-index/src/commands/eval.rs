@@ -8,7 +8,7 @@ use crate::embedding::{load_model, resolve_model_dir, DEFAULT_MODEL_DIR};
 use crate::error::{CliError, Result};
 use crate::sources::load_records;
 use midashi_core::format::FileKind;
-use midashi_core::fusion::Fusion;
+use midashi_core::rank::fusion::Fusion;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
 use midashi_embed::Embedder;
 use std::collections::HashMap;
@@ -132,7 +132,7 @@ pub fn index_corpus(
         keyword_only: !semantic,
         // Evaluation reads the model from its folder; no copy into the in-memory index.
         no_ship_model: true,
-        ann_min_rows: midashi_core::ann::ANN_MIN_ROWS,
+        ann_min_rows: midashi_core::vectors::ann::ANN_MIN_ROWS,
         cache_dir: None,
     };
     let embedder = if semantic {
@@ -175,7 +175,7 @@ pub fn index_corpus(
 
 /// Runs the evaluation and prints the figures.
 pub fn run(dir: &Path, mode: &str, model: Option<&Path>, fusion: Fusion, json: bool) -> Result<()> {
-    let mode = crate::commands::search::parse_mode(mode)?;
+    let mode = crate::folder::parse_mode(mode)?;
     let semantic = matches!(mode, Mode::Semantic | Mode::Hybrid);
     let (index, embedder) = index_corpus(dir, semantic, model)?;
     let queries = read_queries(&dir.join("queries.jsonl"))?;

@@ -1,8 +1,8 @@
 //! `build-index get <dir> <section-id | path[#anchor]>`: the full source of a section or
 //! document, with its metadata.
 
-use crate::commands::open_index;
 use crate::error::{CliError, Result};
+use crate::folder::open_index;
 use crate::quote::{quote_document, quote_section};
 use midashi_core::section::SectionId;
 use std::path::Path;

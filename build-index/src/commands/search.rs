@@ -1,14 +1,13 @@
 //! `build-index search <dir> "<query>"`: the index from a terminal or an agent.
 
-use crate::commands::open_index;
-use crate::embedding::{load_model, model_info, resolve_model_dir, DEFAULT_MODEL_DIR};
 use crate::error::{CliError, Result};
+use crate::folder::{
+    command_line_options, open_index, parse_mode, query_vector, resolve_embedder, response_json,
+};
 use crate::quote::quote;
-use midashi_core::format::{FileKind, Manifest};
-use midashi_core::fusion::Fusion;
-use midashi_core::{Mode, SearchIndex, SearchOptions, SearchResponse};
-use midashi_embed::{Embedder, ModelConfig};
-use std::path::{Path, PathBuf};
+use midashi_core::rank::fusion::Fusion;
+use midashi_core::{Mode, SearchOptions};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Search arguments.
@@ -111,144 +110,6 @@ impl FusionArgs {
             ))),
         }
     }
-}
-
-/// Parses a mode name.
-pub fn parse_mode(s: &str) -> Result<Mode> {
-    match s {
-        "auto" => Ok(Mode::Auto),
-        "keyword" => Ok(Mode::Keyword),
-        "semantic" => Ok(Mode::Semantic),
-        "hybrid" => Ok(Mode::Hybrid),
-        other => Err(CliError::Usage(format!(
-            "unknown mode {other:?}: use keyword, semantic or hybrid"
-        ))),
-    }
-}
-
-/// Checks that `embedder` (loaded from `dir`) is the model the index's vectors were made with:
-/// a query vector from another model would be compared with meaningless numbers.
-pub fn check_model(index: &SearchIndex, embedder: &Embedder, dir: &Path) -> Result<()> {
-    if let Some(built) = &index.manifest().model {
-        let used = model_info(embedder);
-        if !built.sha256.is_empty() && !used.sha256.is_empty() && built.sha256 != used.sha256 {
-            return Err(CliError::Model(format!(
-                "the index's vectors were made with {} ({}…) but the model at {} is {} ({}…): pass --model with the same model, or rebuild the index",
-                built.name,
-                &built.sha256[..12.min(built.sha256.len())],
-                dir.display(),
-                used.name,
-                &used.sha256[..12.min(used.sha256.len())]
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// The query's vector, when the mode and the index call for one. An explicit semantic or
-/// hybrid mode is an error without vectors in the index or without a model (`embedder`);
-/// `auto` then quietly runs keyword search.
-pub fn query_vector(
-    index: &SearchIndex,
-    mode: Mode,
-    query: &str,
-    embedder: Option<&Embedder>,
-) -> Result<Option<Vec<f32>>> {
-    if mode == Mode::Keyword {
-        return Ok(None);
-    }
-    let explicit = matches!(mode, Mode::Semantic | Mode::Hybrid);
-    if !index.has_vectors() {
-        if explicit {
-            return Err(midashi_core::Error::SemanticUnavailable(
-                "this index has no vectors: rebuild it without --keyword-only, with a model".into(),
-            )
-            .into());
-        }
-        return Ok(None);
-    }
-    let Some(embedder) = embedder else {
-        if explicit {
-            return Err(CliError::Model(format!(
-                "{mode:?} search needs the embedding model: the index does not ship one (built with --no-ship-model); run scripts/fetch-model.sh (expects {DEFAULT_MODEL_DIR}) or pass --model <dir>"
-            )));
-        }
-        return Ok(None);
-    };
-    let v = embedder
-        .embed(query)
-        .map_err(|e| CliError::Model(e.to_string()))?;
-    Ok(Some(v))
-}
-
-/// The embedding model shipped inside an index folder (`model.*.onnx`, `tokenizer.*.json`,
-/// `model-config.*.json`), if the index has one.
-pub fn shipped_model(dir: &Path, manifest: &Manifest) -> Result<Option<Embedder>> {
-    let (Some(onnx), Some(tokenizer), Some(config)) = (
-        manifest.file(FileKind::Model),
-        manifest.file(FileKind::Tokenizer),
-        manifest.file(FileKind::ModelConfig),
-    ) else {
-        return Ok(None);
-    };
-    let read = |name: &str| {
-        let p = dir.join(name);
-        std::fs::read(&p).map_err(CliError::io(&p))
-    };
-    let config = String::from_utf8_lossy(&read(&config.name)?).into_owned();
-    let model = |e: midashi_embed::EmbedError| {
-        CliError::Model(format!(
-            "the model shipped in {} is unusable ({e}); rebuild the index",
-            dir.display()
-        ))
-    };
-    let config = ModelConfig::from_json(&config).map_err(model)?;
-    Embedder::from_bytes(&read(&onnx.name)?, &read(&tokenizer.name)?, config)
-        .map(Some)
-        .map_err(model)
-}
-
-/// The model for the index in `dir`: `--model` if given (checked against the index's
-/// vectors), else the one the index ships (the vectors' own), else the default model folder
-/// if present. `Ok(None)`: no model at hand.
-pub fn resolve_embedder(
-    dir: &Path,
-    index: &SearchIndex,
-    model: Option<&Path>,
-) -> Result<Option<Embedder>> {
-    if model.is_none() {
-        if let Some(embedder) = shipped_model(dir, index.manifest())? {
-            return Ok(Some(embedder));
-        }
-    }
-    match resolve_model_dir(model)? {
-        Some(model_dir) => {
-            let (embedder, _) = load_model(&model_dir)?;
-            check_model(index, &embedder, &model_dir)?;
-            Ok(Some(embedder))
-        }
-        None => Ok(None),
-    }
-}
-
-/// The options of a query as `build-index search` runs it (the MCP server's too).
-pub fn command_line_options() -> SearchOptions {
-    SearchOptions {
-        // A command line query is complete: no search-as-you-type completion.
-        prefix: false,
-        ..SearchOptions::default()
-    }
-}
-
-/// The `--json` answer: `{ total, took_ms, mode, suggestions, results }`.
-pub fn response_json(response: &SearchResponse, took_ms: f64) -> serde_json::Value {
-    serde_json::json!({
-        "total": response.total,
-        "took_ms": took_ms,
-        "mode": response.mode,
-        "suggestions": response.suggestions,
-        "results": response.results,
-    })
 }
 
 /// Runs the command.

@@ -7,9 +7,8 @@
 //! With `--queries <queries.jsonl>` (lines with `_id` and `text`, BEIR's format): one line per
 //! query, embedded with the model the index ships (or `--model`).
 
-use crate::commands::open_index;
-use crate::commands::search::resolve_embedder;
 use crate::error::{CliError, Result};
+use crate::folder::{open_index, resolve_embedder};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;

@@ -5,12 +5,12 @@
 //! without a client.
 
 use super::params::{GetDocumentParams, ListDocumentsParams, SearchParams};
-use crate::commands::open_index;
-use crate::commands::search::{
-    check_model, command_line_options, parse_mode, query_vector, response_json, shipped_model,
-};
 use crate::embedding::{load_model, resolve_model_dir};
 use crate::error::CliError;
+use crate::folder::{
+    check_model, command_line_options, open_index, parse_mode, query_vector, response_json,
+    shipped_model,
+};
 use crate::quote::{quote_document, quote_section, quote_with, Extras};
 use midashi_core::section::SectionId;
 use midashi_core::{Mode, SearchHit, SearchIndex, SearchOptions};

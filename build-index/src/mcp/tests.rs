@@ -5,8 +5,8 @@
 use super::library::{Library, ToolError};
 use super::params::{GetDocumentParams, ListDocumentsParams, SearchParams};
 use crate::quote::{quote_section, quote_with, Extras};
+use midashi_core::build::{IndexBuilder, IndexSettings};
 use midashi_core::format::FileKind;
-use midashi_core::index::{IndexBuilder, IndexSettings};
 use midashi_core::SearchIndex;
 use midashi_markdown::{parse_document, token_estimate, Options};
 
@@ -236,7 +236,7 @@ fn a_section_by_id_or_anchor_is_the_whole_section() {
         })
         .unwrap();
     assert_eq!(by_anchor.text, by_id.text);
-    let view: midashi_core::search::SectionView =
+    let view: midashi_core::answer::SectionView =
         serde_json::from_value(by_id.json.clone()).unwrap();
     assert_eq!(by_id.text, quote_section(&view));
 }

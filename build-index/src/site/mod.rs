@@ -398,11 +398,24 @@ fn copy_images(docs_root: &Path, out: &Path) -> Result<(usize, u64)> {
     Ok((n, bytes))
 }
 
+/// What `--site` renders with: the output folder, the widget's built files (default
+/// web/dist) and how pages link (slug style, base URL), as the build command was given them.
+pub struct SiteArgs<'a> {
+    /// The output folder (the index is in its `search/`).
+    pub out: &'a Path,
+    /// The widget's built files (`bundle/` and `wasm/`).
+    pub assets: Option<&'a Path>,
+    /// Anchor style of headings.
+    pub slug: midashi_markdown::SlugStyle,
+    /// URL prefix of the pages.
+    pub base_url: &'a str,
+}
+
 /// `build-index <docs> --out <dir> --site`: the site around an index just written to
 /// `<dir>/search/` (called by the build command), with a short report.
 pub fn build_site(
     input: &Path,
-    args: &crate::commands::build::BuildArgs,
+    args: &SiteArgs<'_>,
     docs: &[Document],
     index_files: &[(String, Vec<u8>)],
 ) -> Result<()> {
@@ -411,7 +424,9 @@ pub fn build_site(
             "--site needs a folder of Markdown, not a records file".into(),
         ));
     }
-    let assets_dir = args.assets.clone().unwrap_or_else(default_assets_dir);
+    let assets_dir = args
+        .assets
+        .map_or_else(default_assets_dir, Path::to_path_buf);
     // The site is named by its home page (index.md or README.md at the top), else its folder.
     let home = docs.iter().find(|d| {
         let p = d.path.to_ascii_lowercase();
@@ -433,14 +448,14 @@ pub fn build_site(
     let options = SiteOptions {
         markdown: midashi_markdown::Options {
             slug: args.slug,
-            base_url: args.base_url.clone(),
+            base_url: args.base_url.to_string(),
             ..midashi_markdown::Options::default()
         },
         title,
         lang: "en".into(),
         docs_root: Some(input.to_path_buf()),
     };
-    let report = write_site(&args.out, docs, index_files, &assets_dir, &options)?;
+    let report = write_site(args.out, docs, index_files, &assets_dir, &options)?;
     println!(
         "Site: {} pages, {} images, {:.1} MB in {} (open index.html, or serve it: node scripts/serve.mjs {})",
         report.pages,

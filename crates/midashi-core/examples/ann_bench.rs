@@ -6,8 +6,8 @@
 //!
 //! Prints figures; asserts nothing (speed is measured here, never in tests).
 
-use midashi_core::ann::AnnData;
 use midashi_core::format::{encode, FileKind};
+use midashi_core::vectors::ann::AnnData;
 use midashi_core::vectors::VectorsData;
 use std::time::Instant;
 

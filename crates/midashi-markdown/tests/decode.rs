@@ -3,11 +3,13 @@
 //! site with other-version links, vectors and an HNSW graph — is read by hand, written again
 //! with serde, and must come out byte for byte as it was.
 
-use midashi_core::ann::AnnData;
-use midashi_core::format::decode::Decode;
+use midashi_core::build::{IndexBuilder, IndexSettings, Layout, Synonyms};
+use midashi_core::format::reader::Decode;
 use midashi_core::format::{decode, verify, FileKind, Manifest};
-use midashi_core::index::{IndexBuilder, IndexSettings, Layout, SectionsData, Synonyms, TermsData};
-use midashi_core::shards::{Bundle, Card, Directory, Lexicon, Paths, Shard, Tree};
+use midashi_core::layout::sharded::{Bundle, Card, Directory, Lexicon, Paths, Shard, Tree};
+use midashi_core::layout::single::TermsData;
+use midashi_core::section::records::SectionsData;
+use midashi_core::vectors::ann::AnnData;
 use midashi_core::vectors::VectorsData;
 use midashi_markdown::{parse_document, Options};
 use serde::Serialize;

@@ -9,9 +9,11 @@
 //! - query limits: a 1 MB query is refused, words past the cap are ignored, expansion is
 //!   bounded.
 
+use midashi_core::build::{IndexBuilder, IndexSettings, Synonyms};
 use midashi_core::format::{decode, encode, frame, frame_as_minor, FileKind, HEADER_LEN};
-use midashi_core::index::{IndexBuilder, IndexSettings, SectionsData, Synonyms, TermsData};
+use midashi_core::layout::single::TermsData;
 use midashi_core::query::{MAX_FUZZY_CHARS, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
+use midashi_core::section::records::SectionsData;
 use midashi_core::{Error, Mode, SearchIndex, SearchOptions};
 use midashi_markdown::{parse_document, Options, SlugStyle};
 use proptest::prelude::*;

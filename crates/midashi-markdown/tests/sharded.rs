@@ -8,7 +8,7 @@
 //! sharded index is driven the way a browser drives it: no file source, each
 //! `NeedsFiles` answered by attaching the files named, and the rounds counted.
 
-use midashi_core::index::{IndexBuilder, IndexSettings, Layout, Synonyms};
+use midashi_core::build::{IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_core::section::SectionId;
 use midashi_core::{Error, Mode, SearchIndex, SearchOptions};
 use midashi_markdown::{parse_document, Options};
@@ -409,7 +409,7 @@ fn japanese_shards_are_cut_by_what_gzip_makes_of_them() {
     let files = build("vue-docs-ja", &["."], Layout::Sharded);
     let (mut shards, mut over) = (0, 0);
     for (name, bytes) in files.iter().filter(|(n, _)| n.starts_with("shard.")) {
-        let shard: midashi_core::shards::Shard =
+        let shard: midashi_core::layout::sharded::Shard =
             midashi_core::format::decode(midashi_core::format::FileKind::Shard, name, bytes)
                 .unwrap();
         let lists = fst::Map::new(shard.fst).unwrap().len();

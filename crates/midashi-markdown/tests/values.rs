@@ -3,7 +3,7 @@
 //! exactly what serde gives for real answers — hits with previews, highlights, descriptions,
 //! other versions, hybrid scores, whole sections and documents, and manifests with a model.
 
-use midashi_core::index::{IndexBuilder, IndexSettings, Layout};
+use midashi_core::build::{IndexBuilder, IndexSettings, Layout};
 use midashi_core::section::SectionId;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
 use midashi_markdown::{parse_document, Options};

@@ -8,7 +8,7 @@
 //! check, so the message is the same from every entry point.
 
 use js_sys::{Array, Object, Reflect};
-use midashi_core::fusion::Fusion;
+use midashi_core::rank::fusion::Fusion;
 use midashi_core::{Mode, SearchOptions};
 use wasm_bindgen::{JsCast, JsValue};
 

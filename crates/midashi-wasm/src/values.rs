@@ -8,9 +8,9 @@
 //! write `serde_json::Value`s and check them against serde's own output for real answers, so
 //! the two cannot drift apart.
 
+use midashi_core::answer::VersionLink;
 use midashi_core::format::entry::{ModelInfo, Stats};
 use midashi_core::format::{FileRef, Manifest};
-use midashi_core::search::VersionLink;
 use midashi_core::{Mode, SearchHit, SearchResponse};
 
 /// Where values are written: JS values in the module, JSON values in the tests.
@@ -206,7 +206,7 @@ impl ToOut for Manifest {
 #[cfg(feature = "full")]
 mod lookups {
     use super::{hit_fields, Out, ToOut};
-    use midashi_core::search::{DocumentView, SectionView};
+    use midashi_core::answer::{DocumentView, SectionView};
 
     impl ToOut for SectionView {
         fn to_out<O: Out>(&self) -> O {

@@ -2,8 +2,9 @@
 //! format version and names every other file (content-hashed, immutable), with sizes and
 //! checksums so a client can tell what to fetch for keyword search and what can wait.
 
-use super::decode::{Decode, ReadResult, Reader};
-use super::{decode, encode, FileKind};
+use super::frame::{decode, encode};
+use super::kind::FileKind;
+use super::reader::{Decode, ReadResult, Reader};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
@@ -73,7 +74,7 @@ struct ManifestV1(Manifest);
 
 impl Decode for ManifestV1 {
     fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
-        super::decode::manifest(r, false).map(ManifestV1)
+        manifest(r, false).map(ManifestV1)
     }
 }
 
@@ -96,6 +97,59 @@ impl Manifest {
     pub fn file(&self, kind: FileKind) -> Option<&FileRef> {
         self.files.iter().find(|f| f.kind == kind)
     }
+}
+
+// Read field by field (see `super::reader`), each in declaration order.
+
+impl Decode for FileRef {
+    fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
+        Ok(FileRef {
+            kind: Decode::decode(r)?,
+            name: Decode::decode(r)?,
+            bytes: r.u64()?,
+            needed_for_keyword: r.bool()?,
+        })
+    }
+}
+
+impl Decode for Stats {
+    fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
+        Ok(Stats {
+            documents: r.u64()?,
+            sections: r.u64()?,
+            terms: r.u64()?,
+            vectors: r.u64()?,
+        })
+    }
+}
+
+impl Decode for Manifest {
+    fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
+        manifest(r, true)
+    }
+}
+
+/// A manifest; formats 1.0 and 1.1 wrote no [`ModelInfo::languages`] (`languages` false).
+pub(super) fn manifest(r: &mut Reader<'_>, languages: bool) -> ReadResult<Manifest> {
+    Ok(Manifest {
+        generator: Decode::decode(r)?,
+        files: Decode::decode(r)?,
+        stats: Decode::decode(r)?,
+        slug: Decode::decode(r)?,
+        base_url: Decode::decode(r)?,
+        model: r.option(|r| {
+            Ok(ModelInfo {
+                name: Decode::decode(r)?,
+                dims: r.u32()?,
+                sha256: Decode::decode(r)?,
+                languages: if languages {
+                    Decode::decode(r)?
+                } else {
+                    Vec::new()
+                },
+            })
+        })?,
+    })
 }
 
 #[cfg(test)]

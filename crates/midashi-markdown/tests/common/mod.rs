@@ -3,8 +3,8 @@
 
 #![allow(dead_code)] // each test file uses a part
 
+use midashi_core::build::IndexBuilder;
 use midashi_core::format::entry::ModelInfo;
-use midashi_core::index::IndexBuilder;
 use midashi_core::vectors::VectorsData;
 use std::path::Path;
 

@@ -1,0 +1,197 @@
+//! A result made from a stored section: the lines it previews, the words it highlights, the
+//! links to its other versions. Both layouts make their hits here, so a result reads the
+//! same from a sections file, a card or a bundle.
+use super::{deep_link, DocumentView, SearchHit, SectionView};
+use crate::analyzer::Analyzer;
+use crate::section::records::{line_starts, lines_of, DocRecord, SectionRecord};
+use crate::section::SectionId;
+use rustc_hash::FxHashSet as HashSet;
+/// A search result for a section of `doc` (`starts`: the document's line starts).
+pub(crate) fn make_hit(
+    analyzer: &Analyzer,
+    sec: &SectionRecord,
+    doc: &DocRecord,
+    starts: &[u32],
+    score: f32,
+    preview_lines: usize,
+    terms: &HashSet<&str>,
+) -> SearchHit {
+    let text = lines_of(&doc.source, starts, sec.start_line, sec.end_line);
+    make_hit_from(
+        analyzer,
+        sec,
+        HitDoc::from(doc),
+        text,
+        score,
+        preview_lines,
+        terms,
+    )
+}
+
+/// What a hit shows of its document.
+pub(crate) struct HitDoc<'a> {
+    pub path: &'a str,
+    pub url: &'a str,
+    pub title: &'a str,
+    pub description: Option<&'a str>,
+    pub version: Option<&'a str>,
+}
+
+impl<'a> From<&'a DocRecord> for HitDoc<'a> {
+    fn from(d: &'a DocRecord) -> Self {
+        HitDoc {
+            path: &d.path,
+            url: &d.url,
+            title: &d.title,
+            description: d.hints.description.as_deref(),
+            version: d.hints.version.as_deref(),
+        }
+    }
+}
+
+/// The first `n` lines of `text`, line breaks included.
+fn first_lines(text: &str, n: u32) -> &str {
+    if n == 0 {
+        return "";
+    }
+    match text.match_indices('\n').nth(n as usize - 1) {
+        Some((i, _)) => &text[..=i],
+        None => text,
+    }
+}
+
+/// A search hit for `sec`, whose lines from its heading on are `text` (at least as many as
+/// the preview shows: a bundle gives the whole subtree, a card its first lines).
+pub(crate) fn make_hit_from(
+    analyzer: &Analyzer,
+    sec: &SectionRecord,
+    doc: HitDoc<'_>,
+    text: &str,
+    score: f32,
+    preview_lines: usize,
+    terms: &HashSet<&str>,
+) -> SearchHit {
+    // Saturating: line numbers come from a file, and a damaged one must not panic here.
+    let span = sec
+        .end_line
+        .saturating_sub(sec.start_line)
+        .saturating_add(1);
+    let shown = u32::try_from(preview_lines).unwrap_or(u32::MAX).min(span);
+    let preview = first_lines(text, shown)
+        .trim_end_matches(['\n', '\r'])
+        .to_string();
+    let highlights = if terms.is_empty() {
+        Vec::new()
+    } else {
+        highlight_ranges(analyzer, &preview, terms)
+    };
+    SearchHit {
+        id: SectionId(sec.id).to_string(),
+        path: doc.path.to_string(),
+        url: deep_link(doc.url, sec.anchor.as_deref()),
+        anchor: sec.anchor.clone(),
+        heading: sec.heading.clone(),
+        heading_path: sec.heading_path.clone(),
+        depth: sec.depth,
+        section_number: sec.section_number,
+        start_line: sec.start_line,
+        end_line: sec.end_line,
+        score,
+        preview,
+        more_lines: span - shown,
+        highlights,
+        title: doc.title.to_string(),
+        description: doc.description.map(str::to_string),
+        token_estimate: sec.token_estimate,
+        version: doc.version.map(str::to_string),
+        other_versions: Vec::new(),
+    }
+}
+
+/// A section with its whole text.
+pub(crate) fn section_view(
+    analyzer: &Analyzer,
+    sec: &SectionRecord,
+    doc: &DocRecord,
+    starts: &[u32],
+) -> SectionView {
+    let text = lines_of(&doc.source, starts, sec.start_line, sec.end_line).to_string();
+    SectionView {
+        hit: make_hit(
+            analyzer,
+            sec,
+            doc,
+            starts,
+            0.0,
+            usize::MAX,
+            &HashSet::default(),
+        ),
+        text,
+    }
+}
+
+/// Byte ranges of `text` whose terms are in `terms`, merged, as UTF-16 offsets.
+pub fn highlight_ranges(analyzer: &Analyzer, text: &str, terms: &HashSet<&str>) -> Vec<[u32; 2]> {
+    let mut ranges: Vec<(usize, usize)> = analyzer
+        .analyze(text)
+        .into_iter()
+        .filter(|t| terms.contains(t.term.as_str()))
+        .map(|t| (t.start, t.end))
+        .collect();
+    crate::sort::sort(&mut ranges);
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in ranges {
+        match merged.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    // Byte offsets → UTF-16 offsets in one pass.
+    let mut out = Vec::with_capacity(merged.len());
+    let mut utf16 = 0u32;
+    let mut byte = 0usize;
+    let mut chars = text.char_indices().peekable();
+    let mut to_utf16 = |target: usize| -> u32 {
+        while let Some(&(i, c)) = chars.peek() {
+            if i >= target {
+                break;
+            }
+            utf16 += c.len_utf16() as u32;
+            byte = i + c.len_utf8();
+            chars.next();
+        }
+        let _ = byte;
+        utf16
+    };
+    for (a, b) in merged {
+        let ua = to_utf16(a);
+        let ub = to_utf16(b);
+        out.push([ua, ub]);
+    }
+    out
+}
+
+/// A document with its outline (`sections`: the document's sections, in order).
+pub(crate) fn document_view(
+    analyzer: &Analyzer,
+    d: &DocRecord,
+    sections: &[SectionRecord],
+) -> DocumentView {
+    let starts = line_starts(&d.source);
+    DocumentView {
+        path: d.path.clone(),
+        url: d.url.clone(),
+        title: d.title.clone(),
+        source: d.source.clone(),
+        sections: sections
+            .iter()
+            .map(|sec| make_hit(analyzer, sec, d, &starts, 0.0, 0, &HashSet::default()))
+            .collect(),
+    }
+}
+
+/// Where a document's sections sit in a list of sections whose first is ordinal `base`.
+pub(crate) fn document_range(d: &DocRecord, base: u32) -> std::ops::Range<usize> {
+    let a = d.first_section.saturating_sub(base) as usize;
+    a..a + d.section_count as usize
+}

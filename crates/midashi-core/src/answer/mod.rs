@@ -1,0 +1,224 @@
+//! What a query asks and what it answers: the options of a search and the results it
+//! returns, as the CLI prints them, the JS API hands them over and the MCP server quotes
+//! them. One definition: the JSON of every caller comes from these types' serde.
+//!
+//! [`hit`] makes a result from a stored section: its preview, highlights and links.
+pub mod hit;
+
+use crate::rank::fusion::Fusion;
+use crate::section::records::{DocRecord, SectionRecord};
+use crate::section::SectionId;
+use serde::{Deserialize, Serialize};
+/// Which legs a query runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Hybrid when a query vector is given and the model covers the query's script (see
+    /// [`SearchIndex::semantic_covers`]), keyword otherwise.
+    #[default]
+    Auto,
+    /// BM25F only.
+    Keyword,
+    /// Vectors only.
+    Semantic,
+    /// Both, fused.
+    Hybrid,
+}
+
+/// Options of a search. Field names are camelCase in JSON (the JS API's options object).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct SearchOptions {
+    /// Results per page (1–1000).
+    pub limit: usize,
+    /// Results to skip.
+    pub offset: usize,
+    /// Which legs.
+    pub mode: Mode,
+    /// How hybrid fuses.
+    pub fusion: Fusion,
+    /// Only documents whose path starts with this.
+    pub path: Option<String>,
+    /// Only documents of this category.
+    pub category: Option<String>,
+    /// Only documents carrying all these tags.
+    pub tags: Vec<String>,
+    /// Only sections of these depths (empty: all).
+    pub depth: Vec<u8>,
+    /// Only documents in this language.
+    pub lang: Option<String>,
+    /// Only documents of this version.
+    pub version: Option<String>,
+    /// Drop results scoring below this.
+    pub min_score: Option<f32>,
+    /// Lines of source in each preview.
+    pub preview_lines: usize,
+    /// Treat the last word as a prefix (search as you type).
+    pub prefix: bool,
+    /// Try typo corrections for words not in the index.
+    pub fuzzy: bool,
+    /// Collapse a section and its ancestors/descendants into one result.
+    pub group: bool,
+    /// On a versioned site, show each section once (its newest matching version) with the
+    /// other versions listed in [`SearchHit::other_versions`], instead of once per version.
+    pub collapse_versions: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            limit: 10,
+            offset: 0,
+            mode: Mode::Auto,
+            fusion: Fusion::default(),
+            path: None,
+            category: None,
+            tags: Vec::new(),
+            depth: Vec::new(),
+            lang: None,
+            version: None,
+            min_score: None,
+            preview_lines: 5,
+            prefix: true,
+            fuzzy: true,
+            group: true,
+            collapse_versions: true,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// Whether any filter (path, category, tags, depth, language, version) is set.
+    pub fn has_filters(&self) -> bool {
+        self.path.is_some()
+            || self.category.is_some()
+            || !self.tags.is_empty()
+            || !self.depth.is_empty()
+            || self.lang.is_some()
+            || self.version.is_some()
+    }
+}
+
+/// One result: a section with its place and a preview.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchHit {
+    /// Section id (16 hex digits).
+    pub id: String,
+    /// Document path.
+    pub path: String,
+    /// Deep link: page URL + `#anchor`.
+    pub url: String,
+    /// Anchor, `null` for a whole document.
+    pub anchor: Option<String>,
+    /// Heading.
+    pub heading: String,
+    /// Breadcrumbs ending with the heading.
+    pub heading_path: Vec<String>,
+    /// 0 = document, 1–6 = heading level.
+    pub depth: u8,
+    /// Ordinal among same-depth siblings.
+    pub section_number: u32,
+    /// First line (1-based).
+    pub start_line: u32,
+    /// Last line (inclusive).
+    pub end_line: u32,
+    /// Score (BM25F, cosine, or fused, by mode).
+    pub score: f32,
+    /// The first lines of the section's source.
+    pub preview: String,
+    /// Lines of the section not in the preview.
+    pub more_lines: u32,
+    /// Ranges to highlight in `preview`, as `[start, end)` UTF-16 code unit offsets (what JS
+    /// strings index by).
+    pub highlights: Vec<[u32; 2]>,
+    /// Document title.
+    pub title: String,
+    /// Frontmatter description of the document, if any.
+    pub description: Option<String>,
+    /// Estimated tokens of the section's own text.
+    pub token_estimate: u32,
+    /// The document's version (frontmatter `version` or a version-like folder), if any.
+    pub version: Option<String>,
+    /// The same section in the other versions that matched, newest first (a versioned
+    /// site's near-duplicates, collapsed into this result; see `collapse_versions`).
+    pub other_versions: Vec<VersionLink>,
+}
+
+/// The same section in another version of the docs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VersionLink {
+    /// The version.
+    pub version: String,
+    /// Section id there.
+    pub id: String,
+    /// Deep link there.
+    pub url: String,
+}
+
+impl VersionLink {
+    /// The link to section `id` of the page at `page_url` (`anchor`: `None` for the page
+    /// itself) in `version`. Both layouts make their links here, so they agree.
+    pub fn new(version: String, id: u64, page_url: &str, anchor: Option<&str>) -> Self {
+        VersionLink {
+            version,
+            id: SectionId(id).to_string(),
+            url: deep_link(page_url, anchor),
+        }
+    }
+}
+
+/// A page URL with `#anchor` appended (none for a whole page).
+fn deep_link(page_url: &str, anchor: Option<&str>) -> String {
+    match anchor {
+        Some(a) => format!("{page_url}#{a}"),
+        None => page_url.to_string(),
+    }
+}
+
+/// A page of results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchResponse {
+    /// Results in all (after grouping), not just this page.
+    pub total: usize,
+    /// This page.
+    pub results: Vec<SearchHit>,
+    /// "Did you mean" queries, when there are few or no results.
+    pub suggestions: Vec<String>,
+    /// The mode that ran (`keyword`, `semantic` or `hybrid`).
+    pub mode: Mode,
+}
+
+/// A section with its full source text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SectionView {
+    /// Metadata as in a search result (score 0, preview = the whole section).
+    #[serde(flatten)]
+    pub hit: SearchHit,
+    /// The whole section's source, subsections included.
+    pub text: String,
+}
+
+/// A document with its outline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocumentView {
+    /// Path.
+    pub path: String,
+    /// Page URL.
+    pub url: String,
+    /// Title.
+    pub title: String,
+    /// Whole source.
+    pub source: String,
+    /// Every section (without its text).
+    pub sections: Vec<SearchHit>,
+}
+
+/// The link to a section (in its own version), as `other_versions` lists it.
+pub fn version_link(sec: &SectionRecord, doc: &DocRecord) -> VersionLink {
+    VersionLink::new(
+        doc.hints.version.clone().unwrap_or_default(),
+        sec.id,
+        &doc.url,
+        sec.anchor.as_deref(),
+    )
+}

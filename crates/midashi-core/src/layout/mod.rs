@@ -1,0 +1,108 @@
+//! Where the keyword index and the sections live, and how each layout answers.
+//!
+//! - [`single`]: one terms file and one sections file, fetched whole at load (small and
+//!   medium sites);
+//! - [`sharded`]: many small files a query fetches as it reads them (large sites).
+//!
+//! Each layout keeps its writing and reading side by side. [`crate::search::SearchIndex`]
+//! holds one of them and asks it through the traits below, so the query pipeline is
+//! written once: [`Layout`] is what a search needs (every module has it), [`Lookups`] what
+//! sections and documents by id or path need (only the full engine links it).
+pub mod sharded;
+pub mod single;
+
+use crate::analyzer::Analyzer;
+use crate::answer::{DocumentView, SearchHit, SearchOptions, SectionView};
+use crate::error::Result;
+use crate::query::{PlanOptions, QueryPlan, WeightedTerm};
+use crate::rank::pipeline::SectionFacts;
+use crate::rank::versions::Collapsed;
+use crate::section::SectionId;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+/// What [`crate::search::SearchIndex`]'s pipeline needs of a layout after planning. `facts` carries what the
+/// keyword leg learnt of its candidates (a sharded index's postings hold it).
+pub(crate) trait Ranking {
+    fn section_count(&self) -> usize;
+    /// Hands each `(section, score)` of a term's postings to `emit`.
+    fn scores(
+        &self,
+        t: &WeightedTerm,
+        facts: &mut HashMap<u32, SectionFacts>,
+        emit: &mut dyn FnMut(u32, f32),
+    );
+    /// `Err(NeedsFiles)` when something read so far was missing.
+    fn ready(&self) -> Result<()>;
+    fn passes_filters(
+        &self,
+        s: u32,
+        opts: &SearchOptions,
+        facts: &HashMap<u32, SectionFacts>,
+    ) -> bool;
+    fn lift(
+        &self,
+        analyzer: &Analyzer,
+        ranked: &mut [(u32, f32)],
+        wanted: &[&str],
+        query_len: usize,
+        facts: &HashMap<u32, SectionFacts>,
+    ) -> Result<()>;
+    /// Loads what the semantic leg's candidates need.
+    #[cfg(feature = "semantic")]
+    fn prepare_semantic(&self) -> Result<()>;
+    fn group(&self, ranked: Vec<(u32, f32)>, facts: &HashMap<u32, SectionFacts>)
+        -> Vec<(u32, f32)>;
+    fn versioned(&self) -> bool;
+    fn family(&self, s: u32, facts: &HashMap<u32, SectionFacts>) -> Option<u32>;
+    fn version_of(&self, s: u32) -> Option<&str>;
+    fn hits(
+        &self,
+        analyzer: &Analyzer,
+        page: &[&Collapsed],
+        preview_lines: usize,
+        terms: &HashSet<&str>,
+    ) -> Result<Vec<SearchHit>>;
+}
+
+/// A layout as a search uses it: plan, rank, and the files it has loaded.
+pub(crate) trait Layout: Ranking + Send + Sync {
+    /// Plans `query` against this layout's dictionary. A sharded index notes the shards it
+    /// lacks and answers [`crate::Error::NeedsFiles`] until they are attached;
+    /// `preview_lines` tells it whether the page's previews will need bundles.
+    fn plan(
+        &self,
+        analyzer: &Analyzer,
+        query: &str,
+        opts: PlanOptions,
+        preview_lines: usize,
+    ) -> Result<QueryPlan>;
+    /// Completions for the word being typed.
+    fn suggest(&self, analyzer: &Analyzer, prefix: &str, limit: usize) -> Result<Vec<String>>;
+    /// Adds a file the layout asked for.
+    fn attach_file(&self, name: &str, bytes: &[u8]) -> Result<()>;
+    /// Loaded shards and bundles.
+    fn loaded_parts(&self) -> (usize, usize);
+    /// Loaded files, in an order `attach_file` takes them in.
+    fn loaded_files(&self) -> Vec<String>;
+    /// Bounds the files kept loaded between queries.
+    fn set_keep_loaded(&mut self, files: usize);
+    /// Whether files load as queries need them.
+    fn is_sharded(&self) -> bool;
+    /// The site's versions, newest first.
+    fn versions(&self) -> &[String];
+    /// `Err(NeedsFiles)` when the last look-up lacked files.
+    fn pending(&self) -> Result<()>;
+}
+
+/// Sections and documents by id or path: what `get` and the MCP server ask.
+pub(crate) trait Lookups {
+    /// A section by id, with its whole text.
+    fn get_section(&self, analyzer: &Analyzer, id: SectionId) -> Option<SectionView>;
+    /// A document by path (no leading slash).
+    fn get_document(&self, analyzer: &Analyzer, path: &str) -> Option<DocumentView>;
+    /// The section of a document (no leading slash) with this anchor.
+    fn find_anchor(&self, path: &str, anchor: &str) -> Option<SectionId>;
+    /// Every document's path and title, in path order.
+    fn documents(&self) -> Vec<(String, String)>;
+    /// A section's document path and anchor, by ordinal.
+    fn section_place(&self, section: u32) -> Option<(String, Option<String>)>;
+}

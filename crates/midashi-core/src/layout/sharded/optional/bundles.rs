@@ -1,0 +1,93 @@
+//! Bundles: a few documents' sources, sections and version links.
+
+use crate::analyzer::Analyzer;
+use crate::answer::hit::HitDoc;
+use crate::answer::SearchHit;
+use crate::error::{Error, Result};
+use crate::format::frame::decode;
+use crate::format::kind::FileKind;
+use crate::layout::sharded::files::Bundle;
+use crate::layout::sharded::rank::{hits_from, Located};
+use crate::layout::sharded::read::{lines_fit, links_fit, LockOk, Sharded};
+use crate::rank::versions::Collapsed;
+use crate::section::records::{line_starts, lines_of};
+use rustc_hash::FxHashSet as HashSet;
+use std::sync::Arc;
+
+impl Sharded {
+    /// Checks bundle `i` against the directory and the paths file, and keeps it.
+    pub(in crate::layout::sharded) fn attach_bundle(
+        &self,
+        i: u32,
+        name: &str,
+        bytes: &[u8],
+    ) -> Result<()> {
+        let mut data: Bundle = decode(FileKind::Bundle, name, bytes)?;
+        let expected = self
+            .paths
+            .lock_ok()
+            .as_ref()
+            .and_then(|p| p.bundles.get(i as usize))
+            .map_or(u32::MAX, |b| b.first_doc);
+        let consistent = data.first_doc == expected
+            && links_fit(&data.link_docs, &data.links, data.sections.len())
+            && data.docs.iter().enumerate().all(|(j, d)| {
+                let at = expected as usize + j;
+                self.first_section.get(at) == Some(&d.first_section)
+                    && self.dir.docs.get(at).map(|f| f.sections) == Some(d.section_count)
+            })
+            && data.sections.iter().all(|s| {
+                (s.doc as usize).wrapping_sub(expected as usize) < data.docs.len() && lines_fit(s)
+            });
+        if !consistent {
+            return Err(Error::Malformed {
+                file: name.to_string(),
+                detail: "the bundle does not match the directory".into(),
+            });
+        }
+        data.restore_ids();
+        self.bundles.lock_ok().insert(i, Arc::new(data));
+        Ok(())
+    }
+
+    /// The page's hits from its sections' bundles (previews longer than a card's lines).
+    pub(in crate::layout::sharded) fn hits_from_bundles(
+        &self,
+        analyzer: &Analyzer,
+        page: &[&Collapsed],
+        preview_lines: usize,
+        terms: &HashSet<&str>,
+    ) -> Result<Vec<SearchHit>> {
+        let bundles: Vec<Option<Arc<Bundle>>> = page
+            .iter()
+            .map(|c| self.bundle_of_doc(self.doc_of(c.section)))
+            .collect();
+        self.need()?;
+        hits_from(
+            analyzer,
+            page,
+            bundles,
+            "bundle",
+            preview_lines,
+            terms,
+            |b, s| {
+                let first = b.docs.first()?.first_section;
+                let at = s.checked_sub(first)? as usize;
+                let sec = b.sections.get(at)?;
+                let doc = b.docs.get(sec.doc.wrapping_sub(b.first_doc) as usize)?;
+                Some(Located {
+                    sec,
+                    doc: HitDoc::from(doc),
+                    text: lines_of(
+                        &doc.source,
+                        &line_starts(&doc.source),
+                        sec.start_line,
+                        sec.end_line,
+                    ),
+                    links: b.links.get(at)?,
+                    link_docs: &b.link_docs,
+                })
+            },
+        )
+    }
+}

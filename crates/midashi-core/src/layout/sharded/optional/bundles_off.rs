@@ -1,0 +1,32 @@
+//! Stands in for `bundles.rs` without feature `bundles`: bundles are refused, and a page
+//! whose previews would need them moves to the full engine.
+
+use crate::analyzer::Analyzer;
+use crate::answer::SearchHit;
+use crate::error::{Error, Result};
+use crate::layout::sharded::read::Sharded;
+use crate::rank::versions::Collapsed;
+use rustc_hash::FxHashSet as HashSet;
+
+impl Sharded {
+    /// No bundles in this build.
+    pub(in crate::layout::sharded) fn attach_bundle(
+        &self,
+        _: u32,
+        _: &str,
+        _: &[u8],
+    ) -> Result<()> {
+        Err(Error::lacks_bundles())
+    }
+
+    /// No bundles in this build.
+    pub(in crate::layout::sharded) fn hits_from_bundles(
+        &self,
+        _: &Analyzer,
+        _: &[&Collapsed],
+        _: usize,
+        _: &HashSet<&str>,
+    ) -> Result<Vec<SearchHit>> {
+        Err(Error::lacks_bundles())
+    }
+}

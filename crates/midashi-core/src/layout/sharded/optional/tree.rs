@@ -1,0 +1,23 @@
+//! The tree: every section's depth, subtree and family, for the semantic leg's candidates.
+
+use crate::error::{Error, Result};
+use crate::format::frame::decode;
+use crate::format::kind::FileKind;
+use crate::layout::sharded::files::Tree;
+use crate::layout::sharded::read::{LockOk, Sharded};
+use std::sync::Arc;
+
+impl Sharded {
+    /// Checks the tree file against the directory and keeps it.
+    pub(in crate::layout::sharded) fn attach_tree(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        let data: Tree = decode(FileKind::Tree, name, bytes)?;
+        if data.facts.len() != self.dir.n_sections as usize {
+            return Err(Error::Malformed {
+                file: name.to_string(),
+                detail: "the tree does not match the directory".into(),
+            });
+        }
+        *self.tree.lock_ok() = Some(Arc::new(data));
+        Ok(())
+    }
+}

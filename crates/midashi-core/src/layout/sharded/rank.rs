@@ -1,0 +1,326 @@
+//! Queries over a sharded index: postings carry their scores and their sections' facts, so
+//! ranking reads no per-section table; a result's card (or bundle) makes its hit.
+use super::files::CardDoc;
+use super::links::{version_link, Link, LinkDoc};
+use super::read::Sharded;
+use crate::analyzer::Analyzer;
+use crate::answer::hit::{make_hit_from, HitDoc};
+use crate::answer::{SearchHit, SearchOptions};
+use crate::error::{Error, Result};
+use crate::layout::{Layout, Ranking};
+use crate::query::lexicon::Lexicon;
+use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
+use crate::rank::pipeline::{
+    filters_pass, group_by_ranges, lift_exact_headings, HeadingMatch, SectionFacts,
+};
+use crate::rank::versions::Collapsed;
+use crate::section::records::SectionRecord;
+
+use crate::search::suggest::suggest_in;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::sync::Arc;
+
+impl<'a> From<&'a CardDoc> for HitDoc<'a> {
+    fn from(d: &'a CardDoc) -> Self {
+        HitDoc {
+            path: &d.path,
+            url: &d.url,
+            title: &d.title,
+            description: d.description.as_deref(),
+            version: d.version.as_deref(),
+        }
+    }
+}
+impl Sharded {
+    /// A section's facts: from the keyword leg's postings, else from the tree.
+    fn facts_of(&self, s: u32, facts: &HashMap<u32, SectionFacts>) -> SectionFacts {
+        if let Some(f) = facts.get(&s) {
+            return *f;
+        }
+        self.tree()
+            .and_then(|t| t.facts.get(s as usize).copied())
+            .unwrap_or_default()
+    }
+}
+
+impl Ranking for Sharded {
+    fn section_count(&self) -> usize {
+        self.dir.n_sections as usize
+    }
+
+    fn scores(
+        &self,
+        t: &WeightedTerm,
+        facts: &mut HashMap<u32, SectionFacts>,
+        emit: &mut dyn FnMut(u32, f32),
+    ) {
+        let Some(postings) = self.postings(t.offset) else {
+            return;
+        };
+        for p in postings.iter() {
+            // Zero-score postings only carry a heading flag for the lift.
+            if p.score != 0.0 {
+                facts.insert(p.section, p.facts);
+                emit(p.section, p.score);
+            }
+        }
+    }
+
+    fn ready(&self) -> Result<()> {
+        self.need()
+    }
+
+    fn passes_filters(
+        &self,
+        s: u32,
+        opts: &SearchOptions,
+        facts: &HashMap<u32, SectionFacts>,
+    ) -> bool {
+        let doc = self.doc_of(s);
+        let Some(f) = self.dir.docs.get(doc as usize) else {
+            return false;
+        };
+        let string = |i: Option<u32>| self.dir.strings.get(i? as usize).map(String::as_str);
+        filters_pass(
+            opts,
+            // Paths and depths of sections outside the postings are fetched only for a filter
+            // that reads them.
+            |p| {
+                self.paths()
+                    .is_some_and(|t| t.paths.get(doc as usize).is_some_and(|d| d.starts_with(p)))
+            },
+            || self.facts_of(s, facts).depth,
+            [f.category, f.lang, f.version].map(string),
+            |t| f.tags.iter().any(|&i| string(Some(i)) == Some(t)),
+        )
+    }
+
+    fn lift(
+        &self,
+        _: &Analyzer,
+        ranked: &mut [(u32, f32)],
+        wanted: &[&str],
+        query_len: usize,
+        facts: &HashMap<u32, SectionFacts>,
+    ) -> Result<()> {
+        // Per section: how many of the query's words its heading has, its heading's length
+        // and its number of distinct heading terms (the postings of heading terms say).
+        let mut flags: HashMap<u32, (usize, u32, u32)> = HashMap::default();
+        for w in wanted {
+            let Some(reference) = Lexicon::lookup(self, w) else {
+                continue;
+            };
+            let Some(postings) = self.postings(reference) else {
+                continue;
+            };
+            for p in postings.iter() {
+                if let Some((len, count)) = p.heading {
+                    let e = flags.entry(p.section).or_insert((0, len, count));
+                    e.0 += 1;
+                }
+            }
+        }
+        self.need()?;
+        lift_exact_headings(ranked, |i, s| {
+            let &(have, len, count) = flags.get(&s)?;
+            let same_len = len as usize == query_len;
+            if !same_len && i >= 50 {
+                return None;
+            }
+            Some(HeadingMatch {
+                exact: same_len && count as usize == wanted.len() && have == wanted.len(),
+                contains_all: have == wanted.len(),
+                depth: self.facts_of(s, facts).depth,
+            })
+        });
+        Ok(())
+    }
+
+    #[cfg(feature = "semantic")]
+    fn prepare_semantic(&self) -> Result<()> {
+        self.tree();
+        self.need()
+    }
+
+    fn group(
+        &self,
+        ranked: Vec<(u32, f32)>,
+        facts: &HashMap<u32, SectionFacts>,
+    ) -> Vec<(u32, f32)> {
+        group_by_ranges(ranked, |s| self.facts_of(s, facts))
+    }
+
+    fn versioned(&self) -> bool {
+        self.dir.versioned
+    }
+
+    fn family(&self, s: u32, facts: &HashMap<u32, SectionFacts>) -> Option<u32> {
+        self.facts_of(s, facts).family
+    }
+
+    fn version_of(&self, s: u32) -> Option<&str> {
+        let f = self.dir.docs.get(self.doc_of(s) as usize)?;
+        self.dir
+            .strings
+            .get(f.version? as usize)
+            .map(String::as_str)
+    }
+
+    fn hits(
+        &self,
+        analyzer: &Analyzer,
+        page: &[&Collapsed],
+        preview_lines: usize,
+        terms: &HashSet<&str>,
+    ) -> Result<Vec<SearchHit>> {
+        // A preview of up to `card_lines` lines comes from the section's card (~0.5 KB gzip
+        // for four sections); a longer one needs the section's whole text, from its bundle.
+        if preview_lines <= self.card_lines() as usize {
+            return self.hits_from_cards(analyzer, page, preview_lines, terms);
+        }
+        self.hits_from_bundles(analyzer, page, preview_lines, terms)
+    }
+}
+
+/// A section found in the file that holds it (a card or a bundle), with what its hit shows.
+pub(super) struct Located<'a> {
+    pub(super) sec: &'a SectionRecord,
+    pub(super) doc: HitDoc<'a>,
+    /// Its lines from the heading on (at least as many as the preview shows).
+    pub(super) text: &'a str,
+    pub(super) links: &'a [Link],
+    pub(super) link_docs: &'a [LinkDoc],
+}
+
+/// A page of hits from the files holding its sections, in page order (`files[i]` holds
+/// `page[i]`; `None`: missing or damaged). `locate` finds a section in its file.
+pub(super) fn hits_from<T>(
+    analyzer: &Analyzer,
+    page: &[&Collapsed],
+    files: Vec<Option<Arc<T>>>,
+    kind: &str,
+    preview_lines: usize,
+    terms: &HashSet<&str>,
+    locate: impl for<'a> Fn(&'a T, u32) -> Option<Located<'a>>,
+) -> Result<Vec<SearchHit>> {
+    let damaged = || Error::Malformed {
+        file: kind.into(),
+        detail: format!("a result's section is not in its {kind}"),
+    };
+    page.iter()
+        .zip(files)
+        .map(|(c, file)| {
+            let file = file.ok_or_else(damaged)?;
+            let at = locate(&file, c.section).ok_or_else(damaged)?;
+            let mut hit = make_hit_from(
+                analyzer,
+                at.sec,
+                at.doc,
+                at.text,
+                c.score,
+                preview_lines,
+                terms,
+            );
+            hit.other_versions = c
+                .others
+                .iter()
+                .filter_map(|o| {
+                    let link = at.links.iter().find(|l| l.section == *o)?;
+                    version_link(at.link_docs, link, at.sec.anchor.as_deref())
+                })
+                .collect();
+            Ok(hit)
+        })
+        .collect()
+}
+impl Sharded {
+    /// [`Ranking::hits`] from the results' cards.
+    fn hits_from_cards(
+        &self,
+        analyzer: &Analyzer,
+        page: &[&Collapsed],
+        preview_lines: usize,
+        terms: &HashSet<&str>,
+    ) -> Result<Vec<SearchHit>> {
+        let cards: Vec<_> = page
+            .iter()
+            .map(|c| self.card_of_section(c.section))
+            .collect();
+        self.need()?;
+        hits_from(
+            analyzer,
+            page,
+            cards,
+            "card",
+            preview_lines,
+            terms,
+            |card, s| {
+                let at = s.checked_sub(card.first_section)? as usize;
+                let sec = card.sections.get(at)?;
+                Some(Located {
+                    sec: &sec.record,
+                    doc: HitDoc::from(card.doc_of(at)?),
+                    text: &sec.text,
+                    links: card.links.get(at)?,
+                    link_docs: &card.link_docs,
+                })
+            },
+        )
+    }
+}
+
+impl Layout for Sharded {
+    fn plan(
+        &self,
+        analyzer: &Analyzer,
+        query: &str,
+        opts: PlanOptions,
+        preview_lines: usize,
+    ) -> Result<QueryPlan> {
+        self.begin();
+        if preview_lines > self.card_lines() as usize {
+            // Previews longer than a card's come from bundles, which the paths file names:
+            // asked for with the query's shards, it costs no extra round.
+            self.paths();
+        }
+        let plan = plan(analyzer, self as &dyn Lexicon, query, opts);
+        self.need()?;
+        plan.runs_here()?;
+        Ok(plan)
+    }
+
+    fn suggest(&self, analyzer: &Analyzer, prefix: &str, limit: usize) -> Result<Vec<String>> {
+        self.begin();
+        let out = suggest_in(analyzer, self as &dyn Lexicon, prefix, limit);
+        self.need()?;
+        Ok(out)
+    }
+
+    fn attach_file(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        self.attach(name, bytes)
+    }
+
+    fn loaded_parts(&self) -> (usize, usize) {
+        self.loaded()
+    }
+
+    fn loaded_files(&self) -> Vec<String> {
+        Sharded::loaded_files(self)
+    }
+
+    fn set_keep_loaded(&mut self, files: usize) {
+        Sharded::set_keep_loaded(self, files)
+    }
+
+    fn is_sharded(&self) -> bool {
+        true
+    }
+
+    fn versions(&self) -> &[String] {
+        &self.dir.versions
+    }
+
+    fn pending(&self) -> Result<()> {
+        self.need()
+    }
+}

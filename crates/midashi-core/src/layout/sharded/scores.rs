@@ -1,0 +1,211 @@
+//! A shard's scored posting lists: every (term, section) BM25F score computed at build time
+//! and stored quantised in one byte, with what ranking needs of the section. Written and
+//! read here, side by side.
+use crate::layout::single::postings::{read_varint, write_varint};
+use crate::rank::pipeline::SectionFacts;
+/// One entry of a scored posting list.
+///
+/// A list is stored column by column, which gzip compresses far better than posting by
+/// posting (neighbouring scores share their high bytes):
+///
+/// ```text
+/// df varint, count varint (postings, ≥ df: see below),
+/// count × section delta varint,
+/// scores: a byte `base`, then
+///   base ≥ 1: count × score byte = (exponent − base + 1) << 4 | top 4 mantissa bits,
+///             0 for a score of 0   (every score 0 or positive, quantised, within 15 binades)
+///   base = 0: count × f32 byte 3, count × byte 2, count × byte 1, count × byte 0 (by plane)
+/// count × facts varint = subtree << 4 | heading_term << 3 | depth,
+/// [count × family varint: 0 = none, else 1 + zigzag(family − previous family)]  (versioned)
+/// per heading_term posting, in order: heading length varint, heading term count varint
+/// ```
+///
+/// `heading_term`: the term is one of the section heading's query terms (what the
+/// exact-heading lift compares with the query). A heading term that the section's text does
+/// not index gets a posting of score 0, which changes no sum: hence `count ≥ df`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScoredPosting {
+    /// Section ordinal.
+    pub section: u32,
+    /// The BM25F score of the term in the section.
+    pub score: f32,
+    /// The section's facts.
+    pub facts: SectionFacts,
+    /// For a heading term: the heading's length in terms and its distinct query terms.
+    pub heading: Option<(u32, u32)>,
+}
+
+/// Writes one scored list. `postings` must be sorted by section.
+pub fn write_scored_list(out: &mut Vec<u8>, df: u64, versioned: bool, postings: &[ScoredPosting]) {
+    write_varint(out, df);
+    write_varint(out, postings.len() as u64);
+    let mut prev = 0u32;
+    for p in postings {
+        write_varint(out, u64::from(p.section - prev));
+        prev = p.section;
+    }
+    write_scores(out, postings);
+    for p in postings {
+        let flag = u64::from(p.heading.is_some());
+        write_varint(
+            out,
+            u64::from(p.facts.subtree) << 4 | flag << 3 | u64::from(p.facts.depth & 7),
+        );
+    }
+    if versioned {
+        // Families as the zigzag difference from the previous posting's (0 = none): the
+        // sections of one page, and of its copies in other versions, have neighbouring ones.
+        let mut prev = 0i64;
+        for p in postings {
+            match p.facts.family {
+                None => write_varint(out, 0),
+                Some(f) => {
+                    let d = i64::from(f) - prev;
+                    prev = i64::from(f);
+                    write_varint(out, (((d << 1) ^ (d >> 63)) as u64) + 1);
+                }
+            }
+        }
+    }
+    for (len, count) in postings.iter().filter_map(|p| p.heading) {
+        write_varint(out, u64::from(len));
+        write_varint(out, u64::from(count));
+    }
+}
+
+/// Mantissa bits a quantised score keeps (`scoring::quantise`): a score byte is its
+/// exponent's offset from the list's smallest (high nibble, 0 for a score of 0) and these.
+const SCORE_MANTISSA_BITS: u32 = 23 - crate::rank::bm25::DROPPED_BITS;
+const _: () = assert!(
+    SCORE_MANTISSA_BITS == 4,
+    "a score byte holds 4 mantissa bits"
+);
+/// Binades a list's scores may span to be written a byte each (the high nibble's 1..=15).
+const SCORE_BINADES: u32 = 15;
+
+/// Writes a list's scores: one byte each when they are quantised and span at most
+/// [`SCORE_BINADES`] binades (always, for BM25F scores: the score bytes of a common word's
+/// list are a quarter lighter in gzip than two planes of f32 bytes), else as f32 planes.
+fn write_scores(out: &mut Vec<u8>, postings: &[ScoredPosting]) {
+    let low = (1u32 << crate::rank::bm25::DROPPED_BITS) - 1;
+    let exponent = |bits: u32| bits >> 23;
+    // Smallest and largest exponent of the non-zero scores, and whether they all fit.
+    let (mut base, mut top, mut bytewise) = (u32::MAX, 0, true);
+    for b in postings
+        .iter()
+        .map(|p| p.score.to_bits())
+        .filter(|&b| b != 0)
+    {
+        bytewise &= b & low == 0 && (1..255).contains(&exponent(b));
+        base = base.min(exponent(b));
+        top = top.max(exponent(b));
+    }
+    if base == u32::MAX {
+        (base, top) = (1, 1); // all zero
+    }
+    if bytewise && top - base < SCORE_BINADES {
+        out.push(base as u8);
+        out.extend(postings.iter().map(|p| match p.score.to_bits() {
+            0 => 0,
+            b => {
+                let mantissa =
+                    (b >> crate::rank::bm25::DROPPED_BITS) & ((1 << SCORE_MANTISSA_BITS) - 1);
+                ((exponent(b) - base + 1) << SCORE_MANTISSA_BITS | mantissa) as u8
+            }
+        }));
+    } else {
+        out.push(0);
+        for plane in (0..4).rev() {
+            out.extend(postings.iter().map(|p| p.score.to_le_bytes()[plane]));
+        }
+    }
+}
+
+/// Reads the scores [`write_scores`] wrote into `out`'s postings.
+fn read_scores(buf: &[u8], pos: &mut usize, out: &mut [ScoredPosting]) -> Option<()> {
+    let count = out.len();
+    let base = u32::from(*buf.get(*pos)?);
+    *pos += 1;
+    if base == 0 {
+        let planes = buf.get(*pos..pos.checked_add(count.checked_mul(4)?)?)?;
+        *pos += 4 * count;
+        for (i, p) in out.iter_mut().enumerate() {
+            let b = |plane: usize| planes[(3 - plane) * count + i];
+            p.score = f32::from_le_bytes([b(0), b(1), b(2), b(3)]);
+        }
+        return Some(());
+    }
+    let bytes = buf.get(*pos..pos.checked_add(count)?)?;
+    *pos += count;
+    for (p, &b) in out.iter_mut().zip(bytes) {
+        let offset = u32::from(b) >> SCORE_MANTISSA_BITS;
+        let mantissa = u32::from(b) & ((1 << SCORE_MANTISSA_BITS) - 1);
+        p.score = match offset {
+            0 if mantissa == 0 => 0.0,
+            0 => return None,
+            _ => {
+                let exponent = base + offset - 1;
+                if exponent >= 255 {
+                    return None;
+                }
+                f32::from_bits(exponent << 23 | mantissa << crate::rank::bm25::DROPPED_BITS)
+            }
+        };
+    }
+    Some(())
+}
+
+/// Reads a scored list at `offset`: its df and postings; `None` if the bytes are malformed.
+pub fn read_scored_list(
+    buf: &[u8],
+    offset: usize,
+    versioned: bool,
+) -> Option<(u64, Vec<ScoredPosting>)> {
+    let mut pos = offset;
+    let df = read_varint(buf, &mut pos)?;
+    let count = usize::try_from(read_varint(buf, &mut pos)?).ok()?;
+    // Each posting takes at least 3 bytes: a damaged count cannot make us allocate much.
+    if count > buf.len().saturating_sub(pos) / 3 + 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(count);
+    let mut section = 0u32;
+    for _ in 0..count {
+        section = section.checked_add(u32::try_from(read_varint(buf, &mut pos)?).ok()?)?;
+        out.push(ScoredPosting {
+            section,
+            score: 0.0,
+            facts: SectionFacts::default(),
+            heading: None,
+        });
+    }
+    read_scores(buf, &mut pos, &mut out)?;
+    for p in out.iter_mut() {
+        let packed = read_varint(buf, &mut pos)?;
+        p.facts.depth = (packed & 7) as u8;
+        p.facts.subtree = u32::try_from(packed >> 4).ok()?;
+        if packed & 8 != 0 {
+            p.heading = Some((0, 0));
+        }
+    }
+    if versioned {
+        let mut prev = 0i64;
+        for p in out.iter_mut() {
+            p.facts.family = match read_varint(buf, &mut pos)? {
+                0 => None,
+                z => {
+                    let z = z - 1;
+                    let d = (z >> 1) as i64 ^ -((z & 1) as i64);
+                    prev = prev.checked_add(d)?;
+                    Some(u32::try_from(prev).ok()?)
+                }
+            };
+        }
+    }
+    for p in out.iter_mut().filter(|p| p.heading.is_some()) {
+        let len = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
+        let count = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
+        p.heading = Some((len, count));
+    }
+    Some((df, out))
+}

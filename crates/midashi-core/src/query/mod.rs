@@ -1,0 +1,252 @@
+//! From a query string to weighted clauses over dictionary terms.
+//!
+//! Each query word becomes a [`Clause`]: a set of alternatives (the exact term, completions
+//! of the word being typed, typo corrections, synonyms). A section scores the *best*
+//! alternative of each clause, and the clause scores add up — so a word matched three ways
+//! is not counted three times, and a typo correction (weighted below 1, and only tried for
+//! words absent from the dictionary) never outranks an exact hit.
+//!
+//! [`lexicon`] is what planning reads of a dictionary, [`synonyms`] the groups it applies,
+//! [`typos`] the corrections it tries (feature `typos`).
+
+pub mod lexicon;
+pub mod synonyms;
+#[cfg(test)]
+mod tests;
+#[cfg_attr(not(feature = "typos"), path = "typos_off.rs")]
+pub mod typos;
+
+use crate::analyzer::{Analyzer, QueryToken};
+use lexicon::{Lexicon, LexiconExt};
+/// Longest query accepted, in bytes.
+pub const MAX_QUERY_BYTES: usize = 4096;
+/// Query words beyond this many are ignored.
+pub const MAX_QUERY_TERMS: usize = 64;
+/// Completions tried for the word being typed.
+pub const MAX_PREFIX_EXPANSIONS: usize = 24;
+/// Dictionary entries walked to find them (bounds the time of a one-letter prefix).
+pub(crate) const MAX_PREFIX_SCAN: usize = 20_000;
+/// Dictionary entries walked for completions in one whole query: a query of many lone CJK
+/// characters (each prefix-expanded) costs no more than two one-letter prefixes.
+const MAX_PLAN_PREFIX_SCAN: usize = 2 * MAX_PREFIX_SCAN;
+/// Typo corrections tried per word.
+pub const MAX_FUZZY_EXPANSIONS: usize = 4;
+/// Longest word (in characters) that gets typo corrections: a Levenshtein automaton's
+/// construction grows with the word's length (~25 ms for 32 characters at distance 2), and
+/// long identifiers are pasted rather than typed.
+pub const MAX_FUZZY_CHARS: usize = 20;
+/// Words of one query that get typo corrections. Each costs up to six Levenshtein automata
+/// (their construction dominates a query's time), so 64 long unknown words must not all
+/// get them; people mistype a few words, not dozens.
+pub const MAX_FUZZY_WORDS: usize = 4;
+/// Weight of a completion relative to an exact term.
+const PREFIX_WEIGHT: f32 = 0.9;
+
+/// A dictionary term to score, with its weight.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WeightedTerm {
+    /// The term.
+    pub term: String,
+    /// Offset of its posting list.
+    pub offset: u64,
+    /// Multiplier of its BM25F score.
+    pub weight: f32,
+}
+
+/// One way to match a clause: all its terms (a phrase of synonyms has several) add up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alternative {
+    /// Terms of this alternative.
+    pub terms: Vec<WeightedTerm>,
+}
+
+/// One query word (or synonym phrase): sections score its best alternative.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Clause {
+    /// The ways it can match.
+    pub alternatives: Vec<Alternative>,
+}
+
+/// A planned query.
+#[derive(Debug, Clone, Default)]
+pub struct QueryPlan {
+    /// Clauses in query order.
+    pub clauses: Vec<Clause>,
+    /// The analyzed query words that carry meaning (for exact-heading matching).
+    pub terms: Vec<String>,
+    /// Query words found nowhere, with their byte range in the query and the best correction
+    /// (a display word) if any: material for "did you mean".
+    pub unknown: Vec<(usize, usize, Option<String>)>,
+    /// A word wanted typo corrections that this build cannot make (midashi-core without
+    /// feature `typos`, as in the sharded keyword module): the query must run in an engine
+    /// that can, or its answer would differ from one.
+    pub needs_corrections: bool,
+}
+
+impl QueryPlan {
+    /// Every dictionary term the plan may match (for highlighting).
+    pub fn all_terms(&self) -> impl Iterator<Item = &str> {
+        self.clauses
+            .iter()
+            .flat_map(|c| c.alternatives.iter())
+            .flat_map(|a| a.terms.iter())
+            .map(|t| t.term.as_str())
+    }
+
+    /// `Err(NeedsFullEngine)` when this build cannot answer the plan as the full engine would
+    /// (see [`QueryPlan::needs_corrections`]).
+    pub fn runs_here(&self) -> crate::error::Result<()> {
+        typos::runs_here(self)
+    }
+}
+
+/// How to expand.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanOptions {
+    /// Expand the last word as a prefix (search as you type).
+    pub prefix: bool,
+    /// Try typo corrections for unknown words.
+    pub fuzzy: bool,
+}
+
+/// Plans `query` (already checked for length) against the dictionary.
+pub fn plan<L: Lexicon + ?Sized>(
+    analyzer: &Analyzer,
+    dict: &L,
+    query: &str,
+    opts: PlanOptions,
+) -> QueryPlan {
+    let mut tokens: Vec<QueryToken> = analyzer.analyze_query(query);
+    tokens.truncate(MAX_QUERY_TERMS);
+    // The last word is still being typed unless the query ends with a separator.
+    let typing = opts.prefix && query.chars().last().is_some_and(|c| c.is_alphanumeric());
+    let last_word_start = tokens.iter().filter(|t| !t.part).map(|t| t.start).max();
+
+    let mut plan = QueryPlan::default();
+    let mut scan_budget = MAX_PLAN_PREFIX_SCAN;
+    let mut fuzzy_words = MAX_FUZZY_WORDS;
+    let mut consumed = vec![false; tokens.len()];
+    apply_synonyms(dict, &tokens, &mut consumed, &mut plan);
+
+    for (i, tok) in tokens.iter().enumerate() {
+        if consumed[i] {
+            continue;
+        }
+        if !tok.part {
+            plan.terms.push(tok.term.clone());
+        }
+        let mut clause = Clause::default();
+        let exact = dict.exact(&tok.term, 1.0);
+        if let Some(t) = exact.clone() {
+            clause.alternatives.push(Alternative { terms: vec![t] });
+        }
+        let is_last = typing && Some(tok.start) == last_word_start && !tok.part;
+        if is_last || (tok.cjk && tok.term.chars().count() == 1) {
+            // Completions of the raw (unstemmed) word: "configura" → "configuration"'s stem
+            // is "configur", which the word itself extends, so also accept dictionary terms
+            // that are a long-enough prefix of the typed word.
+            let raw = if tok.raw.is_empty() {
+                &tok.term
+            } else {
+                &tok.raw
+            };
+            if raw.chars().count() >= 2 || tok.cjk {
+                for (term, offset, _) in
+                    dict.completions_within(raw, MAX_PREFIX_EXPANSIONS, &mut scan_budget)
+                {
+                    if term != tok.term {
+                        clause.alternatives.push(Alternative {
+                            terms: vec![WeightedTerm {
+                                term,
+                                offset,
+                                weight: PREFIX_WEIGHT,
+                            }],
+                        });
+                    }
+                }
+                // A stem shorter than the typed word ("configur" for "configura") counts
+                // only when a word it stands for continues what was typed: "form" is not a
+                // completion of "format", nor "for" (a stopword) of anything.
+                let chars: Vec<(usize, char)> = raw.char_indices().collect();
+                let min_len = chars.len().saturating_sub(3).max(3);
+                for cut in min_len..chars.len() {
+                    let p = &raw[..chars[cut].0];
+                    if p != tok.term {
+                        if let Some(t) = dict.exact(p, PREFIX_WEIGHT) {
+                            if dict.surface(&t.term, t.offset).starts_with(raw.as_str()) {
+                                clause.alternatives.push(Alternative { terms: vec![t] });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // A word still being typed that already has completions is not a typo yet: no
+        // corrections for it. (On a sharded index they read the lexicon, 277 KB gzip on the
+        // PowerShell docs, which a keystroke such as `Get-Chi` fetched.)
+        let completed = is_last && !clause.alternatives.is_empty();
+        if exact.is_none() && !tok.cjk && !tok.part && !completed {
+            let corrections: Vec<(WeightedTerm, u64)> = if opts.fuzzy && fuzzy_words > 0 {
+                fuzzy_words -= 1;
+                typos::corrections_of(dict, tok, &mut plan)
+            } else {
+                Vec::new()
+            };
+            let suggestion = corrections
+                .first()
+                .map(|(t, _)| dict.surface(&t.term, t.offset));
+            if clause.alternatives.is_empty() {
+                plan.unknown.push((tok.start, tok.end, suggestion));
+            }
+            for (t, _) in corrections {
+                clause.alternatives.push(Alternative { terms: vec![t] });
+            }
+        }
+        if !clause.alternatives.is_empty() {
+            plan.clauses.push(clause);
+        }
+    }
+    plan
+}
+
+/// Replaces runs of query terms that spell a synonym-group member by one clause whose
+/// alternatives are all members of the group.
+fn apply_synonyms<L: Lexicon + ?Sized>(
+    dict: &L,
+    tokens: &[QueryToken],
+    consumed: &mut [bool],
+    plan: &mut QueryPlan,
+) {
+    for group in dict.synonyms() {
+        for member in group {
+            let n = member.len();
+            if n == 0 || n > tokens.len() {
+                continue;
+            }
+            for start in 0..=tokens.len() - n {
+                let window = &tokens[start..start + n];
+                if consumed[start..start + n].iter().any(|&c| c)
+                    || !window.iter().zip(member).all(|(t, m)| &t.term == m)
+                {
+                    continue;
+                }
+                let mut clause = Clause::default();
+                for m in group {
+                    let terms: Vec<WeightedTerm> =
+                        m.iter().filter_map(|t| dict.exact(t, 1.0)).collect();
+                    if terms.len() == m.len() {
+                        clause.alternatives.push(Alternative { terms });
+                    }
+                }
+                consumed[start..start + n]
+                    .iter_mut()
+                    .for_each(|c| *c = true);
+                plan.terms
+                    .extend(window.iter().filter(|t| !t.part).map(|t| t.term.clone()));
+                if !clause.alternatives.is_empty() {
+                    plan.clauses.push(clause);
+                }
+            }
+        }
+    }
+}

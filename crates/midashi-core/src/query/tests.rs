@@ -1,0 +1,175 @@
+use super::*;
+use crate::build::{IndexBuilder, IndexSettings};
+use crate::format::{decode, FileKind};
+use crate::layout::single::dictionary::Dictionary;
+use crate::layout::single::TermsData;
+use crate::query::lexicon::{fst_checksum_ok, open_dictionary};
+use crate::section::{Document, Hints, Section, SectionId};
+use fst::Map;
+
+/// Our checksum of a term dictionary agrees with fst's own `verify` on whole and on
+/// damaged dictionaries, byte by byte.
+#[test]
+fn fst_checksum_agrees_with_fst_verify() {
+    let mut b = fst::MapBuilder::memory();
+    for (i, w) in ["async", "await", "closure", "trait", "見出し"]
+        .iter()
+        .enumerate()
+    {
+        b.insert(w, i as u64).unwrap();
+    }
+    let bytes = b.into_inner().unwrap();
+    assert!(fst_checksum_ok(&bytes));
+    assert!(Map::new(bytes.clone()).unwrap().as_fst().verify().is_ok());
+    for i in 0..bytes.len() {
+        let mut d = bytes.clone();
+        d[i] ^= 0x5a;
+        let ours = fst_checksum_ok(&d);
+        assert!(!ours, "byte {i}");
+        if let Ok(m) = Map::new(d) {
+            assert_eq!(m.as_fst().verify().is_ok(), ours, "byte {i}");
+        }
+    }
+    assert!(!fst_checksum_ok(&bytes[..3]));
+    assert!(open_dictionary("terms.x.bin", bytes[..bytes.len() - 1].to_vec()).is_err());
+}
+
+/// A one-section document of `text`.
+fn doc(path: &str, text: &str) -> Document {
+    Document {
+        path: path.into(),
+        url: format!("/{path}"),
+        title: path.into(),
+        source: text.into(),
+        sections: vec![Section {
+            id: SectionId::new(path, &[], 0),
+            doc_path: path.into(),
+            url: format!("/{path}"),
+            anchor: None,
+            heading: path.into(),
+            depth: 0,
+            heading_path: vec![path.into()],
+            parent: None,
+            order: 0,
+            section_number: 1,
+            start_line: 1,
+            end_line: 1,
+            own_end_line: 1,
+            text: text.into(),
+            code: String::new(),
+            hints: Hints::default(),
+            token_estimate: 1,
+        }],
+    }
+}
+
+/// Plans `query` against an index of `texts`.
+fn plan_for(texts: &[&str], query: &str, opts: PlanOptions) -> QueryPlan {
+    let mut b = IndexBuilder::new(IndexSettings::default());
+    for (i, t) in texts.iter().enumerate() {
+        b.add(doc(&format!("d{i}.md"), t));
+    }
+    let out = b.build().unwrap();
+    let terms = &out
+        .files
+        .iter()
+        .find(|(n, _)| n.starts_with("terms"))
+        .unwrap()
+        .1;
+    let data: TermsData = decode(FileKind::Terms, "terms", terms).unwrap();
+    let map = Map::new(data.fst.clone()).unwrap();
+    plan(
+        &Analyzer::new(),
+        &Dictionary {
+            map: &map,
+            data: &data,
+        },
+        query,
+        opts,
+    )
+}
+
+const ALL: PlanOptions = PlanOptions {
+    prefix: true,
+    fuzzy: true,
+};
+
+#[test]
+#[cfg(feature = "typos")]
+fn typo_corrections_are_bounded_per_word_and_per_query() {
+    // Many dictionary words one edit away from "pagenation".
+    let words: Vec<String> = (b'a'..=b'z')
+        .map(|c| format!("pagenati{}n", c as char))
+        .collect();
+    let text = words.join(" ");
+    let p = plan_for(&[&text], "pagenatin", ALL);
+    assert_eq!(p.clauses.len(), 1);
+    assert!(p.clauses[0].alternatives.len() <= MAX_FUZZY_EXPANSIONS + MAX_PREFIX_EXPANSIONS);
+    let p = plan_for(&[&text], "pagenatin ", ALL);
+    assert_eq!(p.clauses[0].alternatives.len(), MAX_FUZZY_EXPANSIONS);
+
+    // Only the first MAX_FUZZY_WORDS unknown words are corrected.
+    let query = ["pagenatin"; MAX_FUZZY_WORDS + 3].join(" ") + " ";
+    let p = plan_for(&[&text], &query, ALL);
+    assert_eq!(p.clauses.len(), MAX_FUZZY_WORDS);
+    let uncorrected = p.unknown.iter().filter(|u| u.2.is_none()).count();
+    assert_eq!(uncorrected, 3, "the rest stay uncorrected");
+}
+
+#[test]
+fn completions_are_bounded_per_word_and_per_query() {
+    let text: String = (0..500).map(|i| format!("config{i} ")).collect();
+    let p = plan_for(&[&text], "conf", ALL);
+    assert_eq!(p.clauses.len(), 1);
+    assert_eq!(p.clauses[0].alternatives.len(), MAX_PREFIX_EXPANSIONS);
+    // Lone CJK characters are each prefix-expanded, within one budget for the query.
+    let cjk: String = (0..3000u32)
+        .map(|i| char::from_u32(0x4e00 + i).unwrap().to_string() + "あ ")
+        .collect();
+    let query: String = (0..MAX_QUERY_TERMS).map(|i| format!("あ {i} ")).collect();
+    let p = plan_for(&[&cjk], &query, ALL);
+    let alternatives: usize = p.clauses.iter().map(|c| c.alternatives.len()).sum();
+    assert!(alternatives <= MAX_QUERY_TERMS * MAX_PREFIX_EXPANSIONS);
+    assert!(p.clauses.len() <= MAX_QUERY_TERMS);
+}
+
+/// Built without typo corrections (the sharded keyword module), planning hands over to
+/// the full engine exactly the queries with a word it would try to correct; with them,
+/// it never does. Run both ways by scripts/test.sh.
+#[test]
+fn without_typos_exactly_the_words_to_correct_need_the_full_engine() {
+    let text = "pagination configuration install";
+    let fuzzy_off = PlanOptions {
+        prefix: true,
+        fuzzy: false,
+    };
+    for (query, opts, wanted) in [
+        ("paginaton ", ALL, true),
+        ("paginaton", ALL, true),
+        ("zzzzzzz configuration ", ALL, true),
+        ("paginaton ", fuzzy_off, false),
+        ("configuration install ", ALL, false),
+        // Being typed, with completions: not a typo yet.
+        ("configuration instal", ALL, false),
+        // Too short and too long for corrections.
+        ("xyz ", ALL, false),
+        ("qqqqqqqqqqqqqqqqqqqqqqqqq ", ALL, false),
+    ] {
+        let p = plan_for(&[text], query, opts);
+        let wanted = wanted && !cfg!(feature = "typos");
+        assert_eq!(p.needs_corrections, wanted, "{query:?}");
+        assert_eq!(
+            p.runs_here().map_err(|e| e.code()),
+            if wanted {
+                Err("NEEDS_FULL_ENGINE")
+            } else {
+                Ok(())
+            },
+            "{query:?}"
+        );
+    }
+    if cfg!(feature = "typos") {
+        let p = plan_for(&[text], "paginaton ", ALL);
+        assert_eq!(p.unknown, vec![(0, 9, Some("pagination".to_string()))]);
+    }
+}

@@ -1,0 +1,14 @@
+//! Where scores are made and lists are ordered.
+//!
+//! - [`bm25`]: BM25F of a term in a section, its idf (made at build time), the quantisation
+//!   both layouts share, and the one order of ranked lists;
+//! - [`fields`]: the indexed fields, their weights and the field-length table;
+//! - [`pipeline`]: what happens after scoring, one rule for both layouts;
+//! - [`fusion`]: the keyword and semantic legs combined;
+//! - [`versions`]: one result per section across a versioned site's versions.
+
+pub mod bm25;
+pub mod fields;
+pub mod fusion;
+pub mod pipeline;
+pub mod versions;

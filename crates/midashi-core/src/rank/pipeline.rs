@@ -1,0 +1,178 @@
+//! The ranking pipeline after scoring, one rule for both layouts: BM25F summed over a
+//! plan's clauses ([`accumulate`]), the filters ([`filters_pass`]), the exact-heading lift
+//! ([`lift_exact_headings`]) and grouping by ancestor chains ([`group_by_ranges`]). Each
+//! layout hands in what it knows of a section; the arithmetic and the order of float
+//! additions happen here once, so the two layouts rank alike, bit for bit.
+use crate::analyzer::Analyzer;
+use crate::answer::SearchOptions;
+use crate::query::{QueryPlan, WeightedTerm};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use serde::{Deserialize, Serialize};
+/// What ranking needs of a section, whatever leg found it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectionFacts {
+    /// 0–6.
+    pub depth: u8,
+    /// Number of sections below it (its descendants are the next `subtree` ordinals).
+    pub subtree: u32,
+    /// Version family (a versioned site's sections that are one section in several versions).
+    pub family: Option<u32>,
+}
+
+/// A section's heading as the exact-heading lift compares it with a query: its distinct
+/// query terms, sorted. (The sharded layout's writer stores the same, per posting.)
+pub fn heading_terms(analyzer: &Analyzer, heading: &str) -> Vec<String> {
+    let mut have: Vec<String> = analyzer
+        .analyze_query(heading)
+        .into_iter()
+        .filter(|t| !t.part)
+        .map(|t| t.term)
+        .collect();
+    crate::sort::sort(&mut have);
+    have.dedup();
+    have
+}
+
+/// Sums BM25F over a plan's clauses: each clause scores its best alternative, the clauses
+/// add up. `scores` hands each term's `(section, score)` pairs to the callback. One
+/// function for both layouts, so the float additions happen in the same order and the
+/// totals agree to the bit. Returns the sections touched with their totals.
+pub(crate) fn accumulate(
+    n: usize,
+    plan: &QueryPlan,
+    mut scores: impl FnMut(&WeightedTerm, &mut dyn FnMut(u32, f32)),
+) -> Vec<(u32, f32)> {
+    let mut total = vec![0f32; n];
+    let mut touched: Vec<u32> = Vec::new();
+    let add = |total: &mut Vec<f32>, touched: &mut Vec<u32>, s: u32, v: f32| {
+        if let Some(slot) = total.get_mut(s as usize) {
+            if *slot == 0.0 {
+                touched.push(s);
+            }
+            *slot += v;
+        }
+    };
+    for clause in &plan.clauses {
+        let single = clause.alternatives.len() == 1 && clause.alternatives[0].terms.len() == 1;
+        let mut best: HashMap<u32, f32> = HashMap::default();
+        for alt in &clause.alternatives {
+            let mut alt_scores: HashMap<u32, f32> = HashMap::default();
+            for t in &alt.terms {
+                scores(t, &mut |s, score| {
+                    let v = t.weight * score;
+                    if single {
+                        add(&mut total, &mut touched, s, v);
+                    } else {
+                        *alt_scores.entry(s).or_insert(0.0) += v;
+                    }
+                });
+            }
+            for (s, v) in alt_scores {
+                let e = best.entry(s).or_insert(0.0);
+                *e = e.max(v);
+            }
+        }
+        // Sorted so the float additions happen in the same order everywhere.
+        let mut best: Vec<(u32, f32)> = best.into_iter().collect();
+        crate::sort::sort_by_key(&mut best, |&(s, _)| s);
+        for (s, v) in best {
+            add(&mut total, &mut touched, s, v);
+        }
+    }
+    touched
+        .into_iter()
+        .map(|s| (s, total[s as usize]))
+        .collect()
+}
+
+/// How a section's heading compares with the query, for [`lift_exact_headings`].
+pub(crate) struct HeadingMatch {
+    /// The heading says exactly what was asked (same length, same terms).
+    pub exact: bool,
+    /// The heading contains every query word.
+    pub contains_all: bool,
+    /// The section's depth.
+    pub depth: u8,
+}
+
+/// A section whose heading says exactly what was asked comes first: its score is lifted
+/// above the best non-exact score (keeping order among exact matches). Headings that merely
+/// contain every query word get a smaller lift, larger for page-level headings (a page about
+/// X beats a subsection mentioning X). `matching(i, s)` describes the heading of the `i`th
+/// ranked section `s` (`None`: no match worth checking).
+pub(crate) fn lift_exact_headings(
+    ranked: &mut [(u32, f32)],
+    mut matching: impl FnMut(usize, u32) -> Option<HeadingMatch>,
+) {
+    let top = ranked.first().map_or(0.0, |r| r.1);
+    let mut any = false;
+    // Exact matches are near the top anyway; looking further only costs time.
+    for (i, r) in ranked.iter_mut().take(200).enumerate() {
+        let Some(m) = matching(i, r.0) else {
+            continue;
+        };
+        if m.exact {
+            r.1 += top;
+            any = true;
+        } else if m.contains_all {
+            r.1 *= match m.depth {
+                0 | 1 => 1.25,
+                2 => 1.15,
+                _ => 1.1,
+            };
+            any = true;
+        }
+    }
+    if any {
+        crate::rank::bm25::sort_ranked(ranked);
+    }
+}
+
+/// The best-scoring node of every ancestor chain, for a sharded index: a section's
+/// descendants are the next `subtree` ordinals.
+pub(crate) fn group_by_ranges(
+    ranked: Vec<(u32, f32)>,
+    facts: impl Fn(u32) -> SectionFacts,
+) -> Vec<(u32, f32)> {
+    // Hash sets, not an ordered map: the single-file layout's grouping already has this
+    // set type in the wasm module, a B-tree would add its own (~12 KB). The ranges are
+    // disjoint (kept sections never nest), so marking each one costs O(sections) in all.
+    let mut kept: HashSet<u32> = HashSet::default();
+    let mut covered: HashSet<u32> = HashSet::default(); // descendants of kept sections
+    let mut out = Vec::new();
+    for (s, score) in ranked {
+        let sub = facts(s).subtree;
+        let descendants = s.saturating_add(1)..=s.saturating_add(sub);
+        // A kept section is an ancestor of `s`, or `s` is an ancestor of a kept section.
+        if covered.contains(&s) || descendants.clone().any(|d| kept.contains(&d)) {
+            continue;
+        }
+        kept.insert(s);
+        covered.extend(descendants);
+        out.push((s, score));
+    }
+    out
+}
+
+/// The filters of `opts`, one rule for both layouts: what a section's document says of its
+/// path (asked only under a path filter), its depth (only under a depth filter), category,
+/// language, version (`facets`, in that order) and tags.
+pub(crate) fn filters_pass(
+    opts: &SearchOptions,
+    path_starts_with: impl FnOnce(&str) -> bool,
+    depth: impl FnOnce() -> u8,
+    facets: [Option<&str>; 3],
+    has_tag: impl Fn(&str) -> bool,
+) -> bool {
+    let [category, lang, version] = facets;
+    let is =
+        |want: &Option<String>, have: Option<&str>| want.as_deref().is_none_or(|w| have == Some(w));
+    opts.path
+        .as_ref()
+        .is_none_or(|p| path_starts_with(p.trim_start_matches('/')))
+        && (opts.depth.is_empty() || opts.depth.contains(&depth()))
+        && is(&opts.category, category)
+        && is(&opts.lang, lang)
+        && is(&opts.version, version)
+        && opts.tags.iter().all(|t| has_tag(t))
+}

@@ -1,0 +1,216 @@
+//! Versioned docs: the same page in several product versions (`5.1/…`, `7.4/…`, …).
+//!
+//! A versioned site holds near-identical copies of most pages, one per version, so an
+//! unfiltered query would show the same section five times. A section's *family* is the
+//! same section in every version: its document path without the version folder, its
+//! heading path and its occurrence number — the inputs of [`crate::section::SectionId`]
+//! minus the version, so a family survives the text differences between versions.
+//! [`collapse`] keeps one result per family (the newest version that matched) and lists the
+//! others with it.
+
+use crate::section::records::SectionsData;
+use rustc_hash::FxHashMap as HashMap;
+use std::cmp::Ordering;
+
+/// Orders version strings the way people read them: `7.10` after `7.9`, `7.4` after `5.1`;
+/// a pre-release suffix (`7.5-preview`) before its release; non-numeric parts by bytes.
+pub fn compare_versions(a: &str, b: &str) -> Ordering {
+    let split = |s: &str| {
+        let s = s.strip_prefix(['v', 'V']).unwrap_or(s);
+        let (core, pre) = s.split_once('-').unwrap_or((s, ""));
+        (core.to_string(), pre.to_string())
+    };
+    let (ac, ap) = split(a);
+    let (bc, bp) = split(b);
+    let mut ai = ac.split('.');
+    let mut bi = bc.split('.');
+    loop {
+        match (ai.next(), bi.next()) {
+            (None, None) => break,
+            (x, y) => {
+                let (x, y) = (x.unwrap_or("0"), y.unwrap_or("0"));
+                let ord = match (x.parse::<u64>(), y.parse::<u64>()) {
+                    (Ok(p), Ok(q)) => p.cmp(&q),
+                    _ => x.cmp(y),
+                };
+                if ord != Ordering::Equal {
+                    return ord;
+                }
+            }
+        }
+    }
+    // A release sorts after its pre-releases.
+    match (ap.is_empty(), bp.is_empty()) {
+        (true, true) => a.cmp(b),
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        (false, false) => ap.cmp(&bp).then_with(|| a.cmp(b)),
+    }
+}
+
+/// The document path with its version folder taken out (`7.4/Module/Get-Item.md` →
+/// `Module/Get-Item.md`); `None` when the path does not name the version (then the
+/// version came from frontmatter alone and the path is already version-free).
+fn version_free_path<'a>(path: &'a str, version: &str) -> std::borrow::Cow<'a, str> {
+    let segments: Vec<&str> = path.split('/').collect();
+    match segments.iter().position(|s| *s == version) {
+        Some(i) => {
+            let kept: Vec<&str> = segments
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, s)| *s)
+                .collect();
+            std::borrow::Cow::Owned(kept.join("/"))
+        }
+        None => std::borrow::Cow::Borrowed(path),
+    }
+}
+
+/// Which family each section belongs to, for an index with at least two versions.
+#[derive(Debug, Clone)]
+pub struct Families {
+    /// Family number per section; `u32::MAX` for sections of unversioned documents.
+    family: Vec<u32>,
+    /// The distinct versions, newest first.
+    versions: Vec<String>,
+}
+
+impl Families {
+    /// Groups the sections of `data`; `None` when the index has fewer than two versions
+    /// (nothing to collapse).
+    pub fn new(data: &SectionsData) -> Option<Self> {
+        // Newest first. A handful of versions: kept sorted by insertion (a generic sort
+        // would add kilobytes of code to the wasm module for lists this short).
+        let mut versions: Vec<String> = Vec::new();
+        for v in data.docs.iter().filter_map(|d| d.hints.version.as_ref()) {
+            let at = versions.partition_point(|x| compare_versions(x, v) == Ordering::Greater);
+            if versions.get(at) != Some(v) {
+                versions.insert(at, v.clone());
+            }
+        }
+        if versions.len() < 2 {
+            return None;
+        }
+        let mut ids: HashMap<u64, u32> = HashMap::default();
+        let mut family = vec![u32::MAX; data.sections.len()];
+        for d in &data.docs {
+            let Some(version) = &d.hints.version else {
+                continue;
+            };
+            let path = version_free_path(&d.path, version);
+            let first = d.first_section as usize;
+            let end = (first + d.section_count as usize).min(data.sections.len());
+            let mut seen: HashMap<&[String], u32> = HashMap::default();
+            for (s, sec) in data.sections[first..end].iter().enumerate() {
+                // The title leads every heading path; it may change between versions
+                // ("… 5.1"), so the family keys on the headings below it.
+                let headings = sec.heading_path.get(1..).unwrap_or(&[]);
+                let occurrence = seen.entry(headings).or_insert(0);
+                let key = crate::section::SectionId::new(&path, headings, *occurrence).0;
+                *occurrence += 1;
+                let next = ids.len() as u32;
+                family[first + s] = *ids.entry(key).or_insert(next);
+            }
+        }
+        Some(Families { family, versions })
+    }
+
+    /// The distinct versions of the index, newest first.
+    pub fn versions(&self) -> &[String] {
+        &self.versions
+    }
+
+    /// The family of a section (`None`: not versioned).
+    pub fn family(&self, section: u32) -> Option<u32> {
+        self.family
+            .get(section as usize)
+            .copied()
+            .filter(|&f| f != u32::MAX)
+    }
+}
+
+/// One result after collapsing: the section shown, its score, and the same section in the
+/// other versions that matched (newest first).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Collapsed {
+    /// The section shown.
+    pub section: u32,
+    /// The family's best score (its place in the ranking).
+    pub score: f32,
+    /// The other versions' sections.
+    pub others: Vec<u32>,
+}
+
+/// Keeps one result per family, in the order of each family's best-ranked member; the
+/// section shown is the newest version's (`version_of` names a section's version).
+/// Sections without a family pass through alone.
+pub fn collapse<'a>(
+    ranked: &[(u32, f32)],
+    family_of: impl Fn(u32) -> Option<u32>,
+    version_of: impl Fn(u32) -> Option<&'a str>,
+) -> Vec<Collapsed> {
+    let mut out: Vec<Collapsed> = Vec::new();
+    let mut slot: HashMap<u32, usize> = HashMap::default();
+    for &(s, score) in ranked {
+        let Some(f) = family_of(s) else {
+            out.push(Collapsed {
+                section: s,
+                score,
+                others: Vec::new(),
+            });
+            continue;
+        };
+        match slot.get(&f) {
+            None => {
+                slot.insert(f, out.len());
+                out.push(Collapsed {
+                    section: s,
+                    score,
+                    others: Vec::new(),
+                });
+            }
+            Some(&i) => out[i].others.push(s),
+        }
+    }
+    let newest_first = |a: u32, b: u32| {
+        compare_versions(version_of(b).unwrap_or(""), version_of(a).unwrap_or("")).then(a.cmp(&b))
+    };
+    for c in &mut out {
+        if c.others.is_empty() {
+            continue;
+        }
+        // One member per version: a short list, ordered by insertion (see `Families::new`).
+        let mut members: Vec<u32> = Vec::with_capacity(c.others.len() + 1);
+        for s in std::iter::once(c.section).chain(c.others.iter().copied()) {
+            let at = members.partition_point(|&m| newest_first(m, s) == Ordering::Less);
+            members.insert(at, s);
+        }
+        c.section = members.remove(0);
+        c.others = members;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_order_like_people_read_them() {
+        let mut v = vec!["7.10", "5.1", "7.4", "7.5-preview", "7.5", "v6"];
+        v.sort_by(|a, b| compare_versions(a, b));
+        assert_eq!(v, ["5.1", "v6", "7.4", "7.5-preview", "7.5", "7.10"]);
+        assert_eq!(compare_versions("7.4", "7.4"), Ordering::Equal);
+    }
+
+    #[test]
+    fn the_version_folder_is_taken_out_of_the_path() {
+        assert_eq!(
+            version_free_path("7.4/Core/Get-Item.md", "7.4"),
+            "Core/Get-Item.md"
+        );
+        assert_eq!(version_free_path("docs/v2/a.md", "v2"), "docs/a.md");
+        assert_eq!(version_free_path("a/b.md", "7.4"), "a/b.md");
+    }
+}

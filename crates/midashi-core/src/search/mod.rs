@@ -1,0 +1,377 @@
+//! A loaded index answering queries: its lifecycle (open, attach files, vectors) and the
+//! pipeline every query runs — plan, score, filter, lift, fuse, group, collapse versions,
+//! make the page's hits — written once over the [`crate::layout`] traits.
+//!
+//! The result types are in [`crate::answer`]; the semantic leg in [`semantic`] (feature
+//! `semantic`); opening a single-file index in [`single_file`] (feature `single-file`).
+#[cfg_attr(not(feature = "semantic"), path = "semantic_off.rs")]
+mod semantic;
+#[cfg(feature = "single-file")]
+mod single_file;
+pub(crate) mod suggest;
+
+use crate::analyzer::Analyzer;
+use crate::answer::{DocumentView, Mode, SearchOptions, SearchResponse, SectionView};
+use crate::error::{Error, Result};
+use crate::format::{FileKind, Manifest};
+use crate::layout::sharded::{FileSource, Sharded};
+use crate::layout::{Layout, Lookups};
+use crate::query::{PlanOptions, QueryPlan, MAX_QUERY_BYTES};
+use crate::rank::bm25::sort_ranked;
+use crate::rank::pipeline::accumulate;
+use crate::rank::versions::{collapse, Collapsed};
+use crate::section::SectionId;
+use crate::vectors::ann::AnnData;
+use crate::vectors::VectorsData;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use suggest::did_you_mean;
+
+/// A loaded index, ready to answer queries.
+pub struct SearchIndex {
+    manifest: Manifest,
+    analyzer: Analyzer,
+    store: Store,
+    vectors: Option<VectorsData>,
+    ann: Option<AnnData>,
+}
+
+/// The layout an index was built in. An enum rather than one trait object: the keyword
+/// modules take [`Layout`]'s vtable only, and [`Lookups`] (bundles, whole documents) is
+/// linked where a look-up is asked for, in the full engine.
+enum Store {
+    /// A single-file index, all in memory.
+    #[cfg(feature = "single-file")]
+    Whole(Box<crate::layout::single::search::Whole>),
+    /// A sharded index: files load as queries need them.
+    Sharded(Box<Sharded>),
+}
+
+impl std::fmt::Debug for SearchIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchIndex")
+            .field("manifest", &self.manifest)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Store {
+    fn layout(&self) -> &dyn Layout {
+        match self {
+            #[cfg(feature = "single-file")]
+            Store::Whole(w) => w.as_ref(),
+            Store::Sharded(sh) => sh.as_ref(),
+        }
+    }
+
+    fn layout_mut(&mut self) -> &mut dyn Layout {
+        match self {
+            #[cfg(feature = "single-file")]
+            Store::Whole(w) => w.as_mut(),
+            Store::Sharded(sh) => sh.as_mut(),
+        }
+    }
+
+    fn lookups(&self) -> &dyn Lookups {
+        match self {
+            #[cfg(feature = "single-file")]
+            Store::Whole(w) => w.as_ref(),
+            Store::Sharded(sh) => sh.as_ref(),
+        }
+    }
+}
+
+impl SearchIndex {
+    fn with_store(manifest: Manifest, store: Store) -> Self {
+        SearchIndex {
+            manifest,
+            analyzer: Analyzer::new(),
+            store,
+            vectors: None,
+            ann: None,
+        }
+    }
+
+    /// Opens a sharded index from its entry file and directory file. `source` reads further
+    /// files synchronously (native callers); without one, a query that lacks files fails
+    /// with [`Error::NeedsFiles`] and the caller attaches them ([`SearchIndex::attach_file`]).
+    pub fn open_sharded(
+        entry: &[u8],
+        directory: &[u8],
+        source: Option<FileSource>,
+    ) -> Result<Self> {
+        let manifest = Manifest::decode(entry)?;
+        Self::from_manifest_sharded(manifest, directory, source)
+    }
+
+    /// [`SearchIndex::open_sharded`] with an already decoded manifest.
+    pub fn from_manifest_sharded(
+        manifest: Manifest,
+        directory: &[u8],
+        source: Option<FileSource>,
+    ) -> Result<Self> {
+        let name = manifest
+            .file(FileKind::Directory)
+            .map_or_else(|| "directory".to_string(), |f| f.name.clone());
+        let sharded = Sharded::open(&name, directory, source)?;
+        Ok(Self::with_store(
+            manifest,
+            Store::Sharded(Box::new(sharded)),
+        ))
+    }
+
+    /// Adds a file a sharded index asked for (see [`Error::NeedsFiles`]).
+    pub fn attach_file(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
+        self.store.layout().attach_file(name, bytes)
+    }
+
+    /// A sharded index's loaded shards and bundles (`(0, 0)` for a single-file index).
+    pub fn loaded_parts(&self) -> (usize, usize) {
+        self.store.layout().loaded_parts()
+    }
+
+    /// The files a sharded index has loaded, in an order [`SearchIndex::attach_file`] takes
+    /// them in: attached to a fresh instance, they carry the state over (the sections of the
+    /// results shown, for lookups by id). Empty for a single-file index.
+    pub fn loaded_files(&self) -> Vec<String> {
+        self.store.layout().loaded_files()
+    }
+
+    /// Bounds the shards and bundles a sharded index keeps loaded between queries (default
+    /// [`crate::layout::sharded::KEEP_LOADED`]); no effect on a single-file index.
+    pub fn set_keep_loaded(&mut self, files: usize) {
+        self.store.layout_mut().set_keep_loaded(files)
+    }
+
+    /// Whether this is a sharded index (files load as queries need them).
+    pub fn is_sharded(&self) -> bool {
+        self.store.layout().is_sharded()
+    }
+
+    /// Whether the HNSW graph is attached.
+    pub fn has_ann(&self) -> bool {
+        self.ann.is_some()
+    }
+
+    /// Whether the vectors' model covers the query's script. An English-only model's vectors
+    /// of a Japanese query are close to noise (JSQuAD nDCG@10: keyword 0.94, hybrid with
+    /// all-MiniLM-L6-v2 0.50), so an automatic query leaves the semantic leg out; an explicit
+    /// `hybrid` or `semantic` still runs it. A model that names no languages is trusted.
+    pub fn semantic_covers(&self, query: &str) -> bool {
+        let Some(model) = &self.manifest.model else {
+            return true;
+        };
+        if model.languages.is_empty() {
+            return true;
+        }
+        let cjk = self.analyzer.analyze_query(query).iter().any(|t| t.cjk);
+        !cjk || model
+            .languages
+            .iter()
+            .any(|l| matches!(l.as_str(), "ja" | "zh" | "ko" | "multilingual"))
+    }
+
+    /// The attached vectors, if any.
+    pub fn vectors(&self) -> Option<&VectorsData> {
+        self.vectors.as_ref()
+    }
+
+    /// A section's document path and anchor, by ordinal (what vector rows point at).
+    pub fn section_place(&self, section: u32) -> Option<(String, Option<String>)> {
+        self.store.lookups().section_place(section)
+    }
+
+    /// Whether semantic search can run (vectors attached).
+    pub fn has_vectors(&self) -> bool {
+        self.vectors.is_some()
+    }
+
+    /// The entry file's contents.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The shared analyzer.
+    pub fn analyzer(&self) -> &Analyzer {
+        &self.analyzer
+    }
+
+    /// Runs a query. `query_vector` is the query's embedding (from midashi-embed) for the
+    /// semantic leg; without it only keyword search runs. A sharded index without a file
+    /// source fails with [`Error::NeedsFiles`] until the files the query reads are attached.
+    pub fn search(
+        &self,
+        query: &str,
+        opts: &SearchOptions,
+        query_vector: Option<&[f32]>,
+    ) -> Result<SearchResponse> {
+        let query = query.trim();
+        if query.is_empty() {
+            return Err(Error::EmptyQuery);
+        }
+        if query.len() > MAX_QUERY_BYTES {
+            return Err(Error::QueryTooLong {
+                len: query.len(),
+                max: MAX_QUERY_BYTES,
+            });
+        }
+        if opts.limit == 0 || opts.limit > 1000 {
+            return Err(Error::InvalidOption {
+                name: "limit",
+                detail: format!("{} is not between 1 and 1000", opts.limit),
+            });
+        }
+        let mode = match (opts.mode, query_vector.is_some()) {
+            (Mode::Auto, true) if self.semantic_covers(query) => Mode::Hybrid,
+            (Mode::Auto, true) => Mode::Keyword,
+            (Mode::Auto | Mode::Keyword, false) => Mode::Keyword,
+            (Mode::Semantic | Mode::Hybrid, false) => {
+                return Err(Error::SemanticUnavailable(
+                    "no query vector: load the semantic model (or use mode \"keyword\")".into(),
+                ))
+            }
+            (m, true) => m,
+        };
+        let plan_opts = PlanOptions {
+            prefix: opts.prefix,
+            fuzzy: opts.fuzzy,
+        };
+        let store = self.store.layout();
+        let plan = store.plan(&self.analyzer, query, plan_opts, opts.preview_lines)?;
+        self.run(store, query, opts, query_vector, mode, &plan)
+    }
+
+    /// The steps after planning, for either layout.
+    fn run(
+        &self,
+        store: &dyn Layout,
+        query: &str,
+        opts: &SearchOptions,
+        query_vector: Option<&[f32]>,
+        mode: Mode,
+        plan: &QueryPlan,
+    ) -> Result<SearchResponse> {
+        let mut facts = HashMap::default();
+        let keyword = if mode == Mode::Semantic {
+            Vec::new()
+        } else {
+            let touched = accumulate(store.section_count(), plan, |t, emit| {
+                store.scores(t, &mut facts, emit)
+            });
+            store.ready()?;
+            let keep = |s: u32| store.passes_filters(s, opts, &facts);
+            let mut ranked: Vec<(u32, f32)> = touched
+                .into_iter()
+                .filter(|&(s, v)| v > 0.0 && keep(s))
+                .collect();
+            store.ready()?;
+            sort_ranked(&mut ranked);
+            let mut wanted: Vec<&str> = plan.terms.iter().map(String::as_str).collect();
+            crate::sort::sort(&mut wanted);
+            wanted.dedup();
+            if !wanted.is_empty() {
+                let query_len = self.analyzer.analyze(query).len();
+                store.lift(&self.analyzer, &mut ranked, &wanted, query_len, &facts)?;
+            }
+            ranked
+        };
+        let ranked = match (mode, query_vector) {
+            (Mode::Keyword, _) | (_, None) => keyword,
+            (_, Some(qv)) => self.semantic_leg(store, qv, opts, &facts, mode, keyword)?,
+        };
+        let ranked: Vec<(u32, f32)> = match opts.min_score {
+            Some(min) => ranked.into_iter().filter(|&(_, s)| s >= min).collect(),
+            None => ranked,
+        };
+        let grouped = if opts.group {
+            store.group(ranked, &facts)
+        } else {
+            ranked
+        };
+        let collapsed: Vec<Collapsed> =
+            if store.versioned() && opts.collapse_versions && opts.version.is_none() {
+                collapse(
+                    &grouped,
+                    |s| store.family(s, &facts),
+                    |s| store.version_of(s),
+                )
+            } else {
+                grouped
+                    .iter()
+                    .map(|&(section, score)| Collapsed {
+                        section,
+                        score,
+                        others: Vec::new(),
+                    })
+                    .collect()
+            };
+        let total = collapsed.len();
+        let terms: HashSet<&str> = plan.all_terms().collect();
+        let page: Vec<&Collapsed> = collapsed
+            .iter()
+            .skip(opts.offset)
+            .take(opts.limit)
+            .collect();
+        let results = store.hits(&self.analyzer, &page, opts.preview_lines, &terms)?;
+        let suggestions = if total < 3 {
+            did_you_mean(query, plan)
+        } else {
+            Vec::new()
+        };
+        Ok(SearchResponse {
+            total,
+            results,
+            suggestions,
+            mode,
+        })
+    }
+
+    /// The distinct versions of a versioned site, newest first (empty when it has fewer
+    /// than two): what a version picker offers.
+    pub fn versions(&self) -> &[String] {
+        self.store.layout().versions()
+    }
+
+    /// A section by id, with its whole text. A sharded index finds it through the cards and
+    /// bundles loaded so far (every search result's card is), or with a file source in any
+    /// bundle.
+    pub fn get_section(&self, id: SectionId) -> Option<SectionView> {
+        self.store.lookups().get_section(&self.analyzer, id)
+    }
+
+    /// A document by path.
+    pub fn get_document(&self, path: &str) -> Option<DocumentView> {
+        let path = path.trim_start_matches('/');
+        self.store.lookups().get_document(&self.analyzer, path)
+    }
+
+    /// The section of a document with this anchor.
+    pub fn find_anchor(&self, path: &str, anchor: &str) -> Option<SectionId> {
+        let path = path.trim_start_matches('/');
+        self.store.lookups().find_anchor(path, anchor)
+    }
+
+    /// Completions for the word being typed (display words, most frequent first). A sharded
+    /// index without a file source fails with [`Error::NeedsFiles`] until the shards of the
+    /// prefix are attached.
+    pub fn suggest(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
+        self.store.layout().suggest(&self.analyzer, prefix, limit)
+    }
+
+    /// After a look-up that found nothing ([`SearchIndex::get_document`],
+    /// [`SearchIndex::find_anchor`], [`SearchIndex::get_section`]): `Err(NeedsFiles)` when a
+    /// sharded index lacked files to answer it, so the caller can attach them and ask again.
+    pub fn pending(&self) -> Result<()> {
+        self.store.layout().pending()
+    }
+
+    /// Number of sections.
+    pub fn section_count(&self) -> usize {
+        self.store.layout().section_count()
+    }
+
+    /// Every document's path and title, in path order (a sharded index reads every bundle
+    /// its source can give).
+    pub fn documents(&self) -> Vec<(String, String)> {
+        self.store.lookups().documents()
+    }
+}

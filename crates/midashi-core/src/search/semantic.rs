@@ -1,0 +1,95 @@
+//! The semantic leg of a query: section vectors (scanned, or an HNSW graph for large sets),
+//! filtered like the keyword leg and fused with it. Feature `semantic`; without it
+//! `semantic_off.rs` stands here and a query vector is refused.
+
+use super::SearchIndex;
+use crate::answer::{Mode, SearchOptions};
+use crate::error::{Error, Result};
+use crate::format::frame::decode;
+use crate::format::FileKind;
+use crate::layout::Layout;
+use crate::rank::fusion::fuse;
+use crate::rank::pipeline::SectionFacts;
+use crate::vectors::ann::AnnData;
+use crate::vectors::VectorsData;
+use rustc_hash::FxHashMap as HashMap;
+
+impl SearchIndex {
+    /// Adds the vectors file (loaded lazily, when semantic search is first needed).
+    pub fn attach_vectors(&mut self, bytes: &[u8]) -> Result<()> {
+        let name = self
+            .manifest
+            .file(FileKind::Vectors)
+            .map_or_else(|| "vectors".to_string(), |f| f.name.clone());
+        let v: VectorsData = decode(FileKind::Vectors, &name, bytes)?;
+        let n = self.section_count() as u32;
+        if !v.is_consistent() || v.row_section.iter().any(|&s| s >= n) {
+            return Err(Error::Malformed {
+                file: name,
+                detail: "vectors do not match the sections".into(),
+            });
+        }
+        self.vectors = Some(v);
+        Ok(())
+    }
+
+    /// Adds the HNSW graph file of a large index (after [`SearchIndex::attach_vectors`]):
+    /// unfiltered semantic queries then search the graph instead of scanning every row.
+    pub fn attach_ann(&mut self, bytes: &[u8]) -> Result<()> {
+        let name = self
+            .manifest
+            .file(FileKind::Ann)
+            .map_or_else(|| "ann".to_string(), |f| f.name.clone());
+        let vectors = self.vectors.as_ref().ok_or_else(|| {
+            Error::SemanticUnavailable("attach the vectors before the ANN graph".into())
+        })?;
+        let ann: AnnData = decode(FileKind::Ann, &name, bytes)?;
+        if !ann.matches(vectors) {
+            return Err(Error::Malformed {
+                file: name,
+                detail: "the ANN graph does not match the vectors".into(),
+            });
+        }
+        self.ann = Some(ann);
+        Ok(())
+    }
+
+    /// The ranked list of a query that has a vector: the semantic leg alone, or fused with
+    /// the keyword leg's `keyword` (hybrid).
+    pub(super) fn semantic_leg(
+        &self,
+        store: &dyn Layout,
+        qv: &[f32],
+        opts: &SearchOptions,
+        facts: &HashMap<u32, SectionFacts>,
+        mode: Mode,
+        keyword: Vec<(u32, f32)>,
+    ) -> Result<Vec<(u32, f32)>> {
+        let vectors = self.vectors.as_ref().ok_or_else(|| {
+            Error::SemanticUnavailable("the index has no vectors: rebuild it with a model".into())
+        })?;
+        store.prepare_semantic()?;
+        // The graph answers unfiltered queries; with a filter its candidates could
+        // all be filtered away, so filtered queries scan every row.
+        let candidates = match &self.ann {
+            Some(ann) if !opts.has_filters() => ann.search(vectors, qv),
+            _ => vectors.scan(qv),
+        };
+        let semantic: Vec<(u32, f32)> = candidates
+            .into_iter()
+            .filter(|&(s, _)| store.passes_filters(s, opts, facts))
+            .collect();
+        store.ready()?;
+        Ok(if mode == Mode::Semantic {
+            semantic
+        } else {
+            // Fuse over the heads of both legs: deep tails only add noise to RRF.
+            let head = 200;
+            fuse(
+                &keyword[..keyword.len().min(head)],
+                &semantic[..semantic.len().min(head)],
+                opts.fusion,
+            )
+        })
+    }
+}

@@ -1,0 +1,231 @@
+#!/usr/bin/env node
+// The shape of the Rust tree, checked (scripts/test.sh runs this):
+// - no import cycle between the source files of a crate (`use crate::…`, `super::…` and
+//   inline `crate::…` paths, resolved through `pub use` re-exports to the file that defines
+//   the item);
+// - no source file over MAX_LINES lines, its `#[cfg(test)]` module and test files left out;
+// - no feature gate inside a function body: optional code sits behind a gate on a module
+//   (`#[cfg(feature)] mod x;` or `#[cfg_attr(not(feature), path = "x_off.rs")] mod x;`),
+//   except the few places listed in GATE_EXCEPTIONS with their reason.
+// Why a script rather than a crate: it reads the tree as text, in a second, with nothing to
+// install; rustc's own view (cargo-modules) would need a tool download this machine lacks.
+//
+//   node scripts/check-structure.mjs [--graph]    (--graph prints each file's imports)
+import { readFileSync, readdirSync, statSync, existsSync } from "node:fs";
+import { join, relative, dirname, basename } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const MAX_LINES = 600;
+const CRATES = [
+  "crates/midashi-core/src",
+  "crates/midashi-markdown/src",
+  "crates/midashi-embed/src",
+  "crates/midashi-wasm/src",
+  "crates/midashi-wasm-embed/src",
+  "build-index/src",
+];
+// file → why a feature gate may sit inside a function there.
+const GATE_EXCEPTIONS = {
+  "crates/midashi-core/src/search/mod.rs":
+    "the three accessors of `Store`, whose single-file variant exists only with feature `single-file`",
+  "crates/midashi-wasm/src/lib.rs": "the wasm-bindgen surface: which methods each module exports",
+};
+
+const graphWanted = process.argv.includes("--graph");
+const problems = [];
+
+function rsFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...rsFiles(p));
+    else if (name.endsWith(".rs")) out.push(p);
+  }
+  return out;
+}
+
+/** Source without comments and string contents (so paths in docs do not count). */
+function code(text) {
+  // One pass, so whichever of a comment, a string or a char literal starts first wins
+  // (a glob "**/*.md" is a string, a URL in a comment is a comment).
+  return text.replace(
+    /\/\/[^\n]*|\/\*[\s\S]*?\*\/|r(#*)"[\s\S]*?"\1|"(?:[^"\\]|\\[\s\S])*"|'(?:[^'\\\n]|\\[^']*)'/g,
+    (m) => (m.startsWith("/") ? "" : '""'),
+  );
+}
+
+/** The text before a trailing `#[cfg(test)] mod …` (tests may import anything). */
+function withoutTests(text) {
+  const m = /^#\[cfg\(test\)\]\s*\n\s*mod\s+\w+/m.exec(text);
+  return m ? text.slice(0, m.index) : text;
+}
+
+/** Module path of a file: src/a/b.rs and src/a/b/mod.rs → ["a", "b"]. */
+function modulePath(src, file) {
+  const rel = relative(src, file).replace(/\.rs$/, "").split("/");
+  if (rel[rel.length - 1] === "mod") rel.pop();
+  if (rel.length === 1 && (rel[0] === "lib" || rel[0] === "main")) return [];
+  return rel;
+}
+
+/** Expands a use tree (`a::{b, c::{d, e}}`) into paths. */
+function expandUse(tree) {
+  tree = tree.replace(/\s+/g, "");
+  const brace = tree.indexOf("{");
+  if (brace < 0) return [tree.replace(/::\*$/, "").replace(/\bas\w+$/, "")];
+  const prefix = tree.slice(0, brace);
+  const inner = tree.slice(brace + 1, tree.lastIndexOf("}"));
+  const parts = [];
+  let depth = 0;
+  let cur = "";
+  for (const ch of inner) {
+    if (ch === "{") depth++;
+    if (ch === "}") depth--;
+    if (ch === "," && depth === 0) {
+      parts.push(cur);
+      cur = "";
+    } else cur += ch;
+  }
+  if (cur) parts.push(cur);
+  return parts.flatMap((p) => (p === "self" ? [prefix.replace(/::$/, "")] : expandUse(prefix + p)));
+}
+
+for (const crateDir of CRATES) {
+  const src = join(ROOT, crateDir);
+  if (!existsSync(src)) continue;
+  const files = rsFiles(src);
+  const byModule = new Map(); // "a::b" → file
+  const info = new Map(); // file → { mod, text, reexports }
+  for (const f of files) {
+    const mod = modulePath(src, f);
+    const raw = readFileSync(f, "utf8");
+    const isTest = basename(f) === "tests.rs" || /(^|\/)tests\//.test(relative(src, f));
+    byModule.set(mod.join("::"), f);
+    info.set(f, { mod, raw, isTest, text: code(withoutTests(raw)) });
+  }
+  // name → the path it re-exports, per module file.
+  for (const [, i] of info) {
+    i.reexports = new Map();
+    for (const m of i.text.matchAll(/\bpub(?:\([^)]*\))?\s+use\s+([^;]+);/g)) {
+      for (const p of expandUse(m[1])) {
+        const name = p.split("::").pop();
+        i.reexports.set(name, p);
+      }
+    }
+  }
+
+  /** Absolute segments of path `p` used in module `mod`. */
+  function absolute(mod, p) {
+    const segs = p.split("::").filter(Boolean);
+    if (segs[0] === "crate") return segs.slice(1);
+    if (segs[0] === "self") return [...mod, ...segs.slice(1)];
+    if (segs[0] === "super") {
+      const base = [...mod];
+      while (segs[0] === "super") {
+        base.pop();
+        segs.shift();
+      }
+      return [...base, ...segs];
+    }
+    return null; // an external crate or a local name
+  }
+
+  /** The file that defines what `segs` names (following re-exports), and the rest. */
+  function resolve(segs, seen = 0) {
+    let n = segs.length;
+    while (n > 0 && !byModule.has(segs.slice(0, n).join("::"))) n--;
+    const file = byModule.get(segs.slice(0, n).join("::"));
+    if (!file) return null;
+    const next = segs[n];
+    const re = next && info.get(file).reexports.get(next);
+    if (re && seen < 8) {
+      const target = absolute(info.get(file).mod, re);
+      if (target) {
+        const r = resolve([...target, ...segs.slice(n + 1)], seen + 1);
+        if (r) return r;
+      }
+    }
+    return file;
+  }
+
+  const edges = new Map();
+  for (const [f, i] of info) {
+    const deps = new Set();
+    if (!i.isTest) {
+      const paths = [];
+      for (const m of i.text.matchAll(/\buse\s+([^;]+);/g)) paths.push(...expandUse(m[1]));
+      for (const m of i.text.matchAll(/\b(?:crate|super)(?:::\w+)+/g)) paths.push(m[0]);
+      for (const p of paths) {
+        const segs = absolute(i.mod, p);
+        if (!segs) continue;
+        const target = resolve(segs);
+        if (target && target !== f) deps.add(target);
+      }
+    }
+    edges.set(f, deps);
+
+    // Size, tests left out.
+    if (!i.isTest) {
+      const lines = withoutTests(i.raw).split("\n").length;
+      if (lines > MAX_LINES) problems.push(`${relative(ROOT, f)}: ${lines} lines outside tests (at most ${MAX_LINES})`);
+    }
+    // Feature gates inside function bodies (8+ spaces deep).
+    const rel = relative(ROOT, f);
+    if (!i.isTest && !GATE_EXCEPTIONS[rel]) {
+      withoutTests(i.raw)
+        .split("\n")
+        .forEach((line, n) => {
+          if (/^ {8,}(#\[cfg\((not\()?feature|.*cfg!\((not\()?feature)/.test(line)) {
+            problems.push(`${rel}:${n + 1}: a feature gate inside a function; gate a module instead`);
+          }
+        });
+    }
+  }
+
+  if (graphWanted) {
+    for (const [f, deps] of edges) {
+      console.log(`${relative(ROOT, f)} → ${[...deps].map((d) => relative(src, d)).join(", ")}`);
+    }
+  }
+
+  // Tarjan's strongly connected components: each of more than one file is a cycle.
+  let index = 0;
+  const stack = [];
+  const meta = new Map();
+  const sccs = [];
+  function strong(v) {
+    meta.set(v, { index, low: index, on: true });
+    index++;
+    stack.push(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!meta.has(w)) {
+        strong(w);
+        meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).low);
+      } else if (meta.get(w).on) {
+        meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).index);
+      }
+    }
+    if (meta.get(v).low === meta.get(v).index) {
+      const scc = [];
+      let w;
+      do {
+        w = stack.pop();
+        meta.get(w).on = false;
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1) sccs.push(scc);
+    }
+  }
+  for (const v of edges.keys()) if (!meta.has(v)) strong(v);
+  for (const scc of sccs) {
+    problems.push(`${crateDir}: import cycle among ${scc.map((f) => relative(src, f)).sort().join(", ")}`);
+  }
+}
+
+if (problems.length) {
+  for (const p of problems) console.error(p);
+  console.error(`structure: ${problems.length} problem(s)`);
+  process.exit(1);
+}
+console.log(`structure: ${CRATES.length} crates, no import cycle, no file over ${MAX_LINES} lines, no feature gate in a function body`);
