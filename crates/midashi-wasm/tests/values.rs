@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
 
+#[path = "../../midashi-core/tests/common/mod.rs"]
 mod common;
 use common::unit_vector;
 
