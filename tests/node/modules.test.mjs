@@ -110,7 +110,7 @@ describe("keyword module, then the full engine", () => {
     await assert.rejects(Midashi.load(dirs.single, swapped), (e) => e.code === "VERSION_MISMATCH" && /full module where the keyword one/.test(e.message));
   });
 
-  test("the keyword module refuses a query vector with a typed error, not a trap", async () => {
+  test("the keyword module answers that a query vector needs the full engine: a value, not an error or a trap", async () => {
     const glue = await import(`${pathToFileURL(path.join(DIST, "wasm/midashi_keyword.js")).href}?direct`);
     await glue.default({ module_or_path: readFileSync(path.join(DIST, "wasm/midashi_keyword_bg.wasm")) });
     assert.equal(glue.version().engine, "keyword");
@@ -119,16 +119,15 @@ describe("keyword module, then the full engine", () => {
       return readFileSync(path.join(dirs.single, m.files.find((f) => f.kind === kind).name));
     };
     const index = glue.WasmIndex.open(readFileSync(path.join(dirs.single, "midashi-entry.bin")), file("Terms"), file("Sections"));
-    assert.ok(index.search("ownership", {}).results.length > 0);
-    assert.throws(
-      () => index.search("ownership", {}, new Float32Array(384)),
-      (e) => e.code === "SEMANTIC_UNAVAILABLE" && /keyword module/.test(e.message),
-    );
+    const keyword = index.search("ownership", {});
+    assert.equal(keyword.needs, null);
+    assert.ok(keyword.answer.results.length > 0);
+    assert.deepEqual(index.search("ownership", { mode: "hybrid" }, new Float32Array(384)), { answer: null, needs: { files: [], full_engine: true } });
     // Lookups and vectors are not in it at all.
     assert.equal(typeof index.getSection, "undefined");
     assert.equal(typeof index.attachVectors, "undefined");
     // And the instance still answers.
-    assert.ok(index.search("borrowing", {}).results.length > 0);
+    assert.ok(index.search("borrowing", {}).answer.results.length > 0);
   });
 
   describe("the sharded keyword module (a large site's first module)", () => {
@@ -246,20 +245,19 @@ describe("keyword module, then the full engine", () => {
       index.attachFile(paths, read(paths));
       const bundle = readdirSync(dirs.sharded).find((n) => n.startsWith("bundle."));
       assert.throws(() => index.attachFile(bundle, read(bundle)), (e) => e.code === "NEEDS_FULL_ENGINE" && /previews longer/.test(e.message));
-      // A typo: the full engine is named, nothing is fetched for it here.
+      // The files a query needs are answered as a value; a typo: the full engine is named,
+      // nothing is fetched for it here.
       const attachAll = (q) => {
         for (let round = 0; round < 4; round++) {
-          try {
-            return index.search(q, {});
-          } catch (e) {
-            if (e.code !== "NEEDS_FILES") throw e;
-            for (const n of e.files) index.attachFile(n, read(n));
-          }
+          const step = index.search(q, {});
+          if (!step.needs || step.needs.full_engine) return step;
+          assert.ok(step.needs.files.length > 0, `${q}: a need names files or the full engine`);
+          for (const n of step.needs.files) index.attachFile(n, read(n));
         }
         throw new Error(`${q}: still needs files`);
       };
-      assert.throws(() => attachAll("owenrship "), (e) => e.code === "NEEDS_FULL_ENGINE");
-      assert.ok(attachAll("ownership ").results.length > 0);
+      assert.deepEqual(attachAll("owenrship ").needs, { files: [], full_engine: true });
+      assert.ok(attachAll("ownership ").answer.results.length > 0);
       index.free();
     });
   });

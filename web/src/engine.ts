@@ -18,15 +18,25 @@ export const FORMAT_MAJOR = 1;
  * A `WasmIndex` of the glue (crates/midashi-wasm). The keyword module has no vectors and no
  * lookups: those methods exist only on an index of the full engine.
  */
+/**
+ * What a request that reads an index's files answers (midashi-core's `search::needs::Step`):
+ * its answer, or what it still needs — files of the index folder to fetch and attach, or the
+ * full engine — before it is asked again.
+ */
+export interface Step<T> {
+  answer: T | null;
+  needs: { files: string[]; full_engine: boolean } | null;
+}
+
 export interface WasmIndex {
   manifest(): Manifest;
-  search(query: string, options: unknown, queryVector?: Float32Array): unknown;
+  search(query: string, options: unknown, queryVector?: Float32Array): Step<unknown>;
   attachVectors?(bytes: Uint8Array): void;
   attachAnn?(bytes: Uint8Array): void;
   hasVectors?(): boolean;
-  getSection?(target: string): unknown;
-  getDocument?(path: string): unknown;
-  suggest(prefix: string, limit: number): string[];
+  getSection?(target: string): Step<unknown>;
+  getDocument?(path: string): Step<unknown>;
+  suggest(prefix: string, limit: number): Step<string[]>;
   sectionCount(): number;
   versions(): string[];
   attachFile(name: string, bytes: Uint8Array): void;

@@ -75,12 +75,6 @@ export function toMidashiError(e: unknown): MidashiError {
   );
 }
 
-/** The files a sharded index asked for with a NEEDS_FILES error (the engine's `files`). */
-export function neededFiles(e: MidashiError): string[] {
-  const files = (e.cause as { files?: unknown } | undefined)?.files;
-  return Array.isArray(files) ? files.filter((f): f is string => typeof f === "string") : [];
-}
-
 /** Rebuilds a MidashiError from its JSON form (after a worker boundary). */
 export function reviveError(data: unknown): MidashiError {
   const code = codeOf(data) ?? "INTERNAL";

@@ -2,8 +2,8 @@
 // (worker.ts), or on the calling thread when there is no worker (Node, `{ worker: false }`).
 // Requests are plain data in and plain data out, so the same code serves both.
 
-import { Engine, compileModule, type WasmIndex } from "./engine.js";
-import { MidashiError, neededFiles, toMidashiError } from "./errors.js";
+import { Engine, compileModule, type Step, type WasmIndex } from "./engine.js";
+import { MidashiError, toMidashiError } from "./errors.js";
 import { ENTRY_FILE_NAME, join, readBytes } from "./loader.js";
 import { mergeResponses, perIndexOptions, type RawResponse } from "./multi.js";
 import type { DocumentView, EngineKind, EngineSearchOptions, IndexInfo, Manifest, SectionView } from "./types.js";
@@ -58,9 +58,10 @@ interface Loaded {
 
 const HOW_TO_BUILD = "check the location points at a folder written by `build-index <docs> --out <folder>`";
 
-/** Fetch rounds one request may take on a sharded index: the query's words, the bundles of
- * the results shown, and for a typo the lexicon and its corrections' shards, the tree for
- * the semantic leg. More means the index keeps asking for files it was given: a bug. */
+/** Fetch rounds one request may take: on a sharded index the query's words, the cards (or
+ * bundles) of the results shown, and for a typo the lexicon and its corrections' shards, the
+ * tree and the vectors for the semantic leg; the move to the full engine. More means the
+ * index keeps asking for files it was given: a bug. */
 const MAX_ROUNDS = 8;
 
 /**
@@ -115,12 +116,12 @@ export class Host {
       case "getSection": {
         const { ids, target, tag } = a as Requests["getSection"]["args"];
         await this.fullEngine();
-        return this.first(ids, tag, (l) => lookup(l.index.getSection, l.index, target) as SectionView | null);
+        return this.first(ids, tag, (l) => lookup(l.index.getSection, l.index, target) as Step<SectionView>);
       }
       case "getDocument": {
         const { ids, path, tag } = a as Requests["getDocument"]["args"];
         await this.fullEngine();
-        return this.first(ids, tag, (l) => lookup(l.index.getDocument, l.index, path) as DocumentView | null);
+        return this.first(ids, tag, (l) => lookup(l.index.getDocument, l.index, path) as Step<DocumentView>);
       }
       case "suggest":
         return this.suggest(a as Requests["suggest"]["args"]);
@@ -275,33 +276,40 @@ export class Host {
   }
 
   /**
-   * Runs `f` against an index; when a sharded index answers NEEDS_FILES, fetches the files
-   * it names (in parallel), attaches them and runs `f` again. When the sharded keyword
-   * module answers NEEDS_FULL_ENGINE (a typo to correct), moves to the full engine and runs
-   * `f` there.
+   * Asks `f` of an index until it answers: each time the engine says what the request
+   * still needs (files of the index folder: shards, cards, bundles, the tree, the vectors;
+   * or the full engine), fetches those in parallel, attaches them, or moves to the full
+   * engine, and asks again. One loop for both layouts and the semantic leg.
    */
-  private async withFiles<T>(l: Loaded, f: (index: WasmIndex) => T): Promise<T> {
+  private async withNeeds<T>(l: Loaded, f: (index: WasmIndex) => Step<T>): Promise<T | null> {
     for (let round = 0; ; round++) {
       const engine = await this.ready();
-      try {
-        return engine.call(() => f(l.index));
-      } catch (e) {
-        const err = toMidashiError(e);
-        if (err.code === "NEEDS_FULL_ENGINE" && this.kind !== "full") {
-          await this.fullEngine();
-          continue;
-        }
-        const names = err.code === "NEEDS_FILES" ? neededFiles(err) : [];
-        if (names.length === 0 || round >= MAX_ROUNDS) throw err;
-        const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), filesContext(l))));
-        const live = await this.ready();
-        names.forEach((name, i) => {
-          const bytes = files[i] as Uint8Array;
-          live.call(() => l.index.attachFile(name, bytes));
-          l.info.fetched.push(name);
-        });
+      const step = engine.call(() => f(l.index));
+      const needs = step.needs;
+      if (!needs) return step.answer;
+      if (round >= MAX_ROUNDS) {
+        throw new MidashiError("INTERNAL", `index ${JSON.stringify(l.info.name)} still needs ${needs.files.join(", ") || "the full engine"} after ${MAX_ROUNDS} rounds; this is a bug, please report it`);
       }
+      if (needs.full_engine) {
+        if (this.kind === "full") throw new MidashiError("INTERNAL", "the full engine asked for the full engine; this is a bug, please report it");
+        await this.fullEngine();
+      }
+      if (needs.files.length > 0) await this.attachFiles(l, needs.files);
     }
+  }
+
+  /** Fetches files an index asked for and attaches them (vectors are kept for a rebuild). */
+  private async attachFiles(l: Loaded, names: string[]): Promise<void> {
+    const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), filesContext(l))));
+    const live = await this.ready();
+    const kindOf = (name: string) => l.info.manifest.files.find((f) => f.name === name)?.kind;
+    names.forEach((name, i) => {
+      const bytes = files[i] as Uint8Array;
+      live.call(() => l.index.attachFile(name, bytes));
+      if (kindOf(name) === "Vectors") l.vectors = bytes;
+      if (kindOf(name) === "Ann") l.ann = bytes;
+      if (!l.info.fetched.includes(name)) l.info.fetched.push(name);
+    });
   }
 
   private loaded(ids: number[]): Loaded[] {
@@ -328,19 +336,20 @@ export class Host {
     const optionsFor = (l: Loaded, opts: EngineSearchOptions): EngineSearchOptions =>
       queryVector && !vectorFor(l) && (opts.mode === "hybrid" || opts.mode === undefined) ? { ...opts, mode: "keyword" } : opts;
     const only = loaded.length === 1 ? loaded[0] : undefined;
-    if (only && !tag) return this.withFiles(only, (index) => index.search(query, optionsFor(only, options), vectorFor(only)) as RawResponse);
+    const searchOf = (l: Loaded, opts: EngineSearchOptions) => this.withNeeds(l, (index) => index.search(query, optionsFor(l, opts), vectorFor(l)) as Step<RawResponse>) as Promise<RawResponse>;
+    if (only && !tag) return searchOf(only, options);
     const each = perIndexOptions(options);
     const parts = [];
     for (const l of loaded) {
-      parts.push({ name: l.info.name, response: await this.withFiles(l, (index) => index.search(query, optionsFor(l, each), vectorFor(l)) as RawResponse) });
+      parts.push({ name: l.info.name, response: await searchOf(l, each) });
     }
     return mergeResponses(parts, options);
   }
 
   /** The first index (in order) that has the thing, with `tag` tagged with that index's name. */
-  private async first<T extends object>(ids: number[], tag: boolean, get: (l: Loaded) => T | null): Promise<(T & { index?: string }) | null> {
+  private async first<T extends object>(ids: number[], tag: boolean, get: (l: Loaded) => Step<T>): Promise<(T & { index?: string }) | null> {
     for (const l of this.loaded(ids)) {
-      const found = await this.withFiles(l, () => get(l));
+      const found = await this.withNeeds(l, () => get(l));
       if (found) return tag ? { ...found, index: l.info.name } : found;
     }
     return null;
@@ -349,7 +358,7 @@ export class Host {
   private async suggest({ ids, prefix, limit }: Requests["suggest"]["args"]): Promise<string[]> {
     const out: string[] = [];
     for (const l of this.loaded(ids)) {
-      for (const w of await this.withFiles(l, (index) => index.suggest(prefix, limit))) {
+      for (const w of (await this.withNeeds(l, (index) => index.suggest(prefix, limit))) ?? []) {
         if (!out.includes(w)) out.push(w);
       }
     }

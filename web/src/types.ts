@@ -1,7 +1,8 @@
 // The shapes the package hands out. Results are midashi-core's own types as the wasm module
-// serialises them (snake_case, exactly what `build-index search --json` prints), so these
-// declarations describe Rust structs; keep them in step with crates/midashi-core/src/search.rs
-// and format/entry.rs.
+// writes them (snake_case, exactly what `build-index search --json` prints): the Rust structs
+// (crates/midashi-core/src/answer/, format/entry.rs) are their one source, and
+// crates/midashi-wasm/tests/types.rs fails when a declaration here drifts from them (field
+// names, `| null`, the unions of Mode, FileKind and Fusion, the option names).
 
 /** Which legs a query runs. `auto`: hybrid when a query vector is given, keyword otherwise. */
 export type Mode = "auto" | "keyword" | "semantic" | "hybrid";
@@ -204,7 +205,8 @@ export type FileKind =
   | "Bundle"
   | "Lexicon"
   | "Tree"
-  | "Paths";
+  | "Paths"
+  | "Card";
 
 /** One file of an index, as the entry file names it. */
 export interface FileRef {
@@ -227,8 +229,11 @@ export interface Manifest {
   slug: string;
   /** Base URL prefixed to page URLs. */
   base_url: string;
-  /** The embedding model of the vectors, when the index has any. */
-  model: { name: string; dims: number; sha256: string } | null;
+  /**
+   * The embedding model of the vectors, when the index has any; `languages`: the languages it
+   * covers (empty: unknown, trusted for every query).
+   */
+  model: { name: string; dims: number; sha256: string; languages: string[] } | null;
 }
 
 /** A loaded index. */

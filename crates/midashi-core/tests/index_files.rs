@@ -13,6 +13,7 @@ use midashi_core::build::{IndexBuilder, IndexSettings, Synonyms};
 use midashi_core::format::{decode, encode, frame, frame_as_minor, FileKind, HEADER_LEN};
 use midashi_core::layout::single::TermsData;
 use midashi_core::query::{MAX_FUZZY_CHARS, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
+use midashi_core::search::needs::{Needs, Step};
 use midashi_core::section::records::SectionsData;
 use midashi_core::{Error, Mode, SearchIndex, SearchOptions};
 use midashi_markdown::{parse_document, Options, SlugStyle};
@@ -135,6 +136,44 @@ fn the_fixture_loads_and_answers() {
         )
         .unwrap();
     assert_eq!(r.mode, Mode::Hybrid);
+}
+
+/// Fetching is a plan: a query vector on an index whose vectors are not attached yet answers
+/// the vectors file to fetch (a value, not an error); attached by name, the same request
+/// answers as an index opened with its vectors does.
+#[test]
+fn a_query_vector_before_the_vectors_asks_for_them_by_name() {
+    let f = files();
+    let mut idx = SearchIndex::open(&f.entry, &f.terms, &f.sections).unwrap();
+    let v = unit_vector(0);
+    let opts = SearchOptions::default();
+    let keyword = idx.search_step("pagination", &opts, None).unwrap();
+    assert!(matches!(keyword, Step::Ready(ref r) if r.total > 0));
+    let name = idx.manifest().file(FileKind::Vectors).unwrap().name.clone();
+    match idx.search_step("pagination", &opts, Some(&v)).unwrap() {
+        Step::Needs(n) => assert_eq!(
+            n,
+            Needs {
+                files: vec![name.clone()],
+                full_engine: false
+            }
+        ),
+        Step::Ready(r) => panic!("answered without its vectors: {r:?}"),
+    }
+    // A Japanese query leaves the English-only model out: nothing to fetch.
+    assert!(matches!(
+        idx.search_step("算出プロパティ", &opts, Some(&v)).unwrap(),
+        Step::Ready(_)
+    ));
+    idx.attach_file(&name, &f.vectors).unwrap();
+    let want = index().search("pagination", &opts, Some(&v)).unwrap();
+    assert_eq!(
+        idx.search_step("pagination", &opts, Some(&v)).unwrap(),
+        Step::Ready(want)
+    );
+    // Attached by name, a file of another kind is refused with a typed error.
+    let err = idx.attach_file(&name, &f.terms).unwrap_err();
+    assert_eq!(err.code(), "WRONG_FILE_KIND", "{err}");
 }
 
 #[test]

@@ -6,9 +6,11 @@
 //! few sections' headings, words being typed, typos, filters, pages, versions collapsed or
 //! not — must give equal responses (`SearchResponse: PartialEq`, scores included). The
 //! sharded index is driven the way a browser drives it: no file source, each
-//! `NeedsFiles` answered by attaching the files named, and the rounds counted.
+//! need for files (`search_step` and friends) answered by attaching the files named, and the
+//! rounds counted.
 
 use midashi_core::build::{IndexBuilder, IndexSettings, Layout, Synonyms};
+use midashi_core::search::needs::Step;
 use midashi_core::section::SectionId;
 use midashi_core::{Error, Mode, SearchIndex, SearchOptions};
 use midashi_markdown::{parse_document, Options};
@@ -87,20 +89,22 @@ fn pair(corpus: &str, folders: &[&str]) -> Pair {
 fn drive<T>(
     idx: &mut SearchIndex,
     files: &HashMap<String, Vec<u8>>,
-    ask: impl Fn(&SearchIndex) -> Result<T, Error>,
+    ask: impl Fn(&SearchIndex) -> Result<Step<T>, Error>,
 ) -> (Result<T, Error>, usize) {
     let mut rounds = 0;
     loop {
         match ask(idx) {
-            Err(Error::NeedsFiles(names)) => {
-                assert!(!names.is_empty());
+            Ok(Step::Needs(needs)) => {
+                assert!(!needs.full_engine, "the full engine asked for itself");
+                assert!(!needs.files.is_empty(), "a need that names nothing");
                 rounds += 1;
-                assert!(rounds < 8, "no end to the files asked for: {names:?}");
-                for n in names {
+                assert!(rounds < 8, "no end to the files asked for: {needs:?}");
+                for n in needs.files {
                     idx.attach_file(&n, &files[&n]).unwrap();
                 }
             }
-            other => return (other, rounds),
+            Ok(Step::Ready(answer)) => return (Ok(answer), rounds),
+            Err(e) => return (Err(e), rounds),
         }
     }
 }
@@ -112,7 +116,7 @@ fn compare(p: &mut Pair, queries: &[(String, SearchOptions, bool)]) -> (usize, u
         let vector = unit_vector(q.len());
         let qv = (opts.mode != Mode::Keyword).then_some(vector.as_slice());
         let want = p.single.search(q, opts, qv);
-        let (got, rounds) = drive(&mut p.sharded, &p.files, |i| i.search(q, opts, qv));
+        let (got, rounds) = drive(&mut p.sharded, &p.files, |i| i.search_step(q, opts, qv));
         match (&want, &got) {
             (Ok(a), Ok(b)) => assert_eq!(a, b, "query {q:?} with {opts:?}"),
             (Err(a), Err(b)) => assert_eq!(a.code(), b.code(), "query {q:?}"),
@@ -239,14 +243,6 @@ fn queries(p: &Pair, versions: &[&str]) -> Vec<(String, SearchOptions, bool)> {
     out
 }
 
-/// A look-up's answer, or the files a sharded index lacked to give it.
-fn lookup<T>(i: &SearchIndex, found: Option<T>) -> Result<Option<T>, Error> {
-    match found {
-        Some(v) => Ok(Some(v)),
-        None => i.pending().map(|()| None),
-    }
-}
-
 fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
     let mut p = pair(corpus, folders);
     let qs = queries(&p, versions);
@@ -269,11 +265,13 @@ fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
         let Ok(want) = p.single.search(q, &kw, None) else {
             continue;
         };
-        let (got, _) = drive(&mut p.sharded, &p.files, |i| i.search(q, &kw, None));
+        let (got, _) = drive(&mut p.sharded, &p.files, |i| i.search_step(q, &kw, None));
         assert_eq!(want, got.unwrap(), "{q:?}");
         for hit in want.results.iter().take(2) {
             let id = SectionId::parse(&hit.id).unwrap();
-            let (got, rounds) = drive(&mut p.sharded, &p.files, |i| lookup(i, i.get_section(id)));
+            let (got, rounds) = drive(&mut p.sharded, &p.files, |i| {
+                i.section_step(&id.to_string())
+            });
             assert_eq!(got.unwrap(), p.single.get_section(id), "{}", hit.id);
             // The paths file (which names the bundles) and the bundle.
             assert!(rounds <= 2, "{}: {rounds} rounds", hit.id);
@@ -296,7 +294,7 @@ fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
     for prefix in fixed.into_iter().chain(letters.clone()).chain(pairs) {
         let prefix = prefix.as_str();
         let want = p.single.suggest(prefix, 8).unwrap();
-        let (got, _) = drive(&mut p.sharded, &p.files, |i| i.suggest(prefix, 8));
+        let (got, _) = drive(&mut p.sharded, &p.files, |i| i.suggest_step(prefix, 8));
         assert_eq!(want, got.unwrap(), "suggest {prefix:?}");
     }
     // Look-ups by path fetch the paths and the document's bundle first (fresh index: nothing
@@ -305,9 +303,7 @@ fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
     let docs = p.single.documents();
     for (path, _) in docs.iter().step_by(11) {
         let want = p.single.get_document(path).unwrap();
-        let (got, rounds) = drive(&mut fresh.sharded, &fresh.files, |i| {
-            lookup(i, i.get_document(path))
-        });
+        let (got, rounds) = drive(&mut fresh.sharded, &fresh.files, |i| i.document_step(path));
         assert_eq!(Some(&want), got.unwrap().as_ref(), "{path}");
         assert!(rounds <= 2, "{path}: {rounds} rounds");
         for s in want.sections.iter().step_by(3) {
@@ -320,15 +316,15 @@ fn check_corpus(corpus: &str, folders: &[&str], versions: &[&str]) {
             );
             if let Some(a) = &s.anchor {
                 let (got, _) = drive(&mut fresh.sharded, &fresh.files, |i| {
-                    lookup(i, i.find_anchor(path, a))
+                    i.section_step(&format!("{path}#{a}"))
                 });
-                assert_eq!(got.unwrap(), Some(id));
+                assert_eq!(got.unwrap().map(|v| v.hit.id), Some(s.id.clone()));
             }
         }
     }
     // Not in the index: no files asked for forever, just nothing.
     let (none, _) = drive(&mut fresh.sharded, &fresh.files, |i| {
-        lookup(i, i.get_document("no/such.md"))
+        i.document_step("no/such.md")
     });
     assert!(none.unwrap().is_none());
     assert_eq!(p.single.versions(), p.sharded.versions());
@@ -371,14 +367,14 @@ fn a_word_being_typed_with_completions_reads_no_lexicon() {
         let want = p.single.search(q, &typing, None).unwrap();
         let mut asked = Vec::new();
         let got = loop {
-            match p.sharded.search(q, &typing, None) {
-                Err(Error::NeedsFiles(names)) => {
-                    for n in names {
+            match p.sharded.search_step(q, &typing, None).unwrap() {
+                Step::Needs(needs) => {
+                    for n in needs.files {
                         p.sharded.attach_file(&n, &p.files[&n]).unwrap();
                         asked.push(n);
                     }
                 }
-                other => break other.unwrap(),
+                Step::Ready(answer) => break answer,
             }
         };
         assert_eq!(got, want, "{q}");
@@ -393,7 +389,7 @@ fn a_word_being_typed_with_completions_reads_no_lexicon() {
         ..SearchOptions::default()
     };
     let (got, _) = drive(&mut p.sharded, &p.files, |i| {
-        i.search("ownershp", &finished, None)
+        i.search_step("ownershp", &finished, None)
     });
     assert_eq!(
         got.unwrap(),
@@ -442,7 +438,7 @@ fn memory_stays_bounded_and_answers_stay_right_after_files_are_dropped() {
     let mut most = (0, 0);
     for t in titles.iter().filter(|t| !t.trim().is_empty()) {
         let want = p.single.search(t, &kw, None).unwrap();
-        let (got, _) = drive(&mut p.sharded, &p.files, |i| i.search(t, &kw, None));
+        let (got, _) = drive(&mut p.sharded, &p.files, |i| i.search_step(t, &kw, None));
         assert_eq!(want, got.unwrap(), "{t}");
         let (s, b) = p.sharded.loaded_parts();
         most = (most.0.max(s), most.1.max(b));
@@ -464,7 +460,7 @@ fn a_fresh_instance_given_the_loaded_files_knows_the_results_shown() {
         ..SearchOptions::default()
     };
     let (hits, _) = drive(&mut p.sharded, &p.files, |i| {
-        i.search("trait objects", &kw, None)
+        i.search_step("trait objects", &kw, None)
     });
     let hits = hits.unwrap();
     let top = SectionId::parse(&hits.results[0].id).unwrap();
@@ -495,14 +491,16 @@ fn a_fresh_instance_given_the_loaded_files_knows_the_results_shown() {
     }
     assert_eq!(fresh.loaded_parts(), p.sharded.loaded_parts());
     assert_eq!(fresh.loaded_files(), names);
-    let (want, _) = drive(&mut p.sharded, &p.files, |i| lookup(i, i.get_section(top)));
+    let (want, _) = drive(&mut p.sharded, &p.files, |i| {
+        i.section_step(&top.to_string())
+    });
     let want = want.unwrap();
-    let (got, _) = drive(&mut fresh, &p.files, |i| lookup(i, i.get_section(top)));
+    let (got, _) = drive(&mut fresh, &p.files, |i| i.section_step(&top.to_string()));
     assert_eq!(got.unwrap(), want);
     assert!(want.is_some());
     // And it answers the same query without asking for anything.
     let (again, rounds) = drive(&mut fresh, &p.files, |i| {
-        i.search("trait objects", &kw, None)
+        i.search_step("trait objects", &kw, None)
     });
     assert_eq!(again.unwrap(), hits);
     assert_eq!(rounds, 0);
@@ -561,7 +559,19 @@ fn a_file_from_another_build_or_a_damaged_one_is_refused() {
             "byte {at}"
         );
     }
-    // The error names what to fetch.
+    // The step names what to fetch, as a value; the plain search (native callers without a
+    // file source) as an error.
+    match p
+        .sharded
+        .search_step("ownership", &SearchOptions::default(), None)
+        .unwrap()
+    {
+        Step::Needs(n) => {
+            assert!(!n.full_engine);
+            assert!(n.files.iter().all(|f| f.starts_with("shard.")), "{n:?}");
+        }
+        Step::Ready(r) => panic!("a fresh sharded index answered without files: {r:?}"),
+    }
     let err = p
         .sharded
         .search("ownership", &SearchOptions::default(), None)

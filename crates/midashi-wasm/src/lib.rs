@@ -15,19 +15,22 @@
 //! query, which only needs keyword search; and without either the *sharded keyword module*,
 //! which opens only sharded indexes, makes no typo corrections and reads no bundles (~20 KB
 //! less again: what a large site's first query loads; a query with a word to correct or a
-//! preview longer than a card's answers `NEEDS_FULL_ENGINE`). `version()` says which engine is loaded (`engine`).
+//! preview longer than a card's answers `needs.full_engine`). `version()` says which engine
+//! is loaded (`engine`).
+//!
+//! Requests that read files (`search`, `suggest`, `getSection`, `getDocument`) answer
+//! `{ answer, needs }` (midashi-core's `search::needs::Step`): what they still need is a
+//! value, never an error.
 //!
 //! A Rust panic must never reach JS as an opaque `unreachable`: the panic hook logs the
 //! message first, and the JS side turns the resulting trap into an `INTERNAL` error and
 //! re-instantiates the module (the instance is not safe to reuse after a trap).
 
 use midashi_core::format::{Manifest, FORMAT_MAJOR, FORMAT_MINOR};
-#[cfg(feature = "full")]
-use midashi_core::section::SectionId;
 use midashi_core::{Error, SearchIndex};
 use wasm_bindgen::prelude::*;
 
-mod options;
+pub mod options;
 pub mod values;
 
 use values::{Out, ToOut};
@@ -56,12 +59,7 @@ fn js_error(code: &str, message: &str) -> JsValue {
 }
 
 fn core_error(e: Error) -> JsValue {
-    let err = js_error(e.code(), &e.to_string());
-    // A sharded index's "fetch these first": the loader reads the names from `files`.
-    if let Error::NeedsFiles(files) = &e {
-        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("files"), &to_js(files));
-    }
-    err
+    js_error(e.code(), &e.to_string())
 }
 
 /// A core value as the JS object the CLI's `--json` prints.
@@ -145,16 +143,17 @@ impl WasmIndex {
     }
 
     /// Opens a sharded index from its entry file and its directory file (the manifest's
-    /// `needed_for_keyword` file of kind `Directory`). Queries then fail with code
-    /// `NEEDS_FILES` and a `files` list until those files are attached ([`Self::attach_file`]);
-    /// the JS loader fetches and attaches them and asks again.
+    /// `needed_for_keyword` file of kind `Directory`). Requests then answer the files they
+    /// need (`needs.files`) until those are attached ([`Self::attach_file`]); the JS host
+    /// fetches and attaches them and asks again.
     #[wasm_bindgen(js_name = openSharded)]
     pub fn open_sharded(entry: &[u8], directory: &[u8]) -> Result<WasmIndex, JsValue> {
         let inner = SearchIndex::open_sharded(entry, directory, None).map_err(core_error)?;
         Ok(WasmIndex { inner })
     }
 
-    /// Adds a file of a sharded index that a query asked for.
+    /// Adds a file a request asked for (`needs.files`): a file of a sharded index, or the
+    /// vectors and their graph of either layout.
     #[wasm_bindgen(js_name = attachFile)]
     pub fn attach_file(&mut self, name: &str, bytes: &[u8]) -> Result<(), JsValue> {
         self.inner.attach_file(name, bytes).map_err(core_error)
@@ -182,8 +181,10 @@ impl WasmIndex {
     /// Runs a query. `options` is a camelCase object of `SearchOptions` fields (missing
     /// fields take their defaults; `undefined`/`null` means all defaults). `query_vector` is
     /// the query's embedding for the semantic leg, from the semantic module; without it only
-    /// keyword search runs. Returns `{ total, results, suggestions, mode }` with results as
-    /// the core's `SearchHit`s.
+    /// keyword search runs. Returns `{ answer, needs }`: the answer `{ total, results,
+    /// suggestions, mode }` with results as the core's `SearchHit`s, or `needs: { files,
+    /// full_engine }` — the files to fetch and attach ([`Self::attach_file`]: shards, cards,
+    /// bundles, the tree, vectors), or the full engine to move to — and then ask again.
     pub fn search(
         &self,
         query: &str,
@@ -192,22 +193,11 @@ impl WasmIndex {
     ) -> Result<JsValue, JsValue> {
         let opts = options::search_options(&options)
             .map_err(|e| js_error("INVALID_OPTION", &format!("invalid search options: {e}")))?;
-        #[cfg(not(feature = "full"))]
-        let query_vector: Option<Box<[f32]>> = match query_vector {
-            // A constant `None` from here on: the semantic leg is not linked in.
-            None => None,
-            Some(_) => {
-                return Err(js_error(
-                    "SEMANTIC_UNAVAILABLE",
-                    "this is the keyword module (midashi_keyword_bg.wasm), which has no semantic leg; load midashi_wasm_bg.wasm for semantic search",
-                ))
-            }
-        };
-        let response = self
+        let step = self
             .inner
-            .search(query, &opts, query_vector.as_deref())
+            .search_step(query, &opts, query_vector.as_deref())
             .map_err(core_error)?;
-        Ok(to_js(&response))
+        Ok(to_js(&step))
     }
 
     #[cfg(feature = "full")]
@@ -233,41 +223,26 @@ impl WasmIndex {
 
     #[cfg(feature = "full")]
     /// A section with its whole text, by id (16 hex digits) or by `path#anchor` (as
-    /// `build-index get` accepts); `null` when there is no such section.
+    /// `build-index get` accepts), as `{ answer, needs }`: `answer: null` and `needs: null`
+    /// when there is no such section.
     #[wasm_bindgen(js_name = getSection)]
     pub fn get_section(&self, target: &str) -> Result<JsValue, JsValue> {
-        let id = SectionId::parse(target).or_else(|| {
-            let (path, anchor) = target.split_once('#')?;
-            self.inner.find_anchor(path, anchor)
-        });
-        match id.and_then(|id| self.inner.get_section(id)) {
-            Some(view) => Ok(to_js(&view)),
-            None => {
-                // A sharded index may need the document's paths or bundle first.
-                self.inner.pending().map_err(core_error)?;
-                Ok(JsValue::NULL)
-            }
-        }
+        let step = self.inner.section_step(target).map_err(core_error)?;
+        Ok(to_js(&step))
     }
 
     #[cfg(feature = "full")]
-    /// A document with its source and outline, by path; `null` when there is none.
+    /// A document with its source and outline, by path, as `{ answer, needs }`.
     #[wasm_bindgen(js_name = getDocument)]
     pub fn get_document(&self, path: &str) -> Result<JsValue, JsValue> {
-        match self.inner.get_document(path) {
-            Some(view) => Ok(to_js(&view)),
-            None => {
-                self.inner.pending().map_err(core_error)?;
-                Ok(JsValue::NULL)
-            }
-        }
+        let step = self.inner.document_step(path).map_err(core_error)?;
+        Ok(to_js(&step))
     }
 
-    /// Completions for the word being typed, most frequent first.
+    /// Completions for the word being typed, most frequent first, as `{ answer, needs }`.
     pub fn suggest(&self, prefix: &str, limit: usize) -> Result<JsValue, JsValue> {
-        Ok(to_js(
-            &self.inner.suggest(prefix, limit).map_err(core_error)?,
-        ))
+        let step = self.inner.suggest_step(prefix, limit).map_err(core_error)?;
+        Ok(to_js(&step))
     }
 
     /// The versions of a versioned docs site, newest first (empty when it has fewer than

@@ -12,8 +12,9 @@ use midashi_core::rank::fusion::Fusion;
 use midashi_core::{Mode, SearchOptions};
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Every option, as the "unknown option" message lists them.
-const NAMES: [&str; 16] = [
+/// Every option, as the "unknown option" message lists them (checked against the serde
+/// names of `SearchOptions` by tests/types.rs).
+pub const NAMES: [&str; 16] = [
     "limit",
     "offset",
     "mode",

@@ -11,6 +11,7 @@
 use midashi_core::answer::VersionLink;
 use midashi_core::format::entry::{ModelInfo, Stats};
 use midashi_core::format::{FileRef, Manifest};
+use midashi_core::search::needs::{Needs, Step};
 use midashi_core::{Mode, SearchHit, SearchResponse};
 
 /// Where values are written: JS values in the module, JSON values in the tests.
@@ -154,6 +155,34 @@ impl ToOut for SearchResponse {
             ("mode", self.mode.to_out()),
         ])
     }
+}
+
+/// `{ files, full_engine }`.
+impl ToOut for Needs {
+    fn to_out<O: Out>(&self) -> O {
+        O::object(vec![
+            ("files", self.files.to_out()),
+            ("full_engine", self.full_engine.to_out()),
+        ])
+    }
+}
+
+/// `{ answer, needs }`: the answer and `needs: null`, or `answer: null` and what the request
+/// still needs (the JS host fetches it and asks again).
+impl<T: ToOut> ToOut for Step<T> {
+    fn to_out<O: Out>(&self) -> O {
+        match self {
+            Step::Ready(v) => step_out(v.to_out(), None),
+            Step::Needs(n) => step_out(O::null(), Some(n)),
+        }
+    }
+}
+
+/// A [`Step`]'s object, whatever its answer's type (one copy in the module).
+#[inline(never)]
+fn step_out<O: Out>(answer: O, needs: Option<&Needs>) -> O {
+    let needs = needs.map_or_else(O::null, ToOut::to_out);
+    O::object(vec![("answer", answer), ("needs", needs)])
 }
 
 impl ToOut for FileRef {

@@ -7,7 +7,8 @@
 //! Each layout keeps its writing and reading side by side. [`crate::search::SearchIndex`]
 //! holds one of them and asks it through the traits below, so the query pipeline is
 //! written once: [`Layout`] is what a search needs (every module has it), [`Lookups`] what
-//! sections and documents by id or path need (only the full engine links it).
+//! sections and documents by id or path need (only the full engine links it), [`Inventory`]
+//! what native callers list (no module links it).
 pub mod sharded;
 pub mod single;
 
@@ -79,12 +80,8 @@ pub(crate) trait Layout: Ranking + Send + Sync {
     fn suggest(&self, analyzer: &Analyzer, prefix: &str, limit: usize) -> Result<Vec<String>>;
     /// Adds a file the layout asked for.
     fn attach_file(&self, name: &str, bytes: &[u8]) -> Result<()>;
-    /// Loaded shards and bundles.
-    fn loaded_parts(&self) -> (usize, usize);
     /// Loaded files, in an order `attach_file` takes them in.
     fn loaded_files(&self) -> Vec<String>;
-    /// Bounds the files kept loaded between queries.
-    fn set_keep_loaded(&mut self, files: usize);
     /// Whether files load as queries need them.
     fn is_sharded(&self) -> bool;
     /// The site's versions, newest first.
@@ -101,8 +98,17 @@ pub(crate) trait Lookups {
     fn get_document(&self, analyzer: &Analyzer, path: &str) -> Option<DocumentView>;
     /// The section of a document (no leading slash) with this anchor.
     fn find_anchor(&self, path: &str, anchor: &str) -> Option<SectionId>;
+}
+
+/// What native callers list (the MCP server, `build-index vectors`, tests): apart from
+/// [`Lookups`] so that no wasm module links it.
+pub(crate) trait Inventory {
     /// Every document's path and title, in path order.
     fn documents(&self) -> Vec<(String, String)>;
     /// A section's document path and anchor, by ordinal.
     fn section_place(&self, section: u32) -> Option<(String, Option<String>)>;
+    /// Loaded shards and bundles.
+    fn loaded_parts(&self) -> (usize, usize);
+    /// Bounds the files kept loaded between queries.
+    fn set_keep_loaded(&self, files: usize);
 }

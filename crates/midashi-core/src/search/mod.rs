@@ -4,6 +4,7 @@
 //!
 //! The result types are in [`crate::answer`]; the semantic leg in [`semantic`] (feature
 //! `semantic`); opening a single-file index in [`single_file`] (feature `single-file`).
+pub mod needs;
 #[cfg_attr(not(feature = "semantic"), path = "semantic_off.rs")]
 mod semantic;
 #[cfg(feature = "single-file")]
@@ -15,7 +16,7 @@ use crate::answer::{DocumentView, Mode, SearchOptions, SearchResponse, SectionVi
 use crate::error::{Error, Result};
 use crate::format::{FileKind, Manifest};
 use crate::layout::sharded::{FileSource, Sharded};
-use crate::layout::{Layout, Lookups};
+use crate::layout::{Inventory, Layout, Lookups};
 use crate::query::{PlanOptions, QueryPlan, MAX_QUERY_BYTES};
 use crate::rank::bm25::sort_ranked;
 use crate::rank::pipeline::accumulate;
@@ -63,11 +64,11 @@ impl Store {
         }
     }
 
-    fn layout_mut(&mut self) -> &mut dyn Layout {
+    fn inventory(&self) -> &dyn Inventory {
         match self {
             #[cfg(feature = "single-file")]
-            Store::Whole(w) => w.as_mut(),
-            Store::Sharded(sh) => sh.as_mut(),
+            Store::Whole(w) => w.as_ref(),
+            Store::Sharded(sh) => sh.as_ref(),
         }
     }
 
@@ -119,14 +120,26 @@ impl SearchIndex {
         ))
     }
 
-    /// Adds a file a sharded index asked for (see [`Error::NeedsFiles`]).
+    /// Adds a file a request asked for ([`needs::Needs::files`]): the vectors or their
+    /// HNSW graph (either layout), or a file of a sharded index.
     pub fn attach_file(&mut self, name: &str, bytes: &[u8]) -> Result<()> {
-        self.store.layout().attach_file(name, bytes)
+        let kind = self
+            .manifest
+            .files
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.kind);
+        match kind {
+            Some(kind @ (FileKind::Vectors | FileKind::Ann)) => {
+                self.attach_vector_file(kind, bytes)
+            }
+            _ => self.store.layout().attach_file(name, bytes),
+        }
     }
 
     /// A sharded index's loaded shards and bundles (`(0, 0)` for a single-file index).
     pub fn loaded_parts(&self) -> (usize, usize) {
-        self.store.layout().loaded_parts()
+        self.store.inventory().loaded_parts()
     }
 
     /// The files a sharded index has loaded, in an order [`SearchIndex::attach_file`] takes
@@ -139,7 +152,7 @@ impl SearchIndex {
     /// Bounds the shards and bundles a sharded index keeps loaded between queries (default
     /// [`crate::layout::sharded::KEEP_LOADED`]); no effect on a single-file index.
     pub fn set_keep_loaded(&mut self, files: usize) {
-        self.store.layout_mut().set_keep_loaded(files)
+        self.store.inventory().set_keep_loaded(files)
     }
 
     /// Whether this is a sharded index (files load as queries need them).
@@ -177,7 +190,7 @@ impl SearchIndex {
 
     /// A section's document path and anchor, by ordinal (what vector rows point at).
     pub fn section_place(&self, section: u32) -> Option<(String, Option<String>)> {
-        self.store.lookups().section_place(section)
+        self.store.inventory().section_place(section)
     }
 
     /// Whether semantic search can run (vectors attached).
@@ -372,6 +385,6 @@ impl SearchIndex {
     /// Every document's path and title, in path order (a sharded index reads every bundle
     /// its source can give).
     pub fn documents(&self) -> Vec<(String, String)> {
-        self.store.lookups().documents()
+        self.store.inventory().documents()
     }
 }

@@ -15,6 +15,28 @@ use crate::vectors::VectorsData;
 use rustc_hash::FxHashMap as HashMap;
 
 impl SearchIndex {
+    /// Attaches a vectors or HNSW graph file by kind (see [`SearchIndex::attach_file`]).
+    pub(super) fn attach_vector_file(&mut self, kind: FileKind, bytes: &[u8]) -> Result<()> {
+        match kind {
+            FileKind::Ann => self.attach_ann(bytes),
+            _ => self.attach_vectors(bytes),
+        }
+    }
+
+    /// Why the semantic leg has no vectors: the index names files not yet attached (fetch
+    /// them: the vectors, and the graph when there is one), or it has none.
+    fn missing_vectors(&self) -> Error {
+        let files: Vec<String> = [FileKind::Vectors, FileKind::Ann]
+            .into_iter()
+            .filter_map(|kind| self.manifest.file(kind).map(|f| f.name.clone()))
+            .collect();
+        if self.manifest.file(FileKind::Vectors).is_some() {
+            Error::NeedsFiles(files)
+        } else {
+            Error::SemanticUnavailable("the index has no vectors: rebuild it with a model".into())
+        }
+    }
+
     /// Adds the vectors file (loaded lazily, when semantic search is first needed).
     pub fn attach_vectors(&mut self, bytes: &[u8]) -> Result<()> {
         let name = self
@@ -65,9 +87,10 @@ impl SearchIndex {
         mode: Mode,
         keyword: Vec<(u32, f32)>,
     ) -> Result<Vec<(u32, f32)>> {
-        let vectors = self.vectors.as_ref().ok_or_else(|| {
-            Error::SemanticUnavailable("the index has no vectors: rebuild it with a model".into())
-        })?;
+        let vectors = self
+            .vectors
+            .as_ref()
+            .ok_or_else(|| self.missing_vectors())?;
         store.prepare_semantic()?;
         // The graph answers unfiltered queries; with a filter its candidates could
         // all be filtered away, so filtered queries scan every row.

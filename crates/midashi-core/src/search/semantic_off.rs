@@ -1,15 +1,21 @@
 //! Stands in for `semantic.rs` in builds without feature `semantic` (the keyword modules):
-//! a query vector is refused with an error that names the engine that can use it.
+//! a query vector, the vectors and their graph need the full engine.
 
 use super::SearchIndex;
 use crate::answer::{Mode, SearchOptions};
 use crate::error::{Error, Result};
+use crate::format::FileKind;
 use crate::layout::Layout;
 use crate::rank::pipeline::SectionFacts;
 use rustc_hash::FxHashMap as HashMap;
 
 impl SearchIndex {
-    /// No semantic leg in this build.
+    /// No vectors in this build.
+    pub(super) fn attach_vector_file(&mut self, _: FileKind, _: &[u8]) -> Result<()> {
+        Err(Error::lacks_semantic())
+    }
+
+    /// No semantic leg in this build: the query runs in the full engine.
     pub(super) fn semantic_leg(
         &self,
         _: &dyn Layout,
@@ -19,6 +25,6 @@ impl SearchIndex {
         _: Mode,
         _: Vec<(u32, f32)>,
     ) -> Result<Vec<(u32, f32)>> {
-        Err(Error::lacks_semantic())
+        Err(Error::NeedsFullEngine("the semantic leg"))
     }
 }

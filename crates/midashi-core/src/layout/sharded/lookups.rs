@@ -6,7 +6,7 @@ use super::read::Sharded;
 use crate::analyzer::Analyzer;
 use crate::answer::hit::{document_range, document_view, section_view};
 use crate::answer::{DocumentView, SectionView};
-use crate::layout::Lookups;
+use crate::layout::{Inventory, Lookups};
 use crate::section::records::line_starts;
 use crate::section::SectionId;
 
@@ -58,7 +58,9 @@ impl Lookups for Sharded {
             .find(|s| s.doc == d && s.anchor.as_deref() == Some(anchor))
             .map(|s| SectionId(s.id))
     }
+}
 
+impl Inventory for Sharded {
     fn documents(&self) -> Vec<(String, String)> {
         self.bundle_firsts()
             .into_iter()
@@ -78,5 +80,13 @@ impl Lookups for Sharded {
         let sec = b.sections.get(section.checked_sub(first)? as usize)?;
         let doc = b.docs.get(sec.doc.checked_sub(b.first_doc)? as usize)?;
         Some((doc.path.clone(), sec.anchor.clone()))
+    }
+
+    fn loaded_parts(&self) -> (usize, usize) {
+        self.loaded()
+    }
+
+    fn set_keep_loaded(&self, files: usize) {
+        Sharded::set_keep_loaded(self, files)
     }
 }

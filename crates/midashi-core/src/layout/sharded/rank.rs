@@ -300,16 +300,8 @@ impl Layout for Sharded {
         self.attach(name, bytes)
     }
 
-    fn loaded_parts(&self) -> (usize, usize) {
-        self.loaded()
-    }
-
     fn loaded_files(&self) -> Vec<String> {
         Sharded::loaded_files(self)
-    }
-
-    fn set_keep_loaded(&mut self, files: usize) {
-        Sharded::set_keep_loaded(self, files)
     }
 
     fn is_sharded(&self) -> bool {

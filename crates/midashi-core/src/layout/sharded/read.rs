@@ -13,6 +13,7 @@ use crate::format::frame::decode;
 use crate::format::kind::FileKind;
 use crate::query::lexicon::open_dictionary;
 use rustc_hash::FxHashMap as HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Reads an index file by name, synchronously (native callers: from the index folder).
@@ -138,7 +139,7 @@ pub struct Sharded {
     /// Posting lists decoded since the last [`Sharded::begin`].
     pub(super) decoded: Mutex<HashMap<u64, Arc<[ScoredPosting]>>>,
     pub(super) source: Option<FileSource>,
-    pub(super) keep_loaded: usize,
+    pub(super) keep_loaded: AtomicUsize,
 }
 
 impl Sharded {
@@ -195,7 +196,7 @@ impl Sharded {
             missing: Mutex::default(),
             decoded: Mutex::default(),
             source,
-            keep_loaded: KEEP_LOADED,
+            keep_loaded: AtomicUsize::new(KEEP_LOADED),
         })
     }
 
@@ -284,9 +285,10 @@ impl Sharded {
         self.missing.lock_ok().clear();
         self.decoded.lock_ok().clear();
         // Past the bound, keep only what the last call used (of each kind).
-        self.shards.lock_ok().evict(self.keep_loaded);
-        self.bundles.lock_ok().evict(self.keep_loaded);
-        self.cards.lock_ok().evict(self.keep_loaded);
+        let keep = self.keep_loaded.load(Ordering::Relaxed);
+        self.shards.lock_ok().evict(keep);
+        self.bundles.lock_ok().evict(keep);
+        self.cards.lock_ok().evict(keep);
     }
 
     /// The files the current query lacked, as an error to return (shards first: until a
@@ -525,8 +527,8 @@ impl Sharded {
     }
 
     /// Sets how many shards (and bundles) stay loaded between queries ([`KEEP_LOADED`]).
-    pub fn set_keep_loaded(&mut self, files: usize) {
-        self.keep_loaded = files;
+    pub fn set_keep_loaded(&self, files: usize) {
+        self.keep_loaded.store(files, Ordering::Relaxed);
     }
 
     /// Whether files are read synchronously (natively) rather than attached by the caller.

@@ -10,7 +10,7 @@ use crate::answer::{version_link, DocumentView, SearchHit, SearchOptions, Sectio
 use crate::error::{Error, Result};
 use crate::format::frame::decode;
 use crate::format::{FileKind, Manifest};
-use crate::layout::{Layout, Lookups, Ranking};
+use crate::layout::{Inventory, Layout, Lookups, Ranking};
 use crate::query::lexicon::Lexicon;
 use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
 use crate::rank::bm25::Bm25f;
@@ -322,15 +322,9 @@ impl Layout for Whole {
         })
     }
 
-    fn loaded_parts(&self) -> (usize, usize) {
-        (0, 0)
-    }
-
     fn loaded_files(&self) -> Vec<String> {
         Vec::new()
     }
-
-    fn set_keep_loaded(&mut self, _: usize) {}
 
     fn is_sharded(&self) -> bool {
         false
@@ -369,7 +363,9 @@ impl Lookups for Whole {
             .find(|s| s.anchor.as_deref() == Some(anchor))
             .map(|s| SectionId(s.id))
     }
+}
 
+impl Inventory for Whole {
     fn documents(&self) -> Vec<(String, String)> {
         self.sections
             .docs
@@ -383,4 +379,10 @@ impl Lookups for Whole {
         let doc = self.sections.docs.get(sec.doc as usize)?;
         Some((doc.path.clone(), sec.anchor.clone()))
     }
+
+    fn loaded_parts(&self) -> (usize, usize) {
+        (0, 0)
+    }
+
+    fn set_keep_loaded(&self, _: usize) {}
 }
