@@ -49,11 +49,21 @@ fi
 # page loads for its first query, and the sharded keyword module (no `whole` either: no
 # single-file indexes). Cargo writes both to the same artifact path, so each is
 # taken through wasm-bindgen before the next build.
+# Panic locations name their source file, and every file's path is a string in the module:
+# long ones (a dependency's path in the local registry, the engine's folders) cost the
+# first query bytes for nothing a reader of a panic message needs. They are shortened to
+# the path inside the crate's source (`layout/sharded/read.rs:123`, `fst-0.4.7/src/…`).
+remap="--remap-path-prefix=$PWD/= --remap-path-prefix=crates/midashi-core/src/= --remap-path-prefix=crates/midashi-wasm/src/=wasm/"
+for registry in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+  [ -d "$registry" ] && remap="$remap --remap-path-prefix=$registry="
+done
+wasm_rustflags="${RUSTFLAGS:+$RUSTFLAGS }$remap"
+
 build_module() {
   local name="$1"
   shift
   echo "== cargo build -p midashi-wasm $* --profile $profile (wasm32-unknown-unknown) -> $name"
-  cargo build -p midashi-wasm --target wasm32-unknown-unknown --profile "$profile" "$@"
+  RUSTFLAGS="$wasm_rustflags" cargo build -p midashi-wasm --target wasm32-unknown-unknown --profile "$profile" "$@"
 
   local raw="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/midashi_wasm.wasm"
   mkdir -p "$out_dir"
@@ -75,8 +85,11 @@ build_module() {
     # 1 KB is never read or written and wasm-opt may fold offsets into addresses.
     # --flatten --rereloop before -Oz lets it rebuild control flow more compactly. Both
     # measured on the keyword module: 119.3 → 117.8 KB gzip; ~20 s more per module.
-    echo "== wasm-opt --low-memory-unused --flatten --rereloop -Oz -Oz --converge"
+    # --strip-producers --strip-target-features: two custom sections (toolchain names, the
+    # features the linker saw; ~260 bytes) that no runtime reads.
+    echo "== wasm-opt --low-memory-unused --flatten --rereloop -Oz -Oz --converge --strip-producers --strip-target-features"
     "$wasm_opt" --low-memory-unused --flatten --rereloop -Oz -Oz --converge \
+      --strip-producers --strip-target-features \
       --enable-bulk-memory --enable-multivalue --enable-mutable-globals \
       --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext \
       "$out_dir/${name}_bg.wasm" -o "$out_dir/${name}_bg.wasm.opt"
@@ -95,6 +108,8 @@ build_module() {
   echo "== $out_dir/${name}_bg.wasm: $bytes bytes ($gz gzip -9) [$mode]"
 }
 
-build_module midashi_keyword --no-default-features --features whole
-build_module midashi_keyword_sharded --no-default-features
-build_module midashi_wasm
+# MIDASHI_WASM_ONLY="midashi_wasm …": build only these modules (measuring one change).
+wanted() { [ -z "${MIDASHI_WASM_ONLY:-}" ] || [[ " $MIDASHI_WASM_ONLY " == *" $1 "* ]]; }
+if wanted midashi_keyword; then build_module midashi_keyword --no-default-features --features whole; fi
+if wanted midashi_keyword_sharded; then build_module midashi_keyword_sharded --no-default-features; fi
+if wanted midashi_wasm; then build_module midashi_wasm; fi

@@ -16,7 +16,7 @@
 //!   sees them;
 //! - [`vectors`] — int8 section vectors, their scan and an HNSW graph;
 //! - [`build`] — sections in, index files out;
-//! - [`format`] — the bytes on disk: frame (magic, version, checksum), readers, file kinds,
+//! - [`mod@format`] — the bytes on disk: frame (magic, version, checksum), readers, file kinds,
 //!   the entry file;
 //! - [`sort`] — the one sort query time uses (one copy in the wasm module).
 //!

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Hybrid when a query vector is given and the model covers the query's script (see
-    /// [`SearchIndex::semantic_covers`]), keyword otherwise.
+    /// [`crate::SearchIndex::semantic_covers`]), keyword otherwise.
     #[default]
     Auto,
     /// BM25F only.

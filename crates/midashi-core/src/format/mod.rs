@@ -12,7 +12,7 @@
 //! ```
 //!
 //! postcard is not self-describing, so the header is what turns a truncated, corrupted or
-//! mismatched file into a clear [`Error`] instead of a wrong answer. The CRC-32 covers the
+//! mismatched file into a clear [`crate::Error`] instead of a wrong answer. The CRC-32 covers the
 //! header fields and the payload, so it detects every single-byte change anywhere (and every
 //! burst up to 32 bits) — even of a minor version, which readers otherwise accept.
 

@@ -6,8 +6,8 @@
 //!
 //! Each layout keeps its writing and reading side by side. [`crate::search::SearchIndex`]
 //! holds one of them and asks it through the traits below, so the query pipeline is
-//! written once: [`Layout`] is what a search needs (every module has it), [`Lookups`] what
-//! sections and documents by id or path need (only the full engine links it), [`Inventory`]
+//! written once: `Layout` is what a search needs (every module has it), `Lookups` what
+//! sections and documents by id or path need (only the full engine links it), `Inventory`
 //! what native callers list (no module links it).
 pub mod sharded;
 pub mod single;

@@ -6,7 +6,7 @@ use super::MAX_PREFIX_SCAN;
 use fst::automaton::Levenshtein;
 use fst::{Automaton, IntoStreamer, Map, Streamer};
 /// What planning reads of a term dictionary. Implemented by the whole index's
-/// [`Dictionary`] and by a sharded index (`crate::shards`), which answers from the shards it
+/// [`crate::layout::single::dictionary::Dictionary`] and by a sharded index (`crate::shards`), which answers from the shards it
 /// has loaded and notes the ones it lacks: both walk the same terms in the same order, so a
 /// query plans the same either way.
 pub trait Lexicon {
@@ -96,7 +96,7 @@ pub fn collect_stream<A: Automaton>(
     out
 }
 
-/// Dictionary walks used by [`plan`] and suggestions, for any [`Lexicon`].
+/// Dictionary walks used by [`super::plan`] and suggestions, for any [`Lexicon`].
 pub trait LexiconExt: Lexicon {
     /// Completions of `prefix`, most frequent first.
     fn completions(&self, prefix: &str, max: usize) -> Vec<(String, u64, u64)> {

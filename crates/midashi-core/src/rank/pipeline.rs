@@ -1,6 +1,6 @@
 //! The ranking pipeline after scoring, one rule for both layouts: BM25F summed over a
-//! plan's clauses ([`accumulate`]), the filters ([`filters_pass`]), the exact-heading lift
-//! ([`lift_exact_headings`]) and grouping by ancestor chains ([`group_by_ranges`]). Each
+//! plan's clauses (`accumulate`), the filters (`filters_pass`), the exact-heading lift
+//! (`lift_exact_headings`) and grouping by ancestor chains (`group_by_ranges`). Each
 //! layout hands in what it knows of a section; the arithmetic and the order of float
 //! additions happen here once, so the two layouts rank alike, bit for bit.
 use crate::analyzer::Analyzer;
@@ -85,7 +85,7 @@ pub(crate) fn accumulate(
         .collect()
 }
 
-/// How a section's heading compares with the query, for [`lift_exact_headings`].
+/// How a section's heading compares with the query, for `lift_exact_headings`.
 pub(crate) struct HeadingMatch {
     /// The heading says exactly what was asked (same length, same terms).
     pub exact: bool,

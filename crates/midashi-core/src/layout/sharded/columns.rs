@@ -144,7 +144,7 @@ pub(crate) mod shard_columns {
     }
 }
 
-/// Filterable facts of a document, as indices into [`Directory::strings`] (written by
+/// Filterable facts of a document, as indices into [`super::files::Directory::strings`] (written by
 /// `facet_columns`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Facets {

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 pub struct BundleRef {
     /// Ordinal of its first document (bundles cover consecutive documents).
     pub first_doc: u32,
-    /// Content hash, [`NAME_HASH_BYTES`] long: the file is `bundle.<hash as 16 hex
+    /// Content hash, [`super::names::NAME_HASH_BYTES`] long: the file is `bundle.<hash as 16 hex
     /// digits>.bin`.
     #[serde(with = "name_hash")]
     pub hash: u64,
@@ -55,7 +55,7 @@ pub struct Directory {
     /// Lines of each section's text a card holds (from its heading line): previews of up
     /// to this many lines come from cards, longer ones from bundles.
     pub card_lines: u32,
-    /// Names the cards ([`card_name`]): a hash of all of them, so a rebuild that changes
+    /// Names the cards ([`super::names::card_name`]): a hash of all of them, so a rebuild that changes
     /// any card renames every card, and one that changes none renames none.
     pub cards_salt: u64,
 }
@@ -103,7 +103,7 @@ pub struct CardSection {
     pub record: SectionRecord,
     /// What its id hashes besides its document's path: `occurrence << 1 | full`, where the
     /// heading path hashed is `record.heading_path` whole if `full`, else without its first
-    /// element (the title); nothing for depth 0. See [`SectionId::new`].
+    /// element (the title); nothing for depth 0. See [`crate::section::SectionId::new`].
     pub id_key: u32,
     /// Its first lines (from the heading line, at most [`Directory::card_lines`], never past
     /// its subtree's end), with their line breaks.
@@ -191,7 +191,7 @@ pub struct Shard {
     /// `fst::Map` bytes: term → offset of its list in `lists`.
     #[serde(with = "serde_bytes")]
     pub fst: Vec<u8>,
-    /// Scored posting lists (see [`ScoredPosting`]).
+    /// Scored posting lists (see [`super::scores::ScoredPosting`]).
     #[serde(with = "serde_bytes")]
     pub lists: Vec<u8>,
     /// Display words of stemmed terms, by list offset.
@@ -237,7 +237,7 @@ pub struct Paths {
 ///
 /// Section ids are not stored where the reader can recompute them: an id is a hash of the
 /// document's path, the headings below the title and an occurrence count
-/// ([`SectionId::new`]), all of which the bundle holds — and so is the id of the same section
+/// ([`crate::section::SectionId::new`]), all of which the bundle holds — and so is the id of the same section
 /// in another version, whose document path [`LinkDoc`] names. Eight random bytes per id were
 /// a fifth of a bundle's gzip bytes, which every shown result fetches. An id stored as 0
 /// means "derive it" ([`Bundle::elide_ids`] / [`Bundle::restore_ids`]); the few that differ

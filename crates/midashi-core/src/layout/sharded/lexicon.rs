@@ -9,7 +9,7 @@ use fst::automaton::Levenshtein;
 use fst::automaton::Str;
 use fst::Automaton;
 use std::sync::Arc;
-/// [`crate::query::Lexicon`] over the loaded shards (and, for typo corrections, the
+/// [`crate::query::lexicon::Lexicon`] over the loaded shards (and, for typo corrections, the
 /// lexicon): the same terms in the same order as the single-file dictionary.
 impl Lexicon for Sharded {
     fn lookup(&self, term: &str) -> Option<u64> {

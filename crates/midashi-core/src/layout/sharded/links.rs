@@ -22,7 +22,7 @@ pub struct Link {
     pub section: u32,
     /// Its section id (0 in a file: derived from the linking section's headings).
     pub id: u64,
-    /// Index into [`Bundle::link_docs`].
+    /// Index into [`super::files::Bundle::link_docs`].
     pub doc: u32,
     /// Its anchor: `None` when it is the linking section's own, else `Some(anchor)`.
     pub anchor: Option<Option<String>>,

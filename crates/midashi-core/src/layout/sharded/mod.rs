@@ -29,7 +29,7 @@
 //! query ranks every candidate without any per-section table. Typo corrections read the
 //! lexicon, which walks the same terms in the same order as the single-file dictionary.
 //!
-//! [`write`] turns a built index into these files; [`Sharded`] reads them.
+//! [`write()`] turns a built index into these files; [`Sharded`] reads them.
 
 pub mod columns;
 pub mod files;

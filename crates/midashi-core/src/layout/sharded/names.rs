@@ -4,7 +4,7 @@
 use crate::format::kind::content_hash;
 use crate::format::kind::FileKind;
 /// Bytes of content hash in a bundle's name (unique within a build: the writer resolves the
-/// rare clash). Shards are named otherwise: see [`shard_columns`].
+/// rare clash). Shards are named otherwise: see `columns::shard_columns`.
 pub const NAME_HASH_BYTES: usize = 5;
 
 /// A name hash as [`NAME_HASH_BYTES`] raw bytes (a varint `u64` would take up to ten).
@@ -35,7 +35,7 @@ pub(crate) mod name_hash {
 pub struct ShardRef {
     /// Its first term (shards cover consecutive ranges of the sorted dictionary).
     pub first_term: String,
-    /// Its group's hash ([`GROUP_HASH_BYTES`] bytes; see [`shard_columns`]).
+    /// Its group's hash ([`GROUP_HASH_BYTES`] bytes; see `columns::shard_columns`).
     pub group: u32,
 }
 
@@ -52,7 +52,7 @@ impl ShardRef {
 
 /// Bytes of a shard group's content hash.
 pub const GROUP_HASH_BYTES: usize = 3;
-/// One shard in this many, on average, starts a group (see [`shard_columns`]).
+/// One shard in this many, on average, starts a group (see `columns::shard_columns`).
 pub const SHARDS_PER_GROUP: u64 = 4;
 
 /// Whether shard `i`, whose first term is `first_term`, starts a group: the first shard
@@ -68,7 +68,7 @@ const CARD_ORDINAL_BITS: u32 = 24;
 /// Most cards an index may have (2²⁴ × 4 sections is far beyond any docs site).
 pub const MAX_CARDS: u32 = 1 << CARD_ORDINAL_BITS;
 
-/// The file name of card `i`: `card.<16 hex>.bin`, the low [`CARD_ORDINAL_BITS`] bits its
+/// The file name of card `i`: `card.<16 hex>.bin`, the low `CARD_ORDINAL_BITS` bits its
 /// ordinal and the 40 bits above them from `salt`.
 pub fn card_name(salt: u64, i: u32) -> String {
     FileKind::Card.name_for_hash(card_hash(salt, i))
