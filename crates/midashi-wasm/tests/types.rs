@@ -19,7 +19,6 @@ use midashi_core::format::{FileKind, FileRef, Manifest};
 use midashi_core::rank::fusion::Fusion;
 use midashi_core::search::needs::{Needs, Step};
 use midashi_core::{Mode, SearchHit, SearchOptions, SearchResponse};
-use midashi_wasm::values::{Out, ToOut};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -55,38 +54,8 @@ const JS_ONLY: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// `Out` for JSON values, as in tests/values.rs.
-struct Json(Value);
-
-impl Out for Json {
-    fn null() -> Self {
-        Json(Value::Null)
-    }
-    fn bool(v: bool) -> Self {
-        Json(Value::Bool(v))
-    }
-    fn num(v: f64) -> Self {
-        Json(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-    fn str(v: &str) -> Self {
-        Json(Value::String(v.to_string()))
-    }
-    fn array(items: Vec<Self>) -> Self {
-        Json(Value::Array(items.into_iter().map(|j| j.0).collect()))
-    }
-    fn object(fields: Vec<(&'static str, Self)>) -> Self {
-        Json(Value::Object(
-            fields
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v.0))
-                .collect(),
-        ))
-    }
-}
-
-fn js<T: ToOut + ?Sized>(v: &T) -> Value {
-    v.to_out::<Json>().0
-}
+mod json;
+use json::js;
 
 fn ts_file(name: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -7,56 +7,16 @@ use midashi_core::build::{IndexBuilder, IndexSettings, Layout};
 use midashi_core::section::SectionId;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
 use midashi_markdown::{parse_document, Options};
-use midashi_wasm::values::{Out, ToOut};
+use midashi_wasm::values::ToOut;
 use serde::Serialize;
-use serde_json::Value;
 use std::path::Path;
 
 #[path = "../../midashi-core/tests/common/mod.rs"]
 mod common;
 use common::unit_vector;
 
-/// `Out` for JSON values (a newtype: both the trait and `Value` are foreign here).
-struct Json(Value);
-
-impl Out for Json {
-    fn null() -> Self {
-        Json(Value::Null)
-    }
-    fn bool(v: bool) -> Self {
-        Json(Value::Bool(v))
-    }
-    fn num(v: f64) -> Self {
-        Json(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-    fn str(v: &str) -> Self {
-        Json(Value::String(v.to_string()))
-    }
-    fn array(items: Vec<Self>) -> Self {
-        Json(Value::Array(items.into_iter().map(|j| j.0).collect()))
-    }
-    fn object(fields: Vec<(&'static str, Self)>) -> Self {
-        Json(Value::Object(
-            fields
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v.0))
-                .collect(),
-        ))
-    }
-}
-
-/// Numbers as JS holds them: every number an f64 (serde writes integers as integers).
-fn as_js(v: Value) -> Value {
-    match v {
-        Value::Number(n) => n
-            .as_f64()
-            .and_then(serde_json::Number::from_f64)
-            .map_or(Value::Null, Value::Number),
-        Value::Array(a) => Value::Array(a.into_iter().map(as_js).collect()),
-        Value::Object(o) => Value::Object(o.into_iter().map(|(k, v)| (k, as_js(v))).collect()),
-        other => other,
-    }
-}
+mod json;
+use json::{as_js, Json};
 
 fn check<T: ToOut + Serialize + ?Sized>(what: &str, value: &T) {
     let ours = value.to_out::<Json>().0;

@@ -5,6 +5,7 @@
 // wasm-bindgen glue) opens the index from those bytes on the page's own thread.
 
 import type { Manifest, SearchOptions, SearchResponse } from "../types.js";
+import type { Step } from "../engine.js";
 import type { RawResponse } from "../multi.js";
 import { defineMidashiSearch } from "./element.js";
 import type { SearchSource } from "./source.js";
@@ -23,7 +24,7 @@ export interface InlineGlue {
   readManifest(entry: Uint8Array): Manifest;
   WasmIndex: {
     open(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): {
-      search(query: string, options: unknown): unknown;
+      search(query: string, options: unknown): Step<unknown>;
     };
   };
 }
@@ -66,8 +67,10 @@ export async function inlineSource(glue: InlineGlue, data: InlineData | undefine
       if (options.limit !== undefined) engineOptions["limit"] = options.limit;
       if (options.offset !== undefined) engineOptions["offset"] = options.offset;
       if (options.previewLines !== undefined) engineOptions["previewLines"] = options.previewLines;
-      const raw = index.search(query, engineOptions) as RawResponse;
-      return { ...raw, tookMs: performance.now() - started };
+      // A single-file index with no query vector needs no further file: its answer or nothing.
+      const step = index.search(query, engineOptions) as Step<RawResponse>;
+      if (!step.answer) throw new Error(`the inlined index asked for ${step.needs?.files.join(", ") || "another engine"}: rebuild the site`);
+      return { ...step.answer, tookMs: performance.now() - started };
     },
   };
 }
