@@ -96,7 +96,24 @@ enum Command {
     },
 }
 
+/// `build-index search … | head` ends quietly when `head` has read enough, as `cat` does: the
+/// Rust runtime ignores SIGPIPE, so a write to the closed pipe fails with EPIPE and
+/// `println!` panics (exit 101 with a backtrace). The default action ends the process
+/// instead, which is what a pipeline expects.
+#[cfg(unix)]
+fn end_quietly_on_closed_pipe() {
+    // SAFETY: setting a signal's disposition to its default before any thread starts; no
+    // handler runs Rust code.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn end_quietly_on_closed_pipe() {}
+
 fn main() -> ExitCode {
+    end_quietly_on_closed_pipe();
     let cli = Cli::parse();
     let result = match (&cli.command, &cli.input, &cli.build) {
         (Some(Command::Search(args)), _, _) => commands::search::run(args),

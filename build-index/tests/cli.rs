@@ -283,3 +283,40 @@ fn a_sharded_index_answers_like_a_single_one() {
     let get = |dir: &Path| run(bin().arg("get").arg(dir).arg(&target)).stdout;
     assert_eq!(get(&one), get(&many));
 }
+
+/// A reader that stops early (`build-index search … --json | head -c 100`) ends the program
+/// quietly: no panic, no backtrace, no exit 101.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("idx");
+    build(&out);
+    for args in [
+        vec!["search", "--json", "--limit", "1000"],
+        vec!["search", "--preview-lines", "50"],
+    ] {
+        let mut child = bin()
+            .arg(args[0])
+            .arg(&out)
+            .arg("page")
+            .args(&args[1..])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Closed before the program writes its first byte: every write meets a closed pipe.
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_ne!(o.status.code(), Some(101), "{args:?}: {stderr}");
+        assert!(
+            o.status.success() || o.status.signal() == Some(libc::SIGPIPE),
+            "{args:?}: {:?} {stderr}",
+            o.status
+        );
+    }
+}
