@@ -55,11 +55,12 @@ pub fn write_index(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<()> {
             .filter(|(name, _)| name != ENTRY_FILE_NAME)
             .try_for_each(|(name, bytes)| {
                 let path = dir.join(name);
-                // Content-hashed: an existing file of that name already has these bytes.
-                if fs::metadata(&path)
-                    .map(|m| m.len() == bytes.len() as u64)
-                    .unwrap_or(false)
-                {
+                // Content-hashed: an existing file of that name should already have these
+                // bytes, and is kept when it does. Compared, not trusted: a file damaged on
+                // disk (whose error tells the user to rebuild) must be rewritten by the rebuild.
+                let same = fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64)
+                    && fs::read(&path).is_ok_and(|old| old == *bytes);
+                if same {
                     return Ok(());
                 }
                 write_atomic(&path, bytes)

@@ -320,3 +320,37 @@ fn a_closed_pipe_ends_the_output_quietly() {
         );
     }
 }
+
+/// A rebuild repairs a damaged file (#27 item 9): the error for a flipped byte says "rebuild
+/// the index", so rebuilding must rewrite the file even though its name and length match.
+#[test]
+fn a_rebuild_rewrites_a_damaged_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("idx");
+    build(&out);
+    let terms = fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("terms.")
+        })
+        .unwrap();
+    let mut bytes = fs::read(&terms).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    fs::write(&terms, &bytes).unwrap();
+    let o = run(bin().arg("search").arg(&out).arg("pagination"));
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("rebuild"));
+    build(&out);
+    assert!(
+        search_json(&out, "pagination", &[])["total"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+}
