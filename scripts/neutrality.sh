@@ -63,7 +63,8 @@ builds=(
 
 # Every file of build $1 with its sha256, in byte order of names.
 listing() {
-  (cd "$work/$1" && find . -type f | LC_ALL=C sort | xargs sha256sum | sed "s|  \./|  $1/|")
+  # The build's lock file (build-index/src/output.rs) is not an index file.
+  (cd "$work/$1" && find . -type f ! -name .midashi-build.lock | LC_ALL=C sort | xargs sha256sum | sed "s|  \./|  $1/|")
 }
 
 {
@@ -83,7 +84,7 @@ listing() {
 # One line a build: the hash of its listing, its file count and bytes, its name.
 for name in $(awk '{print $2}' "$work/files" | cut -d/ -f1 | uniq); do
   files=$(grep -c "  $name/" "$work/files")
-  bytes=$(find "$work/$name" -type f -printf '%s\n' | awk '{n += $1} END {print n}')
+  bytes=$(find "$work/$name" -type f ! -name .midashi-build.lock -printf '%s\n' | awk '{n += $1} END {print n}')
   printf '%s %6d %10d %s\n' "$(grep "  $name/" "$work/files" | sha256sum | cut -c1-64)" "$files" "$bytes" "$name"
 done >"$work/fingerprint"
 

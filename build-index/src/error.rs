@@ -24,6 +24,9 @@ pub enum CliError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// Another build is writing into the same output folder.
+    #[error("{}: another build-index is writing into this folder; wait for it to finish, or build into another --out folder", .0.display())]
+    OutputBusy(PathBuf),
     /// The input is neither a folder of Markdown nor a JSONL file.
     #[error("{}: not a folder of Markdown or a .jsonl file of records", .0.display())]
     BadInput(PathBuf),

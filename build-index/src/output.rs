@@ -32,6 +32,42 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
+/// The file a build holds locked in its output folder for as long as it runs: a hidden,
+/// empty dot-file (so two builds of the same docs still leave identical folders), left in
+/// place (removing it would let a waiting build lock a file nobody else sees).
+pub const LOCK_FILE_NAME: &str = ".midashi-build.lock";
+
+/// A build's hold on its output folder, released when dropped (or when the process ends,
+/// however it ends: the lock is the operating system's, not the file's existence).
+#[derive(Debug)]
+pub struct OutputLock {
+    _file: fs::File,
+}
+
+/// Takes the output folder for this build: one writer per folder at a time. Two builds
+/// into one folder would each delete the other's files as stale and leave an entry naming
+/// files that are gone; the second build is refused instead, before it reads anything.
+pub fn lock_output(dir: &Path) -> Result<OutputLock> {
+    let output = |source| CliError::Output {
+        path: dir.to_path_buf(),
+        source,
+    };
+    fs::create_dir_all(dir).map_err(output)?;
+    let path = dir.join(LOCK_FILE_NAME);
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(output)?;
+    match file.try_lock() {
+        Ok(()) => Ok(OutputLock { _file: file }),
+        Err(fs::TryLockError::WouldBlock) => Err(CliError::OutputBusy(dir.to_path_buf())),
+        Err(fs::TryLockError::Error(e)) => Err(output(e)),
+    }
+}
+
 /// Threads writing an index's files (see [`write_index`]).
 const WRITERS: usize = 16;
 

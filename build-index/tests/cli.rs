@@ -354,3 +354,49 @@ fn a_rebuild_rewrites_a_damaged_file() {
             > 0
     );
 }
+
+/// One writer per output folder (#27 item 5): while another process holds the folder's
+/// lock, a build is refused at once with a message naming the holder, and writes nothing;
+/// once released, the same build runs.
+#[test]
+fn a_second_build_into_a_busy_folder_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("idx");
+    build(&out);
+    let before: Vec<_> = fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    let lock = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(out.join(".midashi-build.lock"))
+        .unwrap();
+    lock.try_lock().unwrap();
+    let o = run(bin()
+        .arg(fixture())
+        .arg("--out")
+        .arg(&out)
+        .args(["--quiet", "--slug", "github"]));
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("another build-index is writing into this folder"),
+        "{stderr}"
+    );
+    let after: Vec<_> = fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(before, after, "the refused build wrote nothing");
+    drop(lock);
+    build(&out);
+    assert!(
+        search_json(&out, "pagination", &[])["total"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+}

@@ -193,6 +193,9 @@ pub fn build(
 /// The whole command.
 pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     let started = Instant::now();
+    // Held until the index (and the site) are written: a second build into the folder is
+    // refused rather than interleaved with this one.
+    let _lock = crate::output::lock_output(&args.out)?;
     let (loaded, records) = load_input(input, args)?;
     let mut per_depth = [0usize; 7];
     for d in &loaded.docs {
