@@ -244,6 +244,31 @@ describe("queries", () => {
     await rejectsWith(idx.search("watchers", { fusion: { method: "rrf", k: 60 } }), "INVALID_OPTION", /fusion\.keyword_weight/);
   });
 
+  test("INVALID_OPTION, not INTERNAL: arguments of the wrong type from JS (#27 item 4)", async () => {
+    for (const q of [null, undefined, 123, {}, [], 10n]) {
+      await rejectsWith(idx.search(q), "INVALID_OPTION", /the query must be a string/);
+    }
+    await rejectsWith(idx.search("watchers", "fast"), "INVALID_OPTION", /options must be an object/);
+    await rejectsWith(idx.search("watchers", [5]), "INVALID_OPTION", /options must be an object/);
+    await rejectsWith(idx.search("watchers", { limit: 10n }), "INVALID_OPTION", /`limit` must be .* not the BigInt 10n/);
+    await rejectsWith(idx.search("watchers", { indexes: "default" }), "INVALID_OPTION", /`indexes` must be a list of index names/);
+    await rejectsWith(idx.search("watchers", { supersede: "no" }), "INVALID_OPTION", /`supersede` must be true or false/);
+    await rejectsWith(idx.search("watchers", { cache: 1 }), "INVALID_OPTION", /`cache` must be true or false/);
+    await rejectsWith(idx.search("watchers", { waitForSemantic: "yes" }), "INVALID_OPTION", /`waitForSemantic`/);
+    await rejectsWith(idx.search("watchers", { queryVector: [0.1, 0.2] }), "INVALID_OPTION", /`queryVector` must be a Float32Array/);
+    await rejectsWith(idx.getSection(null), "INVALID_OPTION", /the section .* must be a string/);
+    await rejectsWith(idx.getSection("x", "all"), "INVALID_OPTION", /options must be an object/);
+    await rejectsWith(idx.getDocument(42), "INVALID_OPTION", /the document's path must be a string/);
+    await rejectsWith(idx.suggest(null), "INVALID_OPTION", /the prefix must be a string/);
+    await rejectsWith(idx.suggest("wat", { limit: -1 }), "INVALID_OPTION", /`limit` must be a whole number/);
+    await rejectsWith(idx.loadVectors({ indexes: 1 }), "INVALID_OPTION", /`indexes`/);
+    // `null` options are no options.
+    assert.ok((await idx.search("watchers", null)).total > 0);
+    // And the engine was never in trouble: it answers as before, from the same instance.
+    assert.ok((await idx.search("watchers", { supersede: false })).total > 0);
+    assert.deepEqual(await idx.suggest("wat", 3), await idx.suggest("wat", { limit: 3 }));
+  });
+
   test("every option of the right type is taken, and takes effect", async () => {
     const base = await idx.search("the", { prefix: false });
     assert.ok(base.total > 2, "enough results to page through");

@@ -9,6 +9,7 @@
 // prints for the same index and options: nothing is re-ranked or re-implemented here.
 
 import { DirectBackend, WorkerBackend, type Backend } from "./backend.js";
+import * as args from "./args.js";
 import { LruCache } from "./cache.js";
 import type { EmbedRequests, EmbedSources } from "./embed-host.js";
 import { MidashiError, toMidashiError } from "./errors.js";
@@ -221,9 +222,16 @@ export class Midashi extends EventTarget {
    */
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const started = now();
-    const { queryVector, supersede = true, cache = true, indexes, waitForSemantic = false, ...engineOptions } = options;
     try {
-      const ids = this.select(indexes);
+      args.text(query, "the query");
+      const given = args.options<SearchOptions>(options);
+      const { queryVector: vectorGiven, supersede: supersedeGiven, cache: cacheGiven, indexes: indexesGiven, waitForSemantic: waitGiven, ...engineOptions } = given;
+      const queryVector = args.vector(vectorGiven);
+      const supersede = args.flag(supersedeGiven, "supersede") ?? true;
+      const cache = args.flag(cacheGiven, "cache") ?? true;
+      const waitForSemantic = args.flag(waitGiven, "waitForSemantic") ?? false;
+      const ids = this.select(args.names(indexesGiven));
+      args.engineValues(engineOptions);
       const opts = defined(engineOptions);
       const mode = opts.mode ?? "auto";
       // The semantic leg, when the query wants one and none was given: from the semantic
@@ -361,7 +369,9 @@ export class Midashi extends EventTarget {
    */
   async getSection(target: string, options: LookupOptions = {}): Promise<SectionView | null> {
     try {
-      return await this.backend.call("getSection", { ids: this.select(options.indexes), target, tag: this.tagged });
+      const opts = args.options<LookupOptions>(options);
+      args.text(target, "the section (an id or path#anchor)");
+      return await this.backend.call("getSection", { ids: this.select(args.names(opts.indexes)), target, tag: this.tagged });
     } catch (e) {
       throw toMidashiError(e);
     }
@@ -370,7 +380,9 @@ export class Midashi extends EventTarget {
   /** A document with its source and outline, by path; `null` when no loaded index has it. */
   async getDocument(path: string, options: LookupOptions = {}): Promise<DocumentView | null> {
     try {
-      return await this.backend.call("getDocument", { ids: this.select(options.indexes), path, tag: this.tagged });
+      const opts = args.options<LookupOptions>(options);
+      args.text(path, "the document's path");
+      return await this.backend.call("getDocument", { ids: this.select(args.names(opts.indexes)), path, tag: this.tagged });
     } catch (e) {
       throw toMidashiError(e);
     }
@@ -378,9 +390,11 @@ export class Midashi extends EventTarget {
 
   /** Completions for the word being typed, most frequent first. */
   async suggest(prefix: string, options: SuggestOptions | number = {}): Promise<string[]> {
-    const opts = typeof options === "number" ? { limit: options } : options;
     try {
-      return await this.backend.call("suggest", { ids: this.select(opts.indexes), prefix, limit: opts.limit ?? 8 });
+      const opts = typeof options === "number" ? { limit: options } : args.options<SuggestOptions>(options);
+      args.text(prefix, "the prefix");
+      const limit = args.whole(opts.limit, "limit") ?? 8;
+      return await this.backend.call("suggest", { ids: this.select(args.names(opts.indexes)), prefix, limit });
     } catch (e) {
       throw toMidashiError(e);
     }
@@ -392,7 +406,8 @@ export class Midashi extends EventTarget {
    */
   async loadVectors(options: LookupOptions = {}): Promise<string[]> {
     try {
-      const fetched = await this.backend.call("loadVectors", { ids: this.select(options.indexes) });
+      const opts = args.options<LookupOptions>(options);
+      const fetched = await this.backend.call("loadVectors", { ids: this.select(args.names(opts.indexes)) });
       for (const info of this.indexes) {
         for (const f of info.manifest.files) if (fetched.includes(f.name) && !info.fetched.includes(f.name)) info.fetched.push(f.name);
       }
