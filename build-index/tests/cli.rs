@@ -400,3 +400,29 @@ fn a_second_build_into_a_busy_folder_is_refused() {
             > 0
     );
 }
+
+/// An index folder is data from elsewhere: an entry file naming a file outside the folder is
+/// refused before anything is opened (#27 item 10).
+#[test]
+fn an_entry_naming_a_file_outside_the_folder_is_refused() {
+    use midashi_core::format::{FileKind, Manifest};
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("idx");
+    build(&out);
+    let entry = out.join("midashi-entry.bin");
+    let mut manifest = Manifest::decode(&fs::read(&entry).unwrap()).unwrap();
+    for f in &mut manifest.files {
+        if f.kind == FileKind::Terms {
+            f.name = "../../../../../../etc/passwd".into();
+        }
+    }
+    fs::write(&entry, manifest.encode().unwrap()).unwrap();
+    let o = run(bin().arg("search").arg(&out).arg("pagination"));
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("not a file name build-index writes"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("root:"), "{stderr}");
+}

@@ -81,11 +81,38 @@ impl Decode for ManifestV1 {
 impl Manifest {
     /// Reads an entry file (any minor version of this major).
     pub fn decode(bytes: &[u8]) -> Result<Self> {
-        if super::minor_version(bytes).is_some_and(|minor| minor < 2) {
+        let manifest: Manifest = if super::minor_version(bytes).is_some_and(|minor| minor < 2) {
             let ManifestV1(old) = decode(FileKind::Entry, ENTRY_FILE_NAME, bytes)?;
-            return Ok(old);
+            old
+        } else {
+            decode(FileKind::Entry, ENTRY_FILE_NAME, bytes)?
+        };
+        manifest.check_names()?;
+        Ok(manifest)
+    }
+
+    /// Every file the entry names is a file of the index folder itself, named as its kind's
+    /// files are (`<kind>.<16 hex>.<extension>`): an index folder is data from elsewhere (a
+    /// CDN, a download), and a crafted entry naming `../../etc/passwd` or `/dev/zero` must
+    /// not make a reader open anything outside the folder.
+    fn check_names(&self) -> Result<()> {
+        match self
+            .files
+            .iter()
+            .find(|f| f.kind == FileKind::Entry || f.kind.hash_of_name(&f.name).is_none())
+        {
+            None => Ok(()),
+            Some(f) => Err(crate::error::Error::Malformed {
+                file: ENTRY_FILE_NAME.into(),
+                detail: format!(
+                    "it names {:?} as its {} file, which is not a file name build-index writes (`{}.<16 hex digits>.{}`); rebuild the index",
+                    f.name,
+                    f.kind,
+                    f.kind.stem(),
+                    f.kind.extension()
+                ),
+            }),
         }
-        decode(FileKind::Entry, ENTRY_FILE_NAME, bytes)
     }
 
     /// Writes an entry file.
@@ -155,6 +182,43 @@ pub(super) fn manifest(r: &mut Reader<'_>, languages: bool) -> ReadResult<Manife
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An entry that names a file outside its folder, or under another name than its kind's,
+    /// is refused before anyone reads that file (#27 item 10).
+    #[test]
+    fn entries_naming_files_outside_the_folder_are_refused() {
+        let entry = |name: &str, kind: FileKind| {
+            Manifest {
+                generator: "0.1.0".into(),
+                files: vec![FileRef {
+                    kind,
+                    name: name.into(),
+                    bytes: 42,
+                    needed_for_keyword: true,
+                }],
+                stats: Stats::default(),
+                slug: "github".into(),
+                base_url: "/".into(),
+                model: None,
+            }
+            .encode()
+            .unwrap()
+        };
+        assert!(Manifest::decode(&entry("terms.0123456789abcdef.bin", FileKind::Terms)).is_ok());
+        for (name, kind) in [
+            ("../../../../../../dev/zero", FileKind::Terms),
+            ("/etc/passwd", FileKind::Sections),
+            ("terms.0123456789abcdef.bin/../../x", FileKind::Terms),
+            ("sections.0123456789abcdef.bin", FileKind::Terms),
+            ("terms.0123456789abcdeg.bin", FileKind::Terms),
+            ("../vectors.0123456789abcdef.bin", FileKind::Vectors),
+            ("midashi-entry.bin", FileKind::Entry),
+        ] {
+            let err = Manifest::decode(&entry(name, kind)).unwrap_err();
+            assert_eq!(err.code(), "MALFORMED", "{name}: {err}");
+            assert!(err.to_string().contains("rebuild"), "{err}");
+        }
+    }
 
     /// An entry file of format 1.1 (its model without `languages`) reads as today's manifest
     /// with no languages; today's reads back as written.
