@@ -102,14 +102,13 @@ impl Manifest {
             .find(|f| f.kind == FileKind::Entry || f.kind.hash_of_name(&f.name).is_none())
         {
             None => Ok(()),
+            // Display, not Debug: Debug's string escaping would add its tables to every
+            // wasm module.
             Some(f) => Err(crate::error::Error::Malformed {
                 file: ENTRY_FILE_NAME.into(),
                 detail: format!(
-                    "it names {:?} as its {} file, which is not a file name build-index writes (`{}.<16 hex digits>.{}`); rebuild the index",
-                    f.name,
-                    f.kind,
-                    f.kind.stem(),
-                    f.kind.extension()
+                    "it names `{}` as its {} file, not a file name build-index writes; rebuild the index",
+                    f.name, f.kind
                 ),
             }),
         }
