@@ -166,21 +166,25 @@ fn two_builds_are_byte_identical() {
     assert_eq!(list(&a), list(&b));
 }
 
+/// The terms file of the index in `dir`.
+fn terms_file(dir: &Path) -> PathBuf {
+    fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("terms."))
+        })
+        .expect("a terms file")
+}
+
 #[test]
 fn damaged_indexes_fail_clearly() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("idx");
     build(&out);
-    let terms = fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("terms.")
-        })
-        .unwrap();
+    let terms = terms_file(&out);
     let good = fs::read(&terms).unwrap();
 
     fs::write(&terms, &good[..good.len() / 2]).unwrap();
@@ -328,17 +332,7 @@ fn a_rebuild_rewrites_a_damaged_file() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("idx");
     build(&out);
-    let terms = fs::read_dir(&out)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("terms.")
-        })
-        .unwrap();
+    let terms = terms_file(&out);
     let mut bytes = fs::read(&terms).unwrap();
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x40;
@@ -347,27 +341,34 @@ fn a_rebuild_rewrites_a_damaged_file() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("rebuild"));
     build(&out);
-    assert!(
-        search_json(&out, "pagination", &[])["total"]
-            .as_u64()
-            .unwrap()
-            > 0
-    );
+    assert!(finds_pagination(&out));
+}
+
+/// Whether the index in `dir` answers a query that the fixture matches.
+fn finds_pagination(dir: &Path) -> bool {
+    search_json(dir, "pagination", &[])["total"]
+        .as_u64()
+        .is_some_and(|n| n > 0)
+}
+
+/// The names in a folder.
+fn names_in(dir: &Path) -> Vec<std::ffi::OsString> {
+    fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect()
 }
 
 /// One writer per output folder (#27 item 5): while another process holds the folder's
-/// lock, a build is refused at once with a message naming the holder, and writes nothing;
-/// once released, the same build runs.
+/// lock, a build is refused at once with a clear message and writes nothing; once released,
+/// the same build runs.
 #[test]
 fn a_second_build_into_a_busy_folder_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("idx");
     build(&out);
-    let before: Vec<_> = fs::read_dir(&out)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
+    let before = names_in(&out);
     let lock = fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -385,20 +386,11 @@ fn a_second_build_into_a_busy_folder_is_refused() {
         stderr.contains("another build-index is writing into this folder"),
         "{stderr}"
     );
-    let after: Vec<_> = fs::read_dir(&out)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
+    let after = names_in(&out);
     assert_eq!(before, after, "the refused build wrote nothing");
     drop(lock);
     build(&out);
-    assert!(
-        search_json(&out, "pagination", &[])["total"]
-            .as_u64()
-            .unwrap()
-            > 0
-    );
+    assert!(finds_pagination(&out));
 }
 
 /// An index folder is data from elsewhere: an entry file naming a file outside the folder is
