@@ -299,8 +299,10 @@ export class Host {
   }
 
   /** Fetches files an index asked for and attaches them (vectors are kept for a rebuild). */
-  private async attachFiles(l: Loaded, names: string[]): Promise<void> {
+  private async attachFiles(l: Loaded, names: string[], fetching?: Promise<unknown>): Promise<void> {
     const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), filesContext(l))));
+    // A move to the full engine started beside the download (vectors) finishes first.
+    await fetching;
     const live = await this.ready();
     const kindOf = (name: string) => l.info.manifest.files.find((f) => f.name === name)?.kind;
     names.forEach((name, i) => {
@@ -378,24 +380,14 @@ export class Host {
       if (!file) {
         throw new MidashiError("SEMANTIC_UNAVAILABLE", `index ${JSON.stringify(l.info.name)} has no vectors: rebuild it with a model`);
       }
-      const annFile = files.find((f) => f.kind === "Ann");
-      const ctx = { what: `index ${JSON.stringify(l.info.name)}`, missing: HOW_TO_BUILD };
-      // Vectors need the full engine: it loads while the vectors download.
+      const names = [file.name, ...files.filter((f) => f.kind === "Ann").map((f) => f.name)];
+      // Vectors need the full engine: it loads while the vectors download. Then they are
+      // attached as a request's needs are (attachFiles), graph after vectors.
       const moving = this.fullEngine();
-      // Awaited below; a failure is reported there, not as an unhandled rejection.
+      // Awaited in attachFiles; a failure is reported there, not as an unhandled rejection.
       moving.catch(() => undefined);
-      const [bytes, ann] = await Promise.all([
-        readBytes(join(l.info.source, file.name), ctx),
-        annFile ? readBytes(join(l.info.source, annFile.name), ctx) : Promise.resolve(undefined),
-      ]);
-      const engine = await moving;
-      attachVectors(engine, l.index, bytes, ann);
-      l.vectors = bytes;
-      l.ann = ann;
-      for (const f of annFile ? [file, annFile] : [file]) {
-        l.info.fetched.push(f.name);
-        fetched.push(f.name);
-      }
+      await this.attachFiles(l, names, moving);
+      fetched.push(...names);
     }
     return fetched;
   }
