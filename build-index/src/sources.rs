@@ -1,6 +1,6 @@
-//! Where documents come from: a folder of Markdown (walked, filtered, parsed in parallel) or
-//! a JSONL file of records. File-system work lives here; Markdown itself is parsed by
-//! `midashi-markdown`.
+//! Where documents come from: a folder of Markdown or a built site's HTML pages (walked,
+//! filtered, parsed in parallel), or a JSONL file of records. File-system work lives here;
+//! Markdown is parsed by `midashi-markdown`, HTML by `midashi-html`.
 
 use crate::error::{CliError, Result};
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -23,6 +23,65 @@ pub struct Loaded {
     pub docs: Vec<Document>,
     /// Problems worth telling, with file:line.
     pub warnings: Vec<Warning>,
+    /// Files not indexed, and why (a page control, a redirect, a symbolic link).
+    pub skipped: Vec<(String, String)>,
+}
+
+/// What kind of documents a folder holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputKind {
+    /// Decide from the files: a built site's `*.html`, else Markdown.
+    Auto,
+    /// Markdown source (`*.md`, `*.markdown`).
+    Markdown,
+    /// A built site's pages (`*.html`): what the generator rendered.
+    Html,
+    /// A `.jsonl` file of records.
+    Jsonl,
+}
+
+impl InputKind {
+    /// The file names this kind reads by default.
+    fn matches(self, rel: &str) -> bool {
+        let lower = rel.to_ascii_lowercase();
+        match self {
+            InputKind::Html => lower.ends_with(".html") || lower.ends_with(".htm"),
+            _ => lower.ends_with(".md") || lower.ends_with(".markdown"),
+        }
+    }
+
+    /// `Auto` made definite for the folder at `root`: HTML when it has more HTML pages than
+    /// Markdown files (a generator's output folder), else Markdown.
+    pub fn detect(self, root: &Path) -> InputKind {
+        if self != InputKind::Auto {
+            return self;
+        }
+        let (mut html, mut md) = (0usize, 0usize);
+        for e in walker(root).filter_map(|e| e.ok()) {
+            let name = e.file_name().to_string_lossy();
+            if InputKind::Html.matches(&name) {
+                html += 1;
+            } else if InputKind::Markdown.matches(&name) {
+                md += 1;
+            }
+        }
+        if html > md {
+            InputKind::Html
+        } else {
+            InputKind::Markdown
+        }
+    }
+}
+
+fn walker(root: &Path) -> impl Iterator<Item = walkdir::Result<walkdir::DirEntry>> {
+    walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            let name = e.file_name().to_string_lossy();
+            e.depth() == 0 || !(name.starts_with('.') || name == "node_modules")
+        })
 }
 
 fn glob_set(patterns: &[String]) -> Result<Option<GlobSet>> {
@@ -38,20 +97,19 @@ fn glob_set(patterns: &[String]) -> Result<Option<GlobSet>> {
         .map_err(|e| CliError::Usage(e.to_string()))
 }
 
-/// The Markdown files under `root` (relative paths with `/`), sorted.
-pub fn markdown_files(root: &Path, include: &[String], exclude: &[String]) -> Result<Vec<String>> {
+/// The files of `kind` under `root` (relative paths with `/`), sorted, and the symbolic
+/// links that were not followed (a link may point outside the folder).
+pub fn input_files(
+    root: &Path,
+    kind: InputKind,
+    include: &[String],
+    exclude: &[String],
+) -> Result<(Vec<String>, Vec<String>)> {
     let include = glob_set(include)?;
     let exclude = glob_set(exclude)?;
     let mut out = Vec::new();
-    let walker = walkdir::WalkDir::new(root)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| {
-            let name = e.file_name().to_string_lossy();
-            e.depth() == 0 || !(name.starts_with('.') || name == "node_modules")
-        });
-    for entry in walker {
+    let mut links = Vec::new();
+    for entry in walker(root) {
         let entry = entry.map_err(|e| CliError::Io {
             path: e
                 .path()
@@ -61,19 +119,24 @@ pub fn markdown_files(root: &Path, include: &[String], exclude: &[String]) -> Re
                 .into_io_error()
                 .unwrap_or_else(|| std::io::Error::other("walk failed")),
         })?;
-        if !entry.file_type().is_file() {
-            continue;
-        }
         let rel = entry
             .path()
             .strip_prefix(root)
             .unwrap_or(entry.path())
             .to_string_lossy()
             .replace('\\', "/");
-        let is_md = rel.ends_with(".md") || rel.ends_with(".markdown");
+        if entry.path_is_symlink() {
+            if kind.matches(&rel) {
+                links.push(rel);
+            }
+            continue;
+        }
+        if !entry.file_type().is_file() {
+            continue;
+        }
         let included = match &include {
             Some(set) => set.is_match(&rel),
-            None => is_md,
+            None => kind.matches(&rel),
         };
         let excluded = exclude.as_ref().is_some_and(|set| set.is_match(&rel));
         if included && !excluded {
@@ -81,7 +144,7 @@ pub fn markdown_files(root: &Path, include: &[String], exclude: &[String]) -> Re
         }
     }
     out.sort();
-    Ok(out)
+    Ok((out, links))
 }
 
 /// Reads one file as text: invalid UTF-8 is replaced (with a warning); binary, oversized and
@@ -123,8 +186,50 @@ fn read_text(root: &Path, rel: &str) -> Result<(String, Option<Warning>), Warnin
     })
 }
 
+/// One file, parsed: a document and its warnings, or why it is left out.
+pub enum Parsed {
+    /// A document to index.
+    Doc(Document, Vec<Warning>),
+    /// Not indexed, and why.
+    Skipped(String),
+}
+
 /// Reads and parses every Markdown file under `root`, in parallel, with a progress bar.
 pub fn load_markdown(root: &Path, files: &[String], opts: &Options, progress: bool) -> Loaded {
+    load_with(root, files, progress, |rel, text| {
+        let (doc, warnings) = parse_document(rel, text, opts);
+        if doc.sections.is_empty() {
+            Parsed::Skipped("`search: false` in its frontmatter".into())
+        } else {
+            Parsed::Doc(doc, warnings)
+        }
+    })
+}
+
+/// Reads and parses every HTML page under `root` (a built site), in parallel.
+pub fn load_html(
+    root: &Path,
+    files: &[String],
+    opts: &midashi_html::Options,
+    progress: bool,
+) -> Loaded {
+    load_with(
+        root,
+        files,
+        progress,
+        |rel, text| match midashi_html::parse_page(rel, text, opts) {
+            midashi_html::Outcome::Page(doc, warnings) => Parsed::Doc(doc, warnings),
+            midashi_html::Outcome::Skipped(why) => Parsed::Skipped(why),
+        },
+    )
+}
+
+fn load_with(
+    root: &Path,
+    files: &[String],
+    progress: bool,
+    parse: impl Fn(&str, &str) -> Parsed + Sync,
+) -> Loaded {
     let bar = if progress {
         let bar = ProgressBar::new(files.len() as u64);
         bar.set_style(
@@ -135,16 +240,18 @@ pub fn load_markdown(root: &Path, files: &[String], opts: &Options, progress: bo
     } else {
         ProgressBar::hidden()
     };
-    let parsed: Vec<(Option<Document>, Vec<Warning>)> = files
+    let parsed: Vec<(&String, Result<Document, String>, Vec<Warning>)> = files
         .par_iter()
         .map(|rel| {
             let out = match read_text(root, rel) {
-                Err(w) => (None, vec![w]),
-                Ok((text, w)) => {
-                    let (doc, mut warnings) = parse_document(rel, &text, opts);
-                    warnings.extend(w);
-                    (Some(doc), warnings)
-                }
+                Err(w) => (rel, Err(String::new()), vec![w]),
+                Ok((text, w)) => match parse(rel, &text) {
+                    Parsed::Doc(doc, mut warnings) => {
+                        warnings.extend(w);
+                        (rel, Ok(doc), warnings)
+                    }
+                    Parsed::Skipped(why) => (rel, Err(why), Vec::new()),
+                },
             };
             bar.inc(1);
             out
@@ -152,8 +259,13 @@ pub fn load_markdown(root: &Path, files: &[String], opts: &Options, progress: bo
         .collect();
     bar.finish_and_clear();
     let mut loaded = Loaded::default();
-    for (doc, warnings) in parsed {
-        loaded.docs.extend(doc);
+    for (rel, doc, warnings) in parsed {
+        match doc {
+            Ok(doc) => loaded.docs.push(doc),
+            // An unreadable file is already a warning.
+            Err(why) if why.is_empty() => {}
+            Err(why) => loaded.skipped.push((rel.clone(), why)),
+        }
         loaded.warnings.extend(warnings);
     }
     loaded

@@ -6,7 +6,7 @@ use crate::embedding::{
 };
 use crate::error::{CliError, Result};
 use crate::output::write_index;
-use crate::sources::{load_markdown, load_records, markdown_files, Loaded};
+use crate::sources::{input_files, load_html, load_markdown, load_records, InputKind, Loaded};
 use midashi_core::build::{FieldWeights, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_markdown::{Options, SlugStyle};
 use std::path::{Path, PathBuf};
@@ -18,6 +18,11 @@ pub struct BuildArgs {
     /// Output folder for the index files.
     #[arg(long, short)]
     pub out: PathBuf,
+    /// What the input folder holds: `markdown` source, a built site's `html` pages, or
+    /// `jsonl` records; `auto` decides from the files (HTML when it has more `*.html` than
+    /// `*.md`, as a generator's output folder does).
+    #[arg(long = "input", id = "input_kind", value_enum, default_value_t = InputKind::Auto)]
+    pub input_kind: InputKind,
     /// URL prefix of the pages (e.g. "/docs/").
     #[arg(long, default_value = "/")]
     pub base_url: String,
@@ -89,45 +94,61 @@ impl From<LayoutArg> for Layout {
     }
 }
 
-/// Reads the input: a folder of Markdown or a JSONL file of records.
+/// Reads the input: a folder of Markdown or HTML pages, or a JSONL file of records. The
+/// second value says whether the documents are records.
 pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, bool)> {
-    if input.is_dir() {
-        let files = markdown_files(input, &args.include, &args.exclude)?;
-        if files.is_empty() {
-            return Err(CliError::NothingToIndex(input.to_path_buf()));
-        }
-        let mut opts = Options {
+    let jsonl = input.is_file()
+        && (args.input_kind == InputKind::Jsonl
+            || input
+                .extension()
+                .is_some_and(|e| e == "jsonl" || e == "ndjson"));
+    if jsonl {
+        return Ok((load_records(input)?, true));
+    }
+    if !input.is_dir() || args.input_kind == InputKind::Jsonl {
+        return Err(CliError::BadInput(input.to_path_buf()));
+    }
+    let kind = args.input_kind.detect(input);
+    let (files, links) = input_files(input, kind, &args.include, &args.exclude)?;
+    if files.is_empty() {
+        return Err(CliError::NothingToIndex(input.to_path_buf()));
+    }
+    // Long sections only matter to the embedder (it splits them into windows).
+    let max_section_tokens = if args.keyword_only { u32::MAX } else { 256 };
+    let mut loaded = if kind == InputKind::Html {
+        let opts = midashi_html::Options {
+            base_url: args.base_url.clone(),
+            max_section_tokens,
+        };
+        load_html(input, &files, &opts, !args.quiet)
+    } else {
+        let opts = Options {
             slug: args.slug,
             base_url: args.base_url.clone(),
-            ..Options::default()
+            max_section_tokens,
         };
-        if args.keyword_only {
-            // Long sections only matter to the embedder (it splits them into windows).
-            opts.max_section_tokens = u32::MAX;
-        }
-        let loaded = load_markdown(input, &files, &opts, !args.quiet);
-        if loaded.docs.is_empty() {
-            // Every file was skipped: writing an empty index would replace a good one.
-            return Err(CliError::NothingReadable {
-                dir: input.to_path_buf(),
-                reasons: loaded
-                    .warnings
-                    .iter()
-                    .take(5)
-                    .map(|w| format!("\n  {}: {}", w.path, w.message))
-                    .collect(),
-            });
-        }
-        Ok((loaded, false))
-    } else if input.is_file()
-        && input
-            .extension()
-            .is_some_and(|e| e == "jsonl" || e == "ndjson")
-    {
-        Ok((load_records(input)?, true))
-    } else {
-        Err(CliError::BadInput(input.to_path_buf()))
+        load_markdown(input, &files, &opts, !args.quiet)
+    };
+    for l in links {
+        loaded
+            .skipped
+            .push((l, "a symbolic link (not followed)".into()));
     }
+    if loaded.docs.is_empty() {
+        // Every file was skipped: writing an empty index would replace a good one.
+        return Err(CliError::NothingReadable {
+            dir: input.to_path_buf(),
+            reasons: loaded
+                .warnings
+                .iter()
+                .map(|w| (w.path.as_str(), w.message.as_str()))
+                .chain(loaded.skipped.iter().map(|(p, w)| (p.as_str(), w.as_str())))
+                .take(5)
+                .map(|(p, w)| format!("\n  {p}: {w}"))
+                .collect(),
+        });
+    }
+    Ok((loaded, false))
 }
 
 /// Builds the index in memory from loaded documents, with vectors when a model is at hand.
@@ -204,6 +225,7 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
         }
     }
     let warnings = loaded.warnings.clone();
+    let skipped = loaded.skipped.clone();
     // --site renders the same documents after the index is written (see crate::site).
     let site_docs = args.site.then(|| loaded.docs.clone());
     let (output, embed_report) = build(loaded, input, records, args)?;
@@ -273,6 +295,15 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
         None => println!("  vectors    none (keyword-only index)"),
     }
     println!("  time       {:.2} s", started.elapsed().as_secs_f64());
+    if !skipped.is_empty() {
+        println!("{} files not indexed:", skipped.len());
+        for (path, why) in skipped.iter().take(20) {
+            println!("  {path}: {why}");
+        }
+        if skipped.len() > 20 {
+            println!("  ({} more)", skipped.len() - 20);
+        }
+    }
     if !warnings.is_empty() {
         println!("{} warnings:", warnings.len());
         const SHOWN: usize = 50;

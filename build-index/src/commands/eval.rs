@@ -117,6 +117,7 @@ pub fn index_corpus(
 ) -> Result<(SearchIndex, Option<Embedder>)> {
     let loaded = load_records(&dir.join("corpus.jsonl"))?;
     let args = crate::commands::build::BuildArgs {
+        input_kind: crate::sources::InputKind::Jsonl,
         out: dir.to_path_buf(),
         base_url: "/".into(),
         slug: midashi_markdown::SlugStyle::Github,

@@ -20,6 +20,9 @@ pub(crate) struct Meta {
     pub category: Option<String>,
     pub lang: Option<String>,
     pub version: Option<String>,
+    /// `search: false` leaves the document out of the index (the page control HTML input
+    /// has as `data-midashi-ignore`).
+    pub search: Option<bool>,
 }
 
 /// A parse error: the 1-based line within the frontmatter body (when known) and a message.
@@ -65,6 +68,7 @@ pub(crate) fn parse(kind: Kind, body: &str) -> Result<Meta, FmError> {
         category: scalar(&["category"]),
         lang: scalar(&["lang", "language", "locale"]),
         version: scalar(&["version"]),
+        search: scalar(&["search"]).map(|s| !s.eq_ignore_ascii_case("false")),
     })
 }
 

@@ -53,3 +53,10 @@ impl Default for Options {
         }
     }
 }
+
+/// The hints a document's path gives, for documents that are not Markdown (a built site's
+/// HTML pages): its category (the first folder that is not a version) and its version (a
+/// version-like first folder, `v2/…`).
+pub fn path_hints(path: &str) -> midashi_core::section::Hints {
+    frontmatter::hints(path, frontmatter::Meta::default())
+}

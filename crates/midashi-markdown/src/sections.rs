@@ -36,6 +36,7 @@ pub fn parse_document(path: &str, source: &str, opts: &Options) -> (Document, Ve
             }
         },
     };
+    let excluded = meta.search == Some(false);
     let fm_title = meta.title.clone();
     let hints = frontmatter::hints(path, meta);
 
@@ -57,7 +58,7 @@ pub fn parse_document(path: &str, source: &str, opts: &Options) -> (Document, Ve
         });
     }
     let nodes = b.nodes;
-    let doc = assemble(
+    let mut doc = assemble(
         path,
         source,
         opts,
@@ -67,6 +68,11 @@ pub fn parse_document(path: &str, source: &str, opts: &Options) -> (Document, Ve
         hints,
         &mut warnings,
     );
+    if excluded {
+        // Frontmatter `search: false`: the document is read (its warnings still count) but
+        // has no sections to index; the CLI leaves such documents out and says how many.
+        doc.sections.clear();
+    }
     (doc, warnings)
 }
 
