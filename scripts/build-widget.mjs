@@ -52,6 +52,12 @@ export class ${args.path.includes("embed") ? "EmbedHost" : "Host"} { constructor
 await build({ ...common, entryPoints: [join(web, "src/widget/index.ts")], format: "esm", outfile: join(out, "midashi.js"), plugins: [workerOnly] });
 await build({ ...common, entryPoints: [join(web, "src/worker.ts")], format: "esm", outfile: join(out, "worker.js") });
 await build({ ...common, entryPoints: [join(web, "src/embed-worker.ts")], format: "esm", outfile: join(out, "embed-worker.js") });
+// The package's own worker.js and embed-worker.js (what index.js points at with
+// `new URL("./worker.js", import.meta.url)`) are the same self-contained bundles, replacing
+// tsc's output: an app's bundler emits such a URL's file as it is, without following its
+// imports, so a worker that imported ./host.js would 404 in every bundled app.
+await build({ ...common, entryPoints: [join(web, "src/worker.ts")], format: "esm", outfile: join(web, "dist", "worker.js") });
+await build({ ...common, entryPoints: [join(web, "src/embed-worker.ts")], format: "esm", outfile: join(web, "dist", "embed-worker.js") });
 
 if (!existsSync(glue)) {
   console.error(`build-widget: ${glue} is missing; build the wasm first (scripts/build-wasm.sh dev|release)`);

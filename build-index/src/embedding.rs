@@ -16,8 +16,14 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Where models are looked for when `--model` is not given (written by scripts/fetch-model.sh).
-pub const DEFAULT_MODEL_DIR: &str = "models/all-MiniLM-L6-v2";
+/// Says where the default model is looked for, for messages.
+pub fn default_model_places() -> String {
+    format!(
+        "$MIDASHI_MODEL, or models/{} beside build-index or in the cache: {}",
+        crate::locate::MODEL_NAME,
+        crate::locate::listed(&crate::locate::model_candidates())
+    )
+}
 
 /// The vectors of one text's windows.
 type Windows = Vec<Vec<f32>>;
@@ -50,15 +56,13 @@ pub fn embedded_text(section: &Section) -> String {
     }
 }
 
-/// Resolves the model folder: `--model` if given (must exist), else the default folder if
-/// present. `Ok(None)` means "build keyword-only" (with a notice from the caller).
+/// Resolves the model folder: `--model` if given (must exist), else the default model if
+/// one is found beside the tool or in the cache (`crate::locate`). `Ok(None)` means "build
+/// keyword-only" (with a notice from the caller).
 pub fn resolve_model_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
     match explicit {
         Some(dir) => Ok(Some(dir.to_path_buf())),
-        None => {
-            let d = PathBuf::from(DEFAULT_MODEL_DIR);
-            Ok(d.join("midashi-model.json").is_file().then_some(d))
-        }
+        None => Ok(crate::locate::default_model()),
     }
 }
 
@@ -118,11 +122,7 @@ fn legacy_cache_path(cache_dir: &Path, info: &ModelInfo) -> PathBuf {
 
 /// The default cache folder: `$MIDASHI_CACHE_DIR`, else `~/.cache/midashi`.
 pub fn default_cache_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("MIDASHI_CACHE_DIR") {
-        return PathBuf::from(d);
-    }
-    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);
-    home.join(".cache").join("midashi")
+    crate::locate::cache_dir()
 }
 
 fn load_cache(path: &Path) -> Cache {

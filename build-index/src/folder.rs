@@ -3,7 +3,7 @@
 //! every reader of a folder — `search`, `get`, `vectors`, `eval` and the MCP server — so they
 //! open, embed and answer alike.
 
-use crate::embedding::{load_model, model_info, resolve_model_dir, DEFAULT_MODEL_DIR};
+use crate::embedding::{default_model_places, load_model, model_info, resolve_model_dir};
 use crate::error::{CliError, Result};
 use midashi_core::format::entry::ENTRY_FILE_NAME;
 use midashi_core::format::{FileKind, Manifest};
@@ -122,7 +122,7 @@ pub fn query_vector(
     let Some(embedder) = embedder else {
         if explicit {
             return Err(CliError::Model(format!(
-                "{mode:?} search needs the embedding model: the index does not ship one (built with --no-ship-model); run scripts/fetch-model.sh (expects {DEFAULT_MODEL_DIR}) or pass --model <dir>"
+                "{mode:?} search needs the embedding model: the index does not ship one (built with --no-ship-model); pass --model <dir> (looked in {})", default_model_places()
             )));
         }
         return Ok(None);

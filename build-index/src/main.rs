@@ -5,6 +5,7 @@ mod commands;
 mod embedding;
 mod error;
 mod folder;
+mod locate;
 mod mcp;
 mod output;
 mod quote;

@@ -139,3 +139,73 @@ fn is_leftover_temp_file(name: &str) -> bool {
                 .iter()
                 .any(|k| FileKind::is_hashed_name(&format!("{stem}.{}", k.extension()))))
 }
+
+/// A `--site` being written beside its output folder (`.<name>.midashi-new`), made live in
+/// one step when every page and the index are written: a build that stops half-way leaves
+/// the previous site whole, and pages of deleted documents do not survive a rebuild.
+#[derive(Debug)]
+pub struct Staging {
+    out: std::path::PathBuf,
+    new: std::path::PathBuf,
+    old: std::path::PathBuf,
+}
+
+impl Staging {
+    /// Starts a fresh staging folder for `out`, clearing what an interrupted build left (and
+    /// putting back a site that one interrupted build moved aside but did not replace).
+    pub fn begin(out: &Path) -> Result<Staging> {
+        let name = out
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .ok_or_else(|| CliError::Usage(format!("--out {} names no folder", out.display())))?;
+        let parent = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        let s = Staging {
+            out: out.to_path_buf(),
+            new: parent.join(format!(".{name}.midashi-new")),
+            old: parent.join(format!(".{name}.midashi-old")),
+        };
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| CliError::Output { path, source }
+        };
+        if s.old.exists() {
+            if s.out.exists() {
+                fs::remove_dir_all(&s.old).map_err(io(&s.old))?;
+            } else {
+                fs::rename(&s.old, &s.out).map_err(io(&s.out))?;
+            }
+        }
+        if s.new.exists() {
+            fs::remove_dir_all(&s.new).map_err(io(&s.new))?;
+        }
+        fs::create_dir_all(&s.new).map_err(io(&s.new))?;
+        Ok(s)
+    }
+
+    /// Where the new site is written.
+    pub fn path(&self) -> &Path {
+        &self.new
+    }
+
+    /// Makes the new site live: the old one is moved aside, the new one into its place, the
+    /// old one removed.
+    pub fn commit(self) -> Result<()> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| CliError::Output { path, source }
+        };
+        // The lock file of the running build stays meaningful in the new folder.
+        fs::write(self.new.join(LOCK_FILE_NAME), b"").map_err(io(&self.new))?;
+        if self.out.exists() {
+            fs::rename(&self.out, &self.old).map_err(io(&self.out))?;
+        }
+        fs::rename(&self.new, &self.out).map_err(io(&self.out))?;
+        if self.old.exists() {
+            fs::remove_dir_all(&self.old).map_err(io(&self.old))?;
+        }
+        Ok(())
+    }
+}

@@ -72,23 +72,32 @@ function stableJson(value: unknown): string {
   );
 }
 
-/** Where the package's own files are: next to this module unless told otherwise. */
+/**
+ * Where the package's own files are: next to this module unless told otherwise. Each default
+ * is written as a literal `new URL("./file", import.meta.url)`: the one form every bundler
+ * (Vite, webpack 5, esbuild with its file loader, Rollup) recognises, so that an app that
+ * imports this package gets these files emitted and their URLs rewritten, with no copying
+ * by hand. The workers are self-contained bundles, so a bundler may emit them as they are.
+ */
 function assets(options: LoadOptions) {
-  const at = (given: string | URL | undefined, file: string) => (given ? absolute(given) : new URL(file, import.meta.url).href);
+  const at = (given: string | URL | undefined, fallback: () => URL) => (given ? absolute(given) : fallback().href);
   // A caller who names only the full engine's files gets only the full engine: the keyword
   // module's default place (next to this package) may not be where they serve files.
   const keywordGiven = options.keywordWasmUrl !== undefined || options.keywordGlueUrl !== undefined;
   const fullOnly = !keywordGiven && (options.wasmUrl !== undefined || options.glueUrl !== undefined);
   return {
-    glueUrl: at(options.glueUrl, "./wasm/midashi_wasm.js"),
-    wasmUrl: at(options.wasmUrl, "./wasm/midashi_wasm_bg.wasm"),
+    glueUrl: at(options.glueUrl, () => new URL("./wasm/midashi_wasm.js", import.meta.url)),
+    wasmUrl: at(options.wasmUrl, () => new URL("./wasm/midashi_wasm_bg.wasm", import.meta.url)),
     keyword: fullOnly
       ? undefined
-      : { glueUrl: at(options.keywordGlueUrl, "./wasm/midashi_keyword.js"), wasmUrl: at(options.keywordWasmUrl, "./wasm/midashi_keyword_bg.wasm") },
-    workerUrl: at(options.workerUrl, "./worker.js"),
-    embedGlueUrl: at(options.embedGlueUrl, "./embed/midashi_wasm_embed.js"),
-    embedWasmUrl: at(options.embedWasmUrl, "./embed/midashi_wasm_embed_bg.wasm"),
-    embedWorkerUrl: at(options.embedWorkerUrl, "./embed-worker.js"),
+      : {
+          glueUrl: at(options.keywordGlueUrl, () => new URL("./wasm/midashi_keyword.js", import.meta.url)),
+          wasmUrl: at(options.keywordWasmUrl, () => new URL("./wasm/midashi_keyword_bg.wasm", import.meta.url)),
+        },
+    workerUrl: at(options.workerUrl, () => new URL("./worker.js", import.meta.url)),
+    embedGlueUrl: at(options.embedGlueUrl, () => new URL("./embed/midashi_wasm_embed.js", import.meta.url)),
+    embedWasmUrl: at(options.embedWasmUrl, () => new URL("./embed/midashi_wasm_embed_bg.wasm", import.meta.url)),
+    embedWorkerUrl: at(options.embedWorkerUrl, () => new URL("./embed-worker.js", import.meta.url)),
   };
 }
 

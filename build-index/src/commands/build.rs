@@ -1,8 +1,8 @@
 //! `build-index <docs-dir | records.jsonl> --out <dir>`: read, index, write, report.
 
 use crate::embedding::{
-    default_cache_dir, embed_documents, load_model, model_info, resolve_model_dir, EmbedReport,
-    DEFAULT_MODEL_DIR,
+    default_cache_dir, default_model_places, embed_documents, load_model, model_info,
+    resolve_model_dir, EmbedReport,
 };
 use crate::error::{CliError, Result};
 use crate::output::write_index;
@@ -15,9 +15,10 @@ use std::time::Instant;
 /// What to build.
 #[derive(Debug, Clone, clap::Args)]
 pub struct BuildArgs {
-    /// Output folder for the index files.
+    /// Output folder for the index files (default for a built site's folder: its `search/`,
+    /// so `midashi dist` writes `dist/search/`).
     #[arg(long, short)]
-    pub out: PathBuf,
+    pub out: Option<PathBuf>,
     /// What the input folder holds: `markdown` source, a built site's `html` pages, or
     /// `jsonl` records; `auto` decides from the files (HTML when it has more `*.html` than
     /// `*.md`, as a generator's output folder does).
@@ -68,7 +69,9 @@ pub struct BuildArgs {
     /// <out>/search/).
     #[arg(long)]
     pub site: bool,
-    /// With --site: the widget's built files (bundle/ and wasm/; default web/dist).
+    /// The widget's built files (bundle/ and wasm/), copied beside the index for --site and
+    /// for a built site's folder (default: found beside the tool: the npm package's dist/, a
+    /// checkout's web/dist).
     #[arg(long)]
     pub assets: Option<PathBuf>,
 }
@@ -200,8 +203,9 @@ pub fn build(
             report = Some(r);
         }
         None if !args.keyword_only => eprintln!(
-            "note: no embedding model at {DEFAULT_MODEL_DIR}: building a keyword-only index \
-             (run scripts/fetch-model.sh, or pass --model <dir>; --keyword-only silences this)"
+            "note: no embedding model found: building a keyword-only index (pass --model <dir>, \
+             or set MIDASHI_MODEL; looked in {}; --keyword-only silences this)",
+            default_model_places()
         ),
         None => {}
     }
@@ -211,12 +215,35 @@ pub fn build(
     Ok((builder.build()?, report))
 }
 
+/// The output folder: `--out`, else `<input>/search` for a built site's folder.
+fn out_dir(input: &Path, args: &BuildArgs) -> Result<PathBuf> {
+    match &args.out {
+        Some(out) => Ok(out.clone()),
+        None if input.is_dir() && args.input_kind.detect(input) == InputKind::Html => {
+            Ok(input.join("search"))
+        }
+        None => Err(CliError::Usage(format!(
+            "give the output folder: {} --out <dir> (only a built site's folder has a default, \
+             its search/)",
+            input.display()
+        ))),
+    }
+}
+
 /// The whole command.
 pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     let started = Instant::now();
+    let out = out_dir(input, args)?;
     // Held until the index (and the site) are written: a second build into the folder is
     // refused rather than interleaved with this one.
-    let _lock = crate::output::lock_output(&args.out)?;
+    let _lock = crate::output::lock_output(&out)?;
+    if args.site && args.input_kind.detect(input) == InputKind::Html {
+        return Err(CliError::Usage(
+            "--site renders Markdown into pages; this folder is a built site already: write its \
+             index into it instead (e.g. `--out <site>/search`, without --site)"
+                .into(),
+        ));
+    }
     let (loaded, records) = load_input(input, args)?;
     let mut per_depth = [0usize; 7];
     for d in &loaded.docs {
@@ -230,19 +257,34 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     let site_docs = args.site.then(|| loaded.docs.clone());
     let (output, embed_report) = build(loaded, input, records, args)?;
     let index_dir = if args.site {
-        args.out.join("search")
+        out.join("search")
     } else {
-        args.out.clone()
+        out.clone()
     };
-    write_index(&index_dir, &output.files)?;
     if let Some(docs) = &site_docs {
+        // The pages and the index are written aside and made live together.
+        let staging = crate::output::Staging::begin(&out)?;
+        write_index(&staging.path().join("search"), &output.files)?;
         let site = crate::site::SiteArgs {
-            out: &args.out,
+            out: staging.path(),
+            shown_out: &out,
             assets: args.assets.as_deref(),
             slug: args.slug,
             base_url: &args.base_url,
         };
         crate::site::build_site(input, &site, docs, &output.files)?;
+        staging.commit()?;
+    } else {
+        write_index(&index_dir, &output.files)?;
+        if !records && args.input_kind.detect(input) == InputKind::Html {
+            // A built site gets the widget beside its index, as `--site` does.
+            // Without the widget's files (a checkout that has not built them) the index is
+            // still what was asked for: say so, do not fail.
+            match crate::site::add_widget(&index_dir, &output.files, args.assets.as_deref()) {
+                Ok(notes) => notes.iter().for_each(|n| println!("  {n}")),
+                Err(e) => println!("  widget not copied: {e}"),
+            }
+        }
     }
     let m = &output.manifest;
     println!(

@@ -4,7 +4,7 @@
 //! Also prints per-query latency percentiles of the search itself.
 
 use crate::commands::build::build;
-use crate::embedding::{load_model, resolve_model_dir, DEFAULT_MODEL_DIR};
+use crate::embedding::{default_model_places, load_model, resolve_model_dir};
 use crate::error::{CliError, Result};
 use crate::sources::load_records;
 use midashi_core::format::FileKind;
@@ -118,7 +118,7 @@ pub fn index_corpus(
     let loaded = load_records(&dir.join("corpus.jsonl"))?;
     let args = crate::commands::build::BuildArgs {
         input_kind: crate::sources::InputKind::Jsonl,
-        out: dir.to_path_buf(),
+        out: Some(dir.to_path_buf()),
         base_url: "/".into(),
         slug: midashi_markdown::SlugStyle::Github,
         synonyms: None,
@@ -139,7 +139,8 @@ pub fn index_corpus(
     let embedder = if semantic {
         let dir = resolve_model_dir(model)?.ok_or_else(|| {
             CliError::Model(format!(
-                "semantic evaluation needs a model: run scripts/fetch-model.sh (expects {DEFAULT_MODEL_DIR}) or pass --model <dir>"
+                "semantic evaluation needs a model: pass --model <dir> (looked in {})",
+                default_model_places()
             ))
         })?;
         Some(load_model(&dir)?.0)

@@ -51,7 +51,7 @@ pub fn run(dir: &Path, out: &Path, queries: Option<&Path>, model: Option<&Path>)
         Some(queries) => {
             let embedder = resolve_embedder(dir, &index, model)?.ok_or_else(|| {
                 CliError::Model(
-                    "no model: the index ships none and models/all-MiniLM-L6-v2 is missing (run scripts/fetch-model.sh or pass --model)".into(),
+                    format!("no model: the index ships none and no default model was found (pass --model; looked in {})", crate::embedding::default_model_places()),
                 )
             })?;
             let f = File::open(queries).map_err(CliError::io(queries))?;

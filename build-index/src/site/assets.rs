@@ -41,10 +41,18 @@ const SEMANTIC_FILES: &[(&str, &str)] = &[
 /// relative to the assets folder.
 const WASM: &str = "wasm/midashi_keyword_bg.wasm";
 
-/// Where the widget's files are expected when `--assets` is not given: `web/dist` of the
-/// working directory (the repository root, where `scripts/demo.sh` runs).
-pub fn default_assets_dir() -> PathBuf {
-    PathBuf::from("web").join("dist")
+/// Where the widget's files are when `--assets` is not given: beside the tool (the npm
+/// package's `dist/`, a checkout's `web/dist`), found by `crate::locate`; an error lists
+/// the places looked in.
+pub fn default_assets_dir() -> Result<PathBuf> {
+    crate::locate::default_assets().ok_or_else(|| {
+        CliError::Usage(format!(
+            "the widget's built files (bundle/midashi.js and wasm/) were not found beside \
+             build-index (looked in {}). In a checkout, build them with \
+             `scripts/build-wasm.sh release && npm run build:widget`; or pass --assets <folder>",
+            crate::locate::listed(&crate::locate::assets_candidates())
+        ))
+    })
 }
 
 /// Checks that every widget file is there; the error lists what is missing and how to build it.

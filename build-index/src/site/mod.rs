@@ -78,27 +78,7 @@ pub fn write_site(
     let mut report = SiteReport::default();
     let search = out.join("search");
     fs::create_dir_all(&search).map_err(CliError::io(&search))?;
-    let manifest = index_files
-        .iter()
-        .find(|(n, _)| n == ENTRY_FILE_NAME)
-        .and_then(|(_, b)| Manifest::decode(b).ok());
-    let sharded = manifest
-        .as_ref()
-        .is_some_and(|m| m.file(FileKind::Directory).is_some());
-    report.bytes += assets::copy_widget(assets_dir, &search, sharded)?;
-    if manifest.is_some_and(|m| m.file(FileKind::Model).is_some()) {
-        match assets::copy_semantic(assets_dir, &search)? {
-            Some(bytes) => {
-                report.bytes += bytes;
-                report.semantic = true;
-            }
-            None => report.notes.push(format!(
-                "the index has vectors but {} has no semantic module: the site searches by keyword only \
-                 (build it with scripts/build-wasm-embed.sh, then npm run build:widget)",
-                assets_dir.display()
-            )),
-        }
-    }
+    copy_widget(assets_dir, &search, index_files, &mut report)?;
     let inline = assets::inline_script(index_files, assets_dir)?;
     report.bytes += inline.len() as u64;
     write_atomic(&search.join("midashi-inline.js"), inline.as_bytes())?;
@@ -398,11 +378,71 @@ fn copy_images(docs_root: &Path, out: &Path) -> Result<(usize, u64)> {
     Ok((n, bytes))
 }
 
+/// Copies the widget beside an index in `search`: the keyword module (the sharded one for a
+/// sharded index), the full engine, and the semantic module when the index ships a model.
+fn copy_widget(
+    assets_dir: &Path,
+    search: &Path,
+    index_files: &[(String, Vec<u8>)],
+    report: &mut SiteReport,
+) -> Result<()> {
+    let manifest = index_files
+        .iter()
+        .find(|(n, _)| n == ENTRY_FILE_NAME)
+        .and_then(|(_, b)| Manifest::decode(b).ok());
+    let sharded = manifest
+        .as_ref()
+        .is_some_and(|m| m.file(FileKind::Directory).is_some());
+    report.bytes += assets::copy_widget(assets_dir, search, sharded)?;
+    if manifest.is_some_and(|m| m.file(FileKind::Model).is_some()) {
+        match assets::copy_semantic(assets_dir, search)? {
+            Some(bytes) => {
+                report.bytes += bytes;
+                report.semantic = true;
+            }
+            None => report.notes.push(format!(
+                "the index has vectors but {} has no semantic module: the site searches by keyword only \
+                 (build it with scripts/build-wasm-embed.sh, then npm run build:widget)",
+                assets_dir.display()
+            )),
+        }
+    }
+    Ok(())
+}
+
+/// Puts the widget beside an index written into a built site (`midashi dist`), so that the
+/// site's pages need only `<script type="module" src="/search/midashi.js">` and
+/// `<midashi-search index="/search/">`. Returns what to tell the user.
+pub fn add_widget(
+    search: &Path,
+    index_files: &[(String, Vec<u8>)],
+    assets: Option<&Path>,
+) -> Result<Vec<String>> {
+    let assets_dir = match assets {
+        Some(dir) => dir.to_path_buf(),
+        None => default_assets_dir()?,
+    };
+    assets::check(&assets_dir)?;
+    let mut report = SiteReport::default();
+    copy_widget(&assets_dir, search, index_files, &mut report)?;
+    let mut notes = report.notes;
+    notes.push(format!(
+        "widget: {} ({} search), {:.1} MB",
+        search.join("midashi.js").display(),
+        if report.semantic { "hybrid" } else { "keyword" },
+        report.bytes as f64 / 1e6
+    ));
+    Ok(notes)
+}
+
 /// What `--site` renders with: the output folder, the widget's built files (default
 /// web/dist) and how pages link (slug style, base URL), as the build command was given them.
 pub struct SiteArgs<'a> {
-    /// The output folder (the index is in its `search/`).
+    /// Where the site is written (the index is in its `search/`).
     pub out: &'a Path,
+    /// The output folder as the user named it, for the report (the site is written aside
+    /// and moved there when complete).
+    pub shown_out: &'a Path,
     /// The widget's built files (`bundle/` and `wasm/`).
     pub assets: Option<&'a Path>,
     /// Anchor style of headings.
@@ -424,9 +464,10 @@ pub fn build_site(
             "--site needs a folder of Markdown, not a records file".into(),
         ));
     }
-    let assets_dir = args
-        .assets
-        .map_or_else(default_assets_dir, Path::to_path_buf);
+    let assets_dir = match args.assets {
+        Some(dir) => dir.to_path_buf(),
+        None => default_assets_dir()?,
+    };
     // The site is named by its home page (index.md or README.md at the top), else its folder.
     let home = docs.iter().find(|d| {
         let p = d.path.to_ascii_lowercase();
@@ -461,8 +502,8 @@ pub fn build_site(
         report.pages,
         report.images,
         report.bytes as f64 / 1e6,
-        args.out.display(),
-        args.out.display()
+        args.shown_out.display(),
+        args.shown_out.display()
     );
     println!(
         "  search: {}",

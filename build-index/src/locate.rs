@@ -1,0 +1,85 @@
+//! What travels with the tool, and where it is found: the widget's built files (for
+//! `--site`) and the default embedding model. Both are looked for beside the executable
+//! (a checkout's `target/<profile>/`, the npm package's `native/<platform>/`) and in the
+//! user's cache, never in the working directory: a build started from another folder must
+//! find the same things, and a stray `models/` folder where it happens to run must not
+//! change what it builds.
+
+use std::path::{Path, PathBuf};
+
+/// The default model's folder name (written by scripts/fetch-model.sh).
+pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
+
+/// The folder of the running executable.
+fn exe_dir() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    // npm's bin links and cargo's symlinks point at the real file: its folder is what counts.
+    let exe = exe.canonicalize().unwrap_or(exe);
+    exe.parent().map(Path::to_path_buf)
+}
+
+/// The user's cache folder for Midashi: `$MIDASHI_CACHE_DIR`, else `~/.cache/midashi`.
+pub fn cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("MIDASHI_CACHE_DIR") {
+        return PathBuf::from(d);
+    }
+    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);
+    home.join(".cache").join("midashi")
+}
+
+/// Where the default model may be, in order: `$MIDASHI_MODEL`, `models/<name>` beside the
+/// executable or up to two folders above it (a checkout's `target/release/`), then
+/// `<cache>/models/<name>`.
+pub fn model_candidates() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(d) = std::env::var_os("MIDASHI_MODEL") {
+        out.push(PathBuf::from(d));
+    }
+    if let Some(exe) = exe_dir() {
+        for up in exe.ancestors().take(3) {
+            out.push(up.join("models").join(MODEL_NAME));
+        }
+    }
+    out.push(cache_dir().join("models").join(MODEL_NAME));
+    out
+}
+
+/// The default model folder, if one of [`model_candidates`] holds one.
+pub fn default_model() -> Option<PathBuf> {
+    model_candidates()
+        .into_iter()
+        .find(|d| d.join("midashi-model.json").is_file())
+}
+
+/// Where the widget's built files may be, in order: `$MIDASHI_ASSETS`, the npm package's
+/// `dist/` (the executable is in `<package>/native/<platform>/`), a checkout's `web/dist`
+/// (the executable is in `target/<profile>/`).
+pub fn assets_candidates() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(d) = std::env::var_os("MIDASHI_ASSETS") {
+        out.push(PathBuf::from(d));
+    }
+    if let Some(exe) = exe_dir() {
+        for up in exe.ancestors().take(4) {
+            out.push(up.join("dist"));
+            out.push(up.join("web").join("dist"));
+        }
+    }
+    out
+}
+
+/// The widget's files, if one of [`assets_candidates`] holds them.
+pub fn default_assets() -> Option<PathBuf> {
+    assets_candidates()
+        .into_iter()
+        .find(|d| d.join("bundle").join("midashi.js").is_file())
+}
+
+/// The places looked in, for a message.
+pub fn listed(places: &[PathBuf]) -> String {
+    places
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,112 @@
+// The generators the scenario test builds the site with, declared: the exact packages, the
+// files of a project (the scenario's pages, the config that names the chrome words the test
+// must never find, the exclusion control, and the search box put into the theme as
+// docs/generators/<name>.md shows), the build, and where its output is.
+
+import { join } from "node:path";
+import { run } from "./harness.mjs";
+
+/** `# Title` first line → [title, rest]. */
+function splitTitle(md) {
+  const m = /^# (.+)\n+/.exec(md);
+  return m ? [m[1], md.slice(m[0].length)] : [undefined, md];
+}
+
+const identity = (url) => url;
+
+export const GENERATORS = [
+  {
+    name: "vitepress",
+    packages: ["vitepress@1.6.4", "vue@3.5.45"],
+    home: "/",
+    file: identity,
+    files(pages) {
+      const files = {};
+      for (const [path, md] of Object.entries(pages)) {
+        files[`docs/${path}`] =
+          path === "internal/secret.md"
+            ? // VitePress: a page's own <head> entries from its frontmatter.
+              `---\nhead:\n  - - meta\n    - name: robots\n      content: noindex\n---\n\n${md}`
+            : md;
+      }
+      files["docs/.vitepress/config.mts"] = `import { defineConfig } from "vitepress";
+export default defineConfig({
+  title: "Orbit",
+  cleanUrls: true,
+  head: [["script", { type: "module", src: "/search/midashi.js" }]],
+  vue: { template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith("midashi-") } } },
+  themeConfig: {
+    nav: [{ text: "Navlinkword", link: "/guide/getting-started" }],
+    sidebar: [{ text: "Sidebarlabelword", items: [
+      { text: "Getting Started", link: "/guide/getting-started" },
+      { text: "Deploying", link: "/guide/deployment" },
+      { text: "はじめに", link: "/ja/guide/getting-started" }] }],
+    footer: { message: "Footerwordzz" },
+  },
+});
+`;
+      files["docs/.vitepress/theme/index.ts"] = `import DefaultTheme from "vitepress/theme";
+import { h } from "vue";
+export default {
+  extends: DefaultTheme,
+  Layout: () => h(DefaultTheme.Layout, null, {
+    "nav-bar-content-before": () => h("midashi-search", { index: "/search/" }),
+  }),
+};
+`;
+      return files;
+    },
+    build(dir, site) {
+      run(join(dir, "node_modules", ".bin", "vitepress"), ["build", "docs"], { cwd: site });
+      return join(site, "docs", ".vitepress", "dist");
+    },
+  },
+  {
+    name: "starlight",
+    packages: ["astro@5.18.2", "@astrojs/starlight@0.37.7"],
+    home: "/",
+    file: identity,
+    files(pages) {
+      const files = {};
+      for (const [path, md] of Object.entries(pages)) {
+        // Starlight takes the page title from frontmatter and renders it as the <h1>.
+        const [title, body] = splitTitle(md);
+        const head =
+          path === "internal/secret.md"
+            ? "head:\n  - tag: meta\n    attrs:\n      name: robots\n      content: noindex\n"
+            : "";
+        const target = path === "index.md" ? "index.md" : path;
+        files[`src/content/docs/${target}`] = `---\ntitle: ${title}\n${head}---\n\n${body}`;
+      }
+      files["src/content.config.ts"] = `import { defineCollection } from "astro:content";
+import { docsLoader } from "@astrojs/starlight/loaders";
+import { docsSchema } from "@astrojs/starlight/schema";
+export const collections = { docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }) };
+`;
+      files["astro.config.mjs"] = `import { defineConfig } from "astro/config";
+import starlight from "@astrojs/starlight";
+export default defineConfig({
+  integrations: [starlight({
+    title: "Orbit",
+    pagefind: false,
+    components: { Search: "./src/components/Search.astro" },
+    sidebar: [{ label: "Sidebarlabelword", items: [
+      { label: "Getting Started", link: "/guide/getting-started/" },
+      { label: "Deploying", link: "/guide/deployment/" },
+      { label: "はじめに", link: "/ja/guide/getting-started/" },
+      { label: "Navlinkword", link: "/" }] }],
+  })],
+});
+`;
+      files["src/components/Search.astro"] = `<midashi-search index="/search/"></midashi-search>
+<script is:inline type="module" src="/search/midashi.js"></script>
+`;
+      files["package.json"] = JSON.stringify({ name: "orbit-starlight", private: true, type: "module" });
+      return files;
+    },
+    build(dir, site) {
+      run("node", [join(dir, "node_modules", "astro", "astro.js"), "build", "--root", site], { cwd: dir });
+      return join(site, "dist");
+    },
+  },
+];

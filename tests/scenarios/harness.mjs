@@ -1,0 +1,127 @@
+// What every scenario needs: the packed `midashi` tarball installed into a scratch project
+// (as a user gets it, with cargo hidden from PATH), cached installs of other packages from
+// the registry, a static server and Chromium.
+//
+// Installs are cached under .cache/scenarios/ (ignored by git), keyed by the exact package
+// list, so a second run reuses them. A package that cannot be installed fails its test with
+// npm's message: no scenario passes by skipping.
+
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { ROOT } from "../browser/helpers.mjs";
+
+export const CACHE = process.env.MIDASHI_SCENARIO_CACHE ?? join(ROOT, ".cache", "scenarios");
+
+/** PATH without any folder that holds cargo or rustc: what a user without Rust has. */
+export function pathWithoutRust() {
+  return (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter((d) => d && !existsSync(join(d, "cargo")) && !existsSync(join(d, "rustc")))
+    .join(delimiter);
+}
+
+/** Runs a command; on failure the error carries its output. */
+export function run(cmd, args, { cwd, env = {}, timeout = 15 * 60_000 } = {}) {
+  try {
+    return execFileSync(cmd, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch (e) {
+    throw new Error(`${cmd} ${args.join(" ")} (in ${cwd}) failed:\n${e.stdout ?? ""}\n${e.stderr ?? e.message}`);
+  }
+}
+
+/**
+ * A folder under the cache with `packages` installed from the registry (exact versions),
+ * reused while the list is unchanged.
+ */
+export function installed(name, packages) {
+  const dir = join(CACHE, name);
+  const key = createHash("sha256").update(JSON.stringify(packages)).digest("hex").slice(0, 16);
+  const stamp = join(dir, "node_modules", `.midashi-${key}`);
+  if (existsSync(stamp)) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `scenario-${name}`, private: true, type: "module" }));
+  try {
+    run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...packages], { cwd: dir });
+  } catch (e) {
+    throw new Error(`could not install ${name}'s packages (${packages.join(" ")}) from the registry: ${e.message}`);
+  }
+  writeFileSync(stamp, "");
+  return dir;
+}
+
+let packed;
+/** The tarball `npm pack --workspace midashi` writes (once per run). */
+export function packedTarball() {
+  if (packed) return packed;
+  const native = join(ROOT, "web", "native", `${process.platform}-${process.arch}`, "build-index");
+  if (!existsSync(native)) {
+    throw new Error(`${native} is missing: build the package's indexer first (scripts/build-npm-native.sh)`);
+  }
+  const out = join(CACHE, "pack");
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  run("npm", ["pack", "--workspace", "midashi", "--pack-destination", out, "--loglevel=error"], { cwd: ROOT });
+  const tgz = readdirSync(out).find((f) => f.endsWith(".tgz"));
+  if (!tgz) throw new Error("npm pack wrote no tarball");
+  packed = join(out, tgz);
+  return packed;
+}
+
+/**
+ * A scratch project with the packed tarball installed (`npm install -D <tgz>`), as a user's
+ * docs project gets it; reinstalled when the tarball changes.
+ */
+export function userProject(name = "user") {
+  const tgz = packedTarball();
+  const dir = join(CACHE, name);
+  const key = createHash("sha256").update(readFileSync(tgz)).digest("hex").slice(0, 16);
+  const stamp = join(dir, "node_modules", `.midashi-${key}`);
+  if (!existsSync(stamp)) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `scenario-${name}`, private: true, type: "module" }));
+    run("npm", ["install", "-D", "--no-audit", "--no-fund", "--loglevel=error", tgz], { cwd: dir, env: { PATH: pathWithoutRust() } });
+    writeFileSync(stamp, "");
+  }
+  return dir;
+}
+
+/** `npx midashi …` in `project`, with no Rust toolchain on PATH. */
+export function npxMidashi(project, args, { cwd = project } = {}) {
+  return run(join(project, "node_modules", ".bin", "midashi"), args, { cwd, env: { PATH: pathWithoutRust() } });
+}
+
+/** Writes files (path → text) under `dir`, making folders. */
+export function writeTree(dir, files) {
+  for (const [path, text] of Object.entries(files)) {
+    const full = join(dir, path);
+    mkdirSync(join(full, ".."), { recursive: true });
+    writeFileSync(full, text);
+  }
+}
+
+/** The scenario site's pages (tests/scenarios/site), path → Markdown. */
+export function sitePages() {
+  const root = join(ROOT, "tests", "scenarios", "site");
+  const out = {};
+  const walk = (dir, rel) => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name);
+      const r = rel ? `${rel}/${name}` : name;
+      if (statSync(full).isDirectory()) walk(full, r);
+      else out[r] = readFileSync(full, "utf8");
+    }
+  };
+  walk(root, "");
+  return out;
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// `npx midashi …`: the indexer and its subcommands (search, get, mcp, eval, vectors), the
+// same program as the native `build-index`. This file only finds that program for this
+// platform and runs it with the arguments given; see docs/npm.md for why the indexer ships
+// as a native binary per platform rather than as WebAssembly.
+//
+// Where the binary is looked for, in order:
+//   $MIDASHI_BINARY                               (a build-index you built yourself)
+//   <this package>/native/<platform>-<arch>/      (bundled: linux-x64 in this package)
+//   @midashi/cli-<platform>-<arch>                (optional dependency, one per platform)
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const pkg = join(dirname(fileURLToPath(import.meta.url)), "..");
+const platform = `${process.platform}-${process.arch}`;
+const exe = process.platform === "win32" ? "build-index.exe" : "build-index";
+
+function locate() {
+  if (process.env.MIDASHI_BINARY) return process.env.MIDASHI_BINARY;
+  const bundled = join(pkg, "native", platform, exe);
+  if (existsSync(bundled)) return bundled;
+  try {
+    return createRequire(import.meta.url).resolve(`@midashi/cli-${platform}/${exe}`);
+  } catch {
+    return undefined;
+  }
+}
+
+const binary = locate();
+if (!binary) {
+  console.error(
+    `midashi: no indexer for ${platform} in this installation (looked in ${join(pkg, "native", platform)} and ` +
+      `for the optional package @midashi/cli-${platform}). Install midashi again without --no-optional, ` +
+      `or build it from source (cargo build --release -p build-index) and set MIDASHI_BINARY to its path.`,
+  );
+  process.exit(2);
+}
+
+const child = spawn(binary, process.argv.slice(2), {
+  stdio: "inherit",
+  // The widget's files (for --site) are this package's dist/.
+  env: { MIDASHI_ASSETS: join(pkg, "dist"), ...process.env },
+});
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => child.kill(signal));
+}
+child.on("error", (e) => {
+  console.error(`midashi: could not run ${binary}: ${e.message}`);
+  process.exit(2);
+});
+child.on("exit", (code, signal) => {
+  if (signal) process.kill(process.pid, signal);
+  else process.exit(code ?? 1);
+});
