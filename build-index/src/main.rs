@@ -144,6 +144,9 @@ fn main() -> ExitCode {
             .to_fusion()
             .and_then(|f| commands::eval::run(dir, mode, model.as_deref(), f, *json)),
         (None, Some(input), Some(build)) => commands::build::run(input, build),
+        // No build option at all (`midashi dist`): every option at its default.
+        (None, Some(input), None) => commands::build::BuildArgs::defaults()
+            .and_then(|build| commands::build::run(input, &build)),
         _ => Err(error::CliError::Usage(
             "give a docs folder and --out <dir>, or a subcommand (see --help)".into(),
         )),

@@ -109,4 +109,49 @@ export default defineConfig({
       return join(site, "dist");
     },
   },
+  {
+    name: "docusaurus",
+    packages: ["@docusaurus/core@3.10.2", "@docusaurus/preset-classic@3.10.2", "react@19.3.1", "react-dom@19.3.1"],
+    home: "/",
+    file: identity,
+    files(pages) {
+      const files = {};
+      for (const [path, md] of Object.entries(pages)) {
+        // Docusaurus: a page's own <head> from MDX; the home page is the docs' root (`slug: /`).
+        const front = path === "index.md" ? "---\nslug: /\n---\n\n" : "";
+        const head = path === "internal/secret.md" ? '<head>\n  <meta name="robots" content="noindex" />\n</head>\n\n' : "";
+        files[`docs/${path}`] = front + head + md;
+      }
+      files["docusaurus.config.js"] = `export default {
+  title: "Orbit",
+  url: "http://127.0.0.1",
+  baseUrl: "/",
+  onBrokenLinks: "warn",
+  scripts: [{ src: "/search/midashi.js", type: "module" }],
+  presets: [["classic", { docs: { routeBasePath: "/", sidebarPath: "./sidebars.js" }, blog: false, pages: false }]],
+  themeConfig: {
+    navbar: { title: "Orbit", items: [{ type: "doc", docId: "guide/getting-started", label: "Navlinkword" }, { type: "search", position: "right" }] },
+    footer: { copyright: "Footerwordzz" },
+  },
+};
+`;
+      files["sidebars.js"] = `export default { docs: [{ type: "category", label: "Sidebarlabelword", items: ["index", "guide/getting-started", "guide/deployment", "ja/guide/getting-started"] }] };
+`;
+      // The search box in the navbar: the theme's SearchBar, swizzled (ejected) as a file.
+      files["src/theme/SearchBar.js"] = `import React from "react";
+export default function SearchBar() {
+  return <midashi-search index="/search/"></midashi-search>;
+}
+`;
+      files["package.json"] = JSON.stringify({ name: "orbit-docusaurus", private: true });
+      return files;
+    },
+    build(dir, site) {
+      run("node", [join(dir, "node_modules", "@docusaurus", "core", "bin", "docusaurus.mjs"), "build", site, "--out-dir", join(site, "build")], {
+        cwd: site,
+        env: { NODE_PATH: join(dir, "node_modules") },
+      });
+      return join(site, "build");
+    },
+  },
 ];

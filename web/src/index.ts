@@ -80,24 +80,27 @@ function stableJson(value: unknown): string {
  * by hand. The workers are self-contained bundles, so a bundler may emit them as they are.
  */
 function assets(options: LoadOptions) {
-  const at = (given: string | URL | undefined, fallback: () => URL) => (given ? absolute(given) : fallback().href);
+  const base = options.assetsUrl === undefined ? undefined : absolute(options.assetsUrl).replace(/\/?$/, "/");
+  // `file` is the place inside such a folder; `here` the default next to this module.
+  const at = (given: string | URL | undefined, file: string, here: () => URL) =>
+    given ? absolute(given) : base ? new URL(file, base).href : here().href;
   // A caller who names only the full engine's files gets only the full engine: the keyword
   // module's default place (next to this package) may not be where they serve files.
   const keywordGiven = options.keywordWasmUrl !== undefined || options.keywordGlueUrl !== undefined;
   const fullOnly = !keywordGiven && (options.wasmUrl !== undefined || options.glueUrl !== undefined);
   return {
-    glueUrl: at(options.glueUrl, () => new URL("./wasm/midashi_wasm.js", import.meta.url)),
-    wasmUrl: at(options.wasmUrl, () => new URL("./wasm/midashi_wasm_bg.wasm", import.meta.url)),
+    glueUrl: at(options.glueUrl, "wasm/midashi_wasm.js", () => new URL("./wasm/midashi_wasm.js", import.meta.url)),
+    wasmUrl: at(options.wasmUrl, "wasm/midashi_wasm_bg.wasm", () => new URL("./wasm/midashi_wasm_bg.wasm", import.meta.url)),
     keyword: fullOnly
       ? undefined
       : {
-          glueUrl: at(options.keywordGlueUrl, () => new URL("./wasm/midashi_keyword.js", import.meta.url)),
-          wasmUrl: at(options.keywordWasmUrl, () => new URL("./wasm/midashi_keyword_bg.wasm", import.meta.url)),
+          glueUrl: at(options.keywordGlueUrl, "wasm/midashi_keyword.js", () => new URL("./wasm/midashi_keyword.js", import.meta.url)),
+          wasmUrl: at(options.keywordWasmUrl, "wasm/midashi_keyword_bg.wasm", () => new URL("./wasm/midashi_keyword_bg.wasm", import.meta.url)),
         },
-    workerUrl: at(options.workerUrl, () => new URL("./worker.js", import.meta.url)),
-    embedGlueUrl: at(options.embedGlueUrl, () => new URL("./embed/midashi_wasm_embed.js", import.meta.url)),
-    embedWasmUrl: at(options.embedWasmUrl, () => new URL("./embed/midashi_wasm_embed_bg.wasm", import.meta.url)),
-    embedWorkerUrl: at(options.embedWorkerUrl, () => new URL("./embed-worker.js", import.meta.url)),
+    workerUrl: at(options.workerUrl, "worker.js", () => new URL("./worker.js", import.meta.url)),
+    embedGlueUrl: at(options.embedGlueUrl, "embed/midashi_wasm_embed.js", () => new URL("./embed/midashi_wasm_embed.js", import.meta.url)),
+    embedWasmUrl: at(options.embedWasmUrl, "embed/midashi_wasm_embed_bg.wasm", () => new URL("./embed/midashi_wasm_embed_bg.wasm", import.meta.url)),
+    embedWorkerUrl: at(options.embedWorkerUrl, "embed-worker.js", () => new URL("./embed-worker.js", import.meta.url)),
   };
 }
 
@@ -169,6 +172,26 @@ export class Midashi extends EventTarget {
   }
 
   private static async open(sources: IndexSource[], options: LoadOptions): Promise<Midashi> {
+    try {
+      return await Midashi.openWith(sources, options);
+    } catch (e) {
+      // The engine's files were not next to this module (a bundler that leaves
+      // `new URL(…, import.meta.url)` alone): `npx midashi` wrote the same files beside the
+      // index, so they are tried there once. The first error is the one reported.
+      const first = sources[0];
+      const named = [options.assetsUrl, options.workerUrl, options.wasmUrl, options.glueUrl, options.keywordWasmUrl, options.keywordGlueUrl];
+      if (first === undefined || isNode() || named.some((n) => n !== undefined)) throw e;
+      const folder = absolute(first.url).replace(/\/?$/, "/");
+      if (!/^https?:/.test(folder)) throw e;
+      try {
+        return await Midashi.openWith(sources, { ...options, assetsUrl: folder });
+      } catch {
+        throw e;
+      }
+    }
+  }
+
+  private static async openWith(sources: IndexSource[], options: LoadOptions): Promise<Midashi> {
     const { glueUrl, wasmUrl, keyword, workerUrl } = assets(options);
     // Node has no web Worker; its worker_threads would only copy the index once more for a
     // server that answers one query at a time anyway.

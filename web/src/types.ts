@@ -276,6 +276,15 @@ export interface AssetOptions {
   keywordGlueUrl?: string | URL;
   /** URL of `worker.js`. */
   workerUrl?: string | URL;
+  /**
+   * URL of a folder laid out as the package's `dist/` is (`worker.js`, `wasm/`, `embed/`,
+   * `embed-worker.js`): where the files above are taken from when they are not given one by
+   * one. Default: next to this module, which bundlers that understand
+   * `new URL("./file", import.meta.url)` (Vite, webpack 5, Rollup) rewrite. When those files
+   * are not found there (a bundler that does not, such as esbuild) and none was named, the
+   * index's own folder is tried: `npx midashi` writes them beside the index.
+   */
+  assetsUrl?: string | URL;
   /** URL of the semantic module's glue `embed/midashi_wasm_embed.js`. */
   embedGlueUrl?: string | URL;
   /** URL of the semantic module `embed/midashi_wasm_embed_bg.wasm`. */

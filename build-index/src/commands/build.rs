@@ -76,6 +76,18 @@ pub struct BuildArgs {
     pub assets: Option<PathBuf>,
 }
 
+impl BuildArgs {
+    /// Every option at its default, as clap fills them in.
+    pub fn defaults() -> Result<BuildArgs> {
+        use clap::{Args, FromArgMatches};
+        let cmd = BuildArgs::augment_args(clap::Command::new("build-index"));
+        let matches = cmd
+            .try_get_matches_from(["build-index"])
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+        BuildArgs::from_arg_matches(&matches).map_err(|e| CliError::Usage(e.to_string()))
+    }
+}
+
 /// `--layout`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum LayoutArg {
