@@ -3,6 +3,8 @@
 #
 #   scripts/build-npm-native.sh                 this machine's platform: into web/native/<platform>/,
 #                                               which `npm pack --workspace midashi` includes
+#   scripts/build-npm-native.sh --from BIN      copy (and strip) a build-index already built, e.g. the
+#                                               debug one the tests use, instead of a release build
 #   scripts/build-npm-native.sh --target T      a Rust target triple (cross toolchain required): writes
 #                                               the optional package @midashi/cli-<platform> into
 #                                               target/npm/cli-<platform>/, to publish with `npm publish`
@@ -18,7 +20,22 @@ cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 
 target=""
-if [ "${1:-}" = "--target" ]; then target="${2:?--target needs a triple}"; fi
+from=""
+case "${1:-}" in
+  --target) target="${2:?--target needs a triple}" ;;
+  --from) from="${2:?--from needs a build-index binary}" ;;
+  "") ;;
+  *) echo "build-npm-native.sh: unknown option $1" >&2; exit 2 ;;
+esac
+
+if [ -n "$from" ]; then
+  platform=$(node -p 'process.platform + "-" + process.arch')
+  mkdir -p "web/native/$platform"
+  strip -o "web/native/$platform/build-index.tmp" "$from"
+  mv "web/native/$platform/build-index.tmp" "web/native/$platform/build-index"
+  echo "build-npm-native: web/native/$platform/build-index from $from ($(du -h "web/native/$platform/build-index" | cut -f1))"
+  exit 0
+fi
 
 platform_of() {
   case "$1" in

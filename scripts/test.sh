@@ -3,6 +3,8 @@
 #   Rust unit + integration + quality tests (BEIR sets and the shared corpora from ../shared),
 #   the wasm modules, Node tests (JS API, parity with the CLI, errors, semantic module),
 #   and browser tests in headless Chromium (widget, static site, accessibility, semantic),
+#   scenarios (VitePress, Docusaurus, Starlight, mdBook, Vite, webpack, esbuild from the
+#   registries, indexed and searched through the packed npm tarball),
 #   then a 10-second smoke of each fuzz target (`scripts/fuzz.sh 600` is the real run).
 # Installs what it needs first (scripts/setup.sh), idempotently.
 set -euo pipefail
@@ -45,6 +47,13 @@ npm run --silent build:widget
 
 step "Node and browser tests"
 node --test tests/node/ tests/browser/
+
+step "npm package's indexer (the build-index just tested, stripped)"
+bash scripts/build-npm-native.sh --from "$MIDASHI_BUILD_INDEX"
+
+step "scenarios: real generators and bundlers from the registries, the packed tarball, Chromium"
+# Installs are cached in .cache/scenarios (cargo hidden from PATH for npx midashi).
+node --test --test-concurrency=1 tests/scenarios/
 
 step "fuzz smoke (10 s per target)"
 bash scripts/fuzz.sh 10

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ROOT, launch, newPage, record, search, serve, widget } from "../browser/helpers.mjs";
+import { launch, newPage, record, search, serve, widget } from "../browser/helpers.mjs";
 import { installed, npxMidashi, packedTarball, run, userProject, writeTree } from "./harness.mjs";
 
 const MAIN = `import { Midashi } from "midashi";
@@ -30,7 +30,14 @@ before(async () => {
   const project = userProject();
   index = join(app, "index");
   rmSync(index, { recursive: true, force: true });
-  npxMidashi(project, [join(ROOT, "tests", "scenarios", "site"), "--out", index, "--quiet"]);
+  // A built site (two pages), indexed as a user does: the index and the widget's files.
+  const site = join(app, "site");
+  rmSync(site, { recursive: true, force: true });
+  writeTree(site, {
+    "guide/index.html": `<html lang="en"><body><main><h1 id="guide">Guide</h1><h2 id="retry-policy">Retry Policy</h2><p>Failed jobs are retried.</p></main></body></html>`,
+    "deploy.html": `<html lang="en"><body><main><h1 id="deploy">Deploying</h1><h2 id="static-hosting">Static Hosting</h2><p>Upload the folder.</p></main></body></html>`,
+  });
+  npxMidashi(project, [site, "--out", index, "--quiet"]);
   writeTree(app, { "src/main.js": MAIN, "index.html": HTML("/src/main.js") });
   browser = await launch();
   await record(browser.context);

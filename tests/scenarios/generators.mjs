@@ -4,7 +4,7 @@
 // docs/generators/<name>.md shows), the build, and where its output is.
 
 import { join } from "node:path";
-import { run } from "./harness.mjs";
+import { cargoInstalled, run } from "./harness.mjs";
 
 /** `# Title` first line → [title, rest]. */
 function splitTitle(md) {
@@ -15,6 +15,56 @@ function splitTitle(md) {
 const identity = (url) => url;
 
 export const GENERATORS = [
+  {
+    name: "mdbook",
+    // From crates.io, as mdBook ships.
+    install: () => cargoInstalled("mdbook", "0.4.52"),
+    home: "/index.html",
+    file: identity,
+    files(pages) {
+      const files = {};
+      for (const [path, md] of Object.entries(pages)) {
+        // mdBook has no per-page head: the chapter's content is wrapped in the control.
+        files[`src/${path}`] = path === "internal/secret.md" ? `<div data-midashi-ignore>\n\n${md}\n</div>\n` : md;
+      }
+      files["src/SUMMARY.md"] = `# Summary
+
+[Orbit Docs](index.md)
+
+# Sidebarlabelword
+
+- [Getting Started](guide/getting-started.md)
+- [Deploying Orbit](guide/deployment.md)
+- [はじめに](ja/guide/getting-started.md)
+- [Internal Runbook](internal/secret.md)
+`;
+      files["book.toml"] = `[book]
+title = "Orbit"
+language = "en"
+
+[output.html]
+additional-js = ["midashi-box.js"]
+
+[output.html.search]
+enable = false
+`;
+      files["midashi-box.js"] = `// mdBook defines path_to_root ("", "../", …) on every page.
+const root = new URL(typeof path_to_root === "string" ? path_to_root : "./", location.href);
+const box = document.createElement("midashi-search");
+box.setAttribute("index", new URL("search/", root).href);
+document.querySelector(".right-buttons")?.prepend(box);
+const script = document.createElement("script");
+script.type = "module";
+script.src = new URL("search/midashi.js", root).href;
+document.head.append(script);
+`;
+      return files;
+    },
+    build(mdbook, site) {
+      run(mdbook, ["build", site, "--dest-dir", join(site, "book")], { cwd: site });
+      return join(site, "book");
+    },
+  },
   {
     name: "vitepress",
     packages: ["vitepress@1.6.4", "vue@3.5.45"],

@@ -11,7 +11,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { launch, newPage, record, search, serve, widget } from "../browser/helpers.mjs";
-import { CACHE, installed, npxMidashi, run, sitePages, userProject, writeTree } from "./harness.mjs";
+import { CACHE, installed, npxMidashi, sitePages, userProject, writeTree } from "./harness.mjs";
 import { GENERATORS } from "./generators.mjs";
 
 /** Query → the heading its top result must be, and the page it is on. */
@@ -45,8 +45,8 @@ for (const gen of GENERATORS) {
     let server;
     let report;
     before(async () => {
-      const dir = installed(gen.name, gen.packages);
-      const site = join(dir, "site");
+      const dir = gen.install ? gen.install() : installed(gen.name, gen.packages);
+      const site = join(CACHE, gen.name, "site");
       rmSync(site, { recursive: true, force: true });
       writeTree(site, gen.files(sitePages()));
       out = gen.build(dir, site);
@@ -105,4 +105,3 @@ for (const gen of GENERATORS) {
   });
 }
 
-export { run };

@@ -59,6 +59,22 @@ export function installed(name, packages) {
   return dir;
 }
 
+/**
+ * A crate's binaries installed from crates.io into the cache (`cargo install --locked`), for
+ * generators that ship that way (mdBook); the path of the binary `bin`.
+ */
+export function cargoInstalled(crate, version, bin = crate) {
+  const root = join(CACHE, `${crate}-${version}`);
+  const exe = join(root, "bin", bin);
+  if (existsSync(exe)) return exe;
+  try {
+    run("cargo", ["install", crate, "--version", version, "--locked", "--root", root], { timeout: 30 * 60_000 });
+  } catch (e) {
+    throw new Error(`could not install ${crate} ${version} from crates.io: ${e.message}`);
+  }
+  return exe;
+}
+
 let packed;
 /** The tarball `npm pack --workspace midashi` writes (once per run). */
 export function packedTarball() {
