@@ -44,8 +44,13 @@ pub fn model_candidates() -> Vec<PathBuf> {
     out
 }
 
-/// The default model folder, if one of [`model_candidates`] holds one.
+/// The default model folder, if one of [`model_candidates`] holds one. `$MIDASHI_MODEL`, when
+/// set, is the only place looked in (set it to a missing folder for no default model).
 pub fn default_model() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("MIDASHI_MODEL") {
+        let d = PathBuf::from(d);
+        return d.join("midashi-model.json").is_file().then_some(d);
+    }
     model_candidates()
         .into_iter()
         .find(|d| d.join("midashi-model.json").is_file())

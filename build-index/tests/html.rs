@@ -57,7 +57,11 @@ fn a_built_site_is_indexed_into_its_search_folder() {
     let dist = tmp.path().join("dist");
     site(&dist);
     // No option at all is a build with the defaults.
-    run_ok(bin().arg(&dist).env("MIDASHI_MODEL", tmp.path().join("none")));
+    run_ok(
+        bin()
+            .arg(&dist)
+            .env("MIDASHI_MODEL", tmp.path().join("none")),
+    );
     assert!(dist.join("search").join("midashi-entry.bin").is_file());
     // No --out: a built site's index goes to its search/ folder.
     let out = run_ok(

@@ -131,6 +131,8 @@ fn the_index_ships_its_model_and_search_uses_it_anywhere() {
     let elsewhere = tempfile::tempdir().unwrap();
     let o = bin()
         .current_dir(elsewhere.path())
+        // No default model (one beside the binary would be found from any folder).
+        .env("MIDASHI_MODEL", elsewhere.path().join("none"))
         .arg("search")
         .arg(&bare)
         .arg("install")
@@ -140,7 +142,7 @@ fn the_index_ships_its_model_and_search_uses_it_anywhere() {
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("--model") && err.contains("fetch-model"),
+        err.contains("--model") && err.contains("MIDASHI_MODEL"),
         "{err}"
     );
     let r = search(

@@ -128,8 +128,10 @@ pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, bool)> {
     if files.is_empty() {
         return Err(CliError::NothingToIndex(input.to_path_buf()));
     }
-    // Long sections only matter to the embedder (it splits them into windows).
-    let max_section_tokens = if args.keyword_only { u32::MAX } else { 256 };
+    // Long sections only matter to the embedder (it splits them into windows): a build
+    // without a model says nothing about them.
+    let embeds = !args.keyword_only && resolve_model_dir(args.model.as_deref())?.is_some();
+    let max_section_tokens = if embeds { 256 } else { u32::MAX };
     let mut loaded = if kind == InputKind::Html {
         let opts = midashi_html::Options {
             base_url: args.base_url.clone(),

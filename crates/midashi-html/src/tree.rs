@@ -158,10 +158,11 @@ pub(crate) fn assemble(
 
     let first_h1 = nodes.iter().position(|n| n.depth == 1);
     let first_heading = first_h1.or_else(|| nodes.iter().position(|n| n.depth >= 1));
-    let title = first_h1
+    // As for Markdown: the first H1, else the first heading; `<title>` (which themes suffix
+    // with the site's name) only for a page without headings.
+    let title = first_heading
         .map(|i| nodes[i].heading.clone())
         .or_else(|| page.html_title.clone())
-        .or_else(|| first_heading.map(|i| nodes[i].heading.clone()))
         .unwrap_or_else(|| path.to_string());
     let merged = first_heading.filter(|&i| nodes[i].heading == title);
 
