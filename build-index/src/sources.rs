@@ -322,6 +322,7 @@ pub fn record_document(id: &str, title: &str, text: &str, url: Option<&str>) -> 
         title: heading,
         source,
         sections: vec![section],
+        weight: 1.0,
     }
 }
 

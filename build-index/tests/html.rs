@@ -213,3 +213,72 @@ fn a_site_interrupted_between_its_two_moves_is_put_back() {
         .exists());
     assert!(!tmp.path().join(".site.midashi-old").exists());
 }
+
+#[test]
+fn weighted_pages_rank_higher_in_both_layouts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let site_dir = tmp.path().join("site");
+    let page = |title: &str, attr: &str| {
+        format!(
+            "<html><body {attr}><main><h1 id=\"t\">{title}</h1><p>The scheduler retries failed jobs.</p></main></body></html>"
+        )
+    };
+    write(&site_dir, "a.html", &page("Alpha", ""));
+    write(
+        &site_dir,
+        "b.html",
+        &page("Beta", "data-midashi-weight=\"3\""),
+    );
+    write(
+        &site_dir,
+        "c.html",
+        &page("Gamma", "data-midashi-weight=\"0.5\""),
+    );
+    let docs = tmp.path().join("docs");
+    write(
+        &docs,
+        "a.md",
+        "# Alpha\n\nThe scheduler retries failed jobs.\n",
+    );
+    write(
+        &docs,
+        "b.md",
+        "---\nsearch_weight: 3\n---\n# Beta\n\nThe scheduler retries failed jobs.\n",
+    );
+    write(
+        &docs,
+        "c.md",
+        "---\nsearch_weight: 0.5\n---\n# Gamma\n\nThe scheduler retries failed jobs.\n",
+    );
+    for input in [&site_dir, &docs] {
+        let mut orders = Vec::new();
+        for layout in ["single", "sharded"] {
+            let out = tmp.path().join(format!("idx-{layout}"));
+            run_ok(bin().arg(input).arg("--out").arg(&out).args([
+                "--keyword-only",
+                "--quiet",
+                "--layout",
+                layout,
+            ]));
+            let r = search(&out, "scheduler retries");
+            let pages: Vec<String> = r["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h["path"].as_str().unwrap().to_string())
+                .collect();
+            let scores: Vec<f64> = r["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h["score"].as_f64().unwrap())
+                .collect();
+            orders.push((pages, scores));
+        }
+        let (pages, _) = &orders[0];
+        let stems: Vec<&str> = pages.iter().map(|p| &p[..1]).collect();
+        assert_eq!(stems, ["b", "a", "c"], "{input:?}: {orders:?}");
+        // The sharded layout stores the weighted scores: both rank alike.
+        assert_eq!(orders[0], orders[1], "{input:?}");
+    }
+}

@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { buildIndex, buildIndexBin, FIXTURE_DOCS, tempDir } from "../support/indexes.mjs";
 
@@ -19,9 +20,10 @@ async function connect(dir) {
   const transport = new StdioClientTransport({
     command: buildIndexBin(),
     args: ["mcp", dir],
-    // Not the repository: its models/ folder would be picked up as the default model, and
-    // these indexes are keyword-only (token counts then come from the index's estimate).
+    // No default model (one beside build-index would be found from any folder): these
+    // indexes are keyword-only, and token counts then come from the index's estimate.
     cwd: tmpdir(),
+    env: { ...process.env, MIDASHI_MODEL: join(tmpdir(), "midashi-no-model") },
     stderr: "pipe",
   });
   const client = new Client({ name: "midashi-test", version: "0.0.0" });

@@ -12,6 +12,8 @@ pub(crate) struct Page<'a> {
     pub html_title: Option<String>,
     /// Hints from meta tags, filters and the path.
     pub hints: Hints,
+    /// `data-midashi-weight` (on any element, the first one) or `<meta name="midashi:weight">`.
+    pub weight: f32,
 }
 
 fn sel(s: &str) -> Selector {
@@ -99,10 +101,18 @@ pub(crate) fn read<'a>(dom: &'a Html, path: &str) -> Result<Page<'a>, String> {
             _ => {}
         }
     }
+    let weight = dom
+        .select(&sel("[data-midashi-weight]"))
+        .find_map(|e| e.value().attr("data-midashi-weight").map(str::to_string))
+        .or_else(|| meta(dom, "midashi:weight"))
+        .and_then(|w| w.trim().parse::<f32>().ok())
+        .filter(|w| w.is_finite() && *w >= 0.0)
+        .unwrap_or(1.0);
     Ok(Page {
         region,
         html_title,
         hints,
+        weight,
     })
 }
 

@@ -255,6 +255,7 @@ pub(crate) fn assemble(
         title,
         source,
         sections,
+        weight: page.weight,
     };
     (doc, warnings)
 }

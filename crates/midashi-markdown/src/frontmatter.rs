@@ -23,6 +23,8 @@ pub(crate) struct Meta {
     /// `search: false` leaves the document out of the index (the page control HTML input
     /// has as `data-midashi-ignore`).
     pub search: Option<bool>,
+    /// `search_weight: 2`: how much the page's keyword scores count.
+    pub weight: Option<f32>,
 }
 
 /// A parse error: the 1-based line within the frontmatter body (when known) and a message.
@@ -69,6 +71,9 @@ pub(crate) fn parse(kind: Kind, body: &str) -> Result<Meta, FmError> {
         lang: scalar(&["lang", "language", "locale"]),
         version: scalar(&["version"]),
         search: scalar(&["search"]).map(|s| !s.eq_ignore_ascii_case("false")),
+        weight: scalar(&["search_weight", "searchWeight"])
+            .and_then(|s| s.trim().parse::<f32>().ok())
+            .filter(|w| w.is_finite() && *w >= 0.0),
     })
 }
 

@@ -37,6 +37,7 @@ pub fn parse_document(path: &str, source: &str, opts: &Options) -> (Document, Ve
         },
     };
     let excluded = meta.search == Some(false);
+    let weight = meta.weight.unwrap_or(1.0);
     let fm_title = meta.title.clone();
     let hints = frontmatter::hints(path, meta);
 
@@ -68,6 +69,7 @@ pub fn parse_document(path: &str, source: &str, opts: &Options) -> (Document, Ve
         hints,
         &mut warnings,
     );
+    doc.weight = weight;
     if excluded {
         // Frontmatter `search: false`: the document is read (its warnings still count) but
         // has no sections to index; the CLI leaves such documents out and says how many.
@@ -580,6 +582,7 @@ fn assemble(
         title,
         source: source.to_string(),
         sections,
+        weight: 1.0,
     }
 }
 

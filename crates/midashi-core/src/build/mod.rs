@@ -200,6 +200,7 @@ impl IndexBuilder {
         let mut lists: Vec<Vec<Posting>> = Vec::new();
         let mut surface_counts: HashMap<(u32, String), u32> = HashMap::new();
         let mut field_lengths: Vec<u8> = Vec::new();
+        let mut section_weights: Vec<u8> = Vec::new();
         let mut len_sums = [0f64; NUM_FIELDS];
         let mut docs = Vec::with_capacity(self.docs.len());
         let mut sections = Vec::new();
@@ -233,6 +234,7 @@ impl IndexBuilder {
                     len_sums[f] += *len as f64;
                     push_field_len(&mut field_lengths, *len);
                 }
+                section_weights.push(crate::section::weight_byte(doc.weight));
                 for (term, f, surface) in analysis.tokens {
                     let next = term_ids.len() as u32;
                     let id = match term_ids.get(&term) {
@@ -335,6 +337,12 @@ impl IndexBuilder {
             field_lengths,
             surfaces,
             synonyms: self.settings.synonyms.analyzed(analyzer),
+            // Only an index with a weighted page carries the table.
+            section_weights: if section_weights.iter().all(|&b| b == 16) {
+                Vec::new()
+            } else {
+                section_weights
+            },
         };
         let sections_data = SectionsData { docs, sections };
 

@@ -60,6 +60,7 @@ fn doc(path: &str, text: &str) -> Document {
             hints: Hints::default(),
             token_estimate: 1,
         }],
+        weight: 1.0,
     }
 }
 

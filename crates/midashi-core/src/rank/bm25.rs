@@ -18,15 +18,23 @@ pub struct Bm25f<'a> {
     weights: FieldWeights,
     avg_len: [f32; NUM_FIELDS],
     field_lengths: &'a [u8],
+    section_weights: &'a [u8],
 }
 
 impl<'a> Bm25f<'a> {
-    /// A scorer over an index's parameters and field lengths.
-    pub fn new(weights: FieldWeights, avg_len: [f32; NUM_FIELDS], field_lengths: &'a [u8]) -> Self {
+    /// A scorer over an index's parameters, field lengths and page weights (sixteenths per
+    /// section; empty when every page weighs 1).
+    pub fn new(
+        weights: FieldWeights,
+        avg_len: [f32; NUM_FIELDS],
+        field_lengths: &'a [u8],
+        section_weights: &'a [u8],
+    ) -> Self {
         Bm25f {
             weights,
             avg_len,
             field_lengths,
+            section_weights,
         }
     }
 
@@ -51,7 +59,13 @@ impl<'a> Bm25f<'a> {
             };
             tf_norm += w.weight[f] * tf_f as f32 / norm.max(1e-3);
         }
-        quantise(idf * tf_norm * (w.k1 + 1.0) / (w.k1 + tf_norm))
+        let score = idf * tf_norm * (w.k1 + 1.0) / (w.k1 + tf_norm);
+        // The page's weight scales every term's score before rounding, so both layouts (the
+        // sharded one stores these scores) rank weighted pages alike.
+        match self.section_weights.get(section as usize) {
+            Some(&b) => quantise(score * (f32::from(b) / 16.0)),
+            None => quantise(score),
+        }
     }
 }
 

@@ -165,6 +165,22 @@ pub struct Document {
     pub source: String,
     /// Sections in pre-order; `sections[0]` is the depth-0 document node.
     pub sections: Vec<Section>,
+    /// How much the page's keyword scores count: 1 as written, 2 twice, 0.5 half (frontmatter
+    /// `search_weight`, `data-midashi-weight`). Stored in sixteenths, 0 to 15.9375.
+    #[serde(default = "unweighted")]
+    pub weight: f32,
+}
+
+fn unweighted() -> f32 {
+    1.0
+}
+
+/// A page weight as stored: sixteenths in one byte (16 is 1.0), rounded and clamped.
+pub fn weight_byte(weight: f32) -> u8 {
+    if !weight.is_finite() || weight <= 0.0 {
+        return 0;
+    }
+    (weight * 16.0).round().min(255.0) as u8
 }
 
 /// Something worth telling the person who runs the build, with its place.

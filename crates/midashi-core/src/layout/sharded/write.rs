@@ -221,7 +221,12 @@ pub fn write(
     let families = Families::new(sections);
     let versioned = families.is_some();
     let facts = section_facts(sections, families.as_ref());
-    let scorer = Bm25f::new(terms.weights, terms.avg_len, &terms.field_lengths);
+    let scorer = Bm25f::new(
+        terms.weights,
+        terms.avg_len,
+        &terms.field_lengths,
+        &terms.section_weights,
+    );
     let heading_len =
         |s: u32| field_len(&terms.field_lengths, s, Field::Heading as usize).map_or(0, u32::from);
 

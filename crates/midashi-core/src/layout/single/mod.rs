@@ -37,6 +37,10 @@ pub struct TermsData {
     pub surfaces: Vec<(u64, String)>,
     /// Synonym groups, each member already analyzed into terms.
     pub synonyms: Vec<Vec<Vec<String>>>,
+    /// Page weights per section in sixteenths (`section::weight_byte`); empty when every page
+    /// weighs 1 (format 1.9; a 1.8 file has none).
+    #[serde(with = "serde_bytes")]
+    pub section_weights: Vec<u8>,
 }
 
 impl Decode for TermsData {
@@ -50,6 +54,12 @@ impl Decode for TermsData {
             field_lengths: r.bytes()?,
             surfaces: Decode::decode(r)?,
             synonyms: Decode::decode(r)?,
+            // Appended in 1.9: absent from older files.
+            section_weights: if r.remaining() > 0 {
+                r.bytes()?
+            } else {
+                Vec::new()
+            },
         })
     }
 }

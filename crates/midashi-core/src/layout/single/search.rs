@@ -55,6 +55,7 @@ impl Whole {
         let n = sections.sections.len();
         if terms.n_sections as usize != n
             || n.checked_mul(NUM_FIELDS * 2) != Some(terms.field_lengths.len())
+            || !(terms.section_weights.is_empty() || terms.section_weights.len() == n)
         {
             return Err(malformed(
                 "terms and sections files do not belong together".into(),
@@ -146,6 +147,7 @@ impl Ranking for Whole {
             self.terms.weights,
             self.terms.avg_len,
             &self.terms.field_lengths,
+            &self.terms.section_weights,
         );
         let Some(list) = ListReader::open(&self.terms.postings, t.offset as usize) else {
             return;
