@@ -106,7 +106,9 @@ pub fn query_vector(
     query: &str,
     embedder: Option<&Embedder>,
 ) -> Result<Option<Vec<f32>>> {
-    if mode == Mode::Keyword {
+    // An automatic query the model does not cover runs keyword-only (the core's rule):
+    // its vector would be computed only to be discarded.
+    if mode == Mode::Keyword || (mode == Mode::Auto && !index.semantic_covers(query)) {
         return Ok(None);
     }
     let explicit = matches!(mode, Mode::Semantic | Mode::Hybrid);

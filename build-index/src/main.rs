@@ -82,9 +82,13 @@ enum Command {
     Eval {
         /// The BEIR folder.
         dir: PathBuf,
-        /// keyword | semantic | hybrid.
+        /// keyword | semantic | hybrid | auto (auto: what users get, vectors when a model is
+        /// at hand and only for queries the model covers).
         #[arg(long, default_value = "keyword")]
         mode: String,
+        /// Judgments to use instead of <dir>/qrels/test.tsv.
+        #[arg(long)]
+        qrels: Option<PathBuf>,
         /// Embedding model folder for semantic/hybrid (default: models/all-MiniLM-L6-v2).
         #[arg(long)]
         model: Option<PathBuf>,
@@ -135,14 +139,15 @@ fn main() -> ExitCode {
                 dir,
                 mode,
                 model,
+                qrels,
                 fusion,
                 json,
             }),
             _,
             _,
-        ) => fusion
-            .to_fusion()
-            .and_then(|f| commands::eval::run(dir, mode, model.as_deref(), f, *json)),
+        ) => fusion.to_fusion().and_then(|f| {
+            commands::eval::run(dir, mode, model.as_deref(), qrels.as_deref(), f, *json)
+        }),
         (None, Some(input), Some(build)) => commands::build::run(input, build),
         // No build option at all (`midashi dist`): every option at its default.
         (None, Some(input), None) => commands::build::BuildArgs::defaults()

@@ -381,3 +381,66 @@ fn paraphrased_questions_find_their_sections_in_hybrid_mode() {
         found[1]
     );
 }
+
+#[test]
+fn eval_auto_measures_what_users_get_and_takes_other_judgments() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let beir = tmp.path();
+    fs::write(
+        beir.join("corpus.jsonl"),
+        [
+            r#"{"_id":"en1","title":"Retry policy","text":"Failed jobs are retried with exponential backoff."}"#,
+            r#"{"_id":"en2","title":"Static hosting","text":"Upload the folder to any static host."}"#,
+            r#"{"_id":"ja1","title":"設定ファイル","text":"プロジェクト直下の設定を読み込みます。"}"#,
+            r#"{"_id":"ja2","title":"インストール","text":"パッケージマネージャで入れます。"}"#,
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    fs::write(
+        beir.join("queries.jsonl"),
+        "{\"_id\":\"q1\",\"text\":\"how are failed jobs retried\"}\n{\"_id\":\"q2\",\"text\":\"設定ファイル\"}\n",
+    )
+    .unwrap();
+    fs::create_dir_all(beir.join("qrels")).unwrap();
+    fs::write(
+        beir.join("qrels/test.tsv"),
+        "query-id\tcorpus-id\tscore\nq1\ten1\t1\nq2\tja1\t1\n",
+    )
+    .unwrap();
+    fs::write(
+        beir.join("ja-only.tsv"),
+        "query-id\tcorpus-id\tscore\nq2\tja1\t1\n",
+    )
+    .unwrap();
+    let eval = |extra: &[&str]| -> serde_json::Value {
+        let out = run(bin()
+            .arg("eval")
+            .arg(beir)
+            .args(["--json", "--model", model.to_str().unwrap()])
+            .args(extra));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    // auto with a model: vectors are built and the English query is embedded.
+    let auto = eval(&["--mode", "auto"]);
+    assert_eq!(auto["queries"], 2);
+    assert!(auto["query_encode_ms_p50"].is_number(), "{auto}");
+    // Only the Japanese query, which the English model does not cover: nothing is embedded,
+    // and auto is keyword search.
+    let ja = eval(&[
+        "--mode",
+        "auto",
+        "--qrels",
+        beir.join("ja-only.tsv").to_str().unwrap(),
+    ]);
+    assert_eq!(ja["queries"], 1);
+    assert!(ja["query_encode_ms_p50"].is_null(), "{ja}");
+    let kw = eval(&[
+        "--mode",
+        "keyword",
+        "--qrels",
+        beir.join("ja-only.tsv").to_str().unwrap(),
+    ]);
+    assert_eq!(ja["ndcg@10"], kw["ndcg@10"]);
+}

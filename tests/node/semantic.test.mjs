@@ -104,6 +104,23 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     assert.equal(auto.mode, "hybrid", "auto mode is hybrid once the module is ready");
   });
 
+  test("an auto query the English model does not cover neither loads the semantic module nor embeds", async () => {
+    const idx = await Midashi.load(dir);
+    after(() => idx.close());
+    const r = await idx.search("算出プロパティのキャッシュ");
+    assert.equal(r.mode, "keyword");
+    assert.equal(r.semanticPending, undefined);
+    assert.equal(idx.semanticState, "idle", "a Japanese query does not start the English model's download");
+    // An English query does.
+    const en = await idx.search("offline docs without a server");
+    assert.equal(en.semanticPending, true);
+    assert.equal(idx.semanticState, "loading");
+    await idx.warmup();
+    // Ready: still no vector for the Japanese query (its answer is the keyword one).
+    const ja = await idx.search("算出プロパティのキャッシュ", { cache: false });
+    assert.equal(ja.mode, "keyword");
+  });
+
   test("hybrid answers equal the CLI's: same ids, same order", async () => {
     const idx = await Midashi.load(dir);
     after(() => idx.close());

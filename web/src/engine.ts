@@ -34,6 +34,7 @@ export interface WasmIndex {
   attachVectors?(bytes: Uint8Array): void;
   attachAnn?(bytes: Uint8Array): void;
   hasVectors?(): boolean;
+  semanticCovers(query: string): boolean;
   getSection?(target: string): Step<unknown>;
   getDocument?(path: string): Step<unknown>;
   suggest(prefix: string, limit: number): Step<string[]>;

@@ -35,6 +35,8 @@ export interface Requests {
   getDocument: { args: { ids: number[]; path: string; tag: boolean }; result: DocumentView | null };
   suggest: { args: { ids: number[]; prefix: string; limit: number }; result: string[] };
   loadVectors: { args: { ids: number[] }; result: string[] };
+  /** Whether an `auto` query would use a semantic leg: some index's model covers its language. */
+  covers: { args: { ids: number[]; query: string }; result: boolean };
   close: { args: { ids: number[] }; result: null };
   engine: { args: Record<string, never>; result: EngineKind };
   panicForTests: { args: Record<string, never>; result: null };
@@ -127,6 +129,10 @@ export class Host {
         return this.suggest(a as Requests["suggest"]["args"]);
       case "loadVectors":
         return this.loadVectors(a as Requests["loadVectors"]["args"]);
+      case "covers": {
+        const { ids, query } = a as Requests["covers"]["args"];
+        return ids.some((id) => this.indexes.get(id)?.index.semanticCovers(query) ?? false);
+      }
       case "close": {
         for (const id of (a as Requests["close"]["args"]).ids) {
           const l = this.indexes.get(id);

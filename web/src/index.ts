@@ -271,7 +271,10 @@ export class Midashi extends EventTarget {
       // (mode `semantic` and `waitForSemantic` wait for it instead).
       let semantic: Semantic | undefined;
       let semanticPending = false;
-      if (!queryVector && mode !== "keyword" && this.semanticFor(ids)) {
+      // An `auto` query in a language the model does not cover would discard its vector
+      // (midashi-core's `semantic_covers`): it neither loads the semantic module nor embeds.
+      const wanted = !queryVector && mode !== "keyword" && this.semanticFor(ids) && (mode !== "auto" || (await this.backend.call("covers", { ids, query })));
+      if (wanted) {
         const usable = this.state === "idle" || this.state === "loading" || this.state === "ready";
         if (usable || mode === "semantic") {
           const load = this.warmup().then(() => this.semantic);

@@ -175,13 +175,31 @@ pub fn index_corpus(
     Ok((index, embedder))
 }
 
-/// Runs the evaluation and prints the figures.
-pub fn run(dir: &Path, mode: &str, model: Option<&Path>, fusion: Fusion, json: bool) -> Result<()> {
+/// Runs the evaluation and prints the figures. `auto` measures what a user gets: the index
+/// has vectors when a model is at hand (as a default build does), and each query gets a
+/// vector only when the CLI, the JS API and the widget would compute one
+/// (`folder::query_vector`, the core's `semantic_covers`). `qrels` replaces
+/// `qrels/test.tsv`.
+pub fn run(
+    dir: &Path,
+    mode: &str,
+    model: Option<&Path>,
+    qrels: Option<&Path>,
+    fusion: Fusion,
+    json: bool,
+) -> Result<()> {
     let mode = crate::folder::parse_mode(mode)?;
-    let semantic = matches!(mode, Mode::Semantic | Mode::Hybrid);
+    let semantic = match mode {
+        Mode::Semantic | Mode::Hybrid => true,
+        Mode::Auto => resolve_model_dir(model)?.is_some(),
+        Mode::Keyword => false,
+    };
     let (index, embedder) = index_corpus(dir, semantic, model)?;
     let queries = read_queries(&dir.join("queries.jsonl"))?;
-    let qrels = read_qrels(&dir.join("qrels").join("test.tsv"))?;
+    let qrels = match qrels {
+        Some(path) => read_qrels(path)?,
+        None => read_qrels(&dir.join("qrels").join("test.tsv"))?,
+    };
     let opts = SearchOptions {
         limit: 10,
         mode,
@@ -197,15 +215,11 @@ pub fn run(dir: &Path, mode: &str, model: Option<&Path>, fusion: Fusion, json: b
         let Some(judged) = qrels.get(qid) else {
             continue;
         };
-        let vector = match &embedder {
-            Some(e) => {
-                let t = Instant::now();
-                let v = e.embed(text).map_err(|e| CliError::Model(e.to_string()))?;
-                encode_ms.push(t.elapsed().as_secs_f64() * 1000.0);
-                Some(v)
-            }
-            None => None,
-        };
+        let t = Instant::now();
+        let vector = crate::folder::query_vector(&index, mode, text, embedder.as_ref())?;
+        if vector.is_some() {
+            encode_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
         let started = Instant::now();
         let ranked: Vec<String> = match index.search(text, &opts, vector.as_deref()) {
             Ok(r) => r.results.into_iter().map(|h| h.path).collect(),

@@ -214,6 +214,14 @@ impl WasmIndex {
         self.inner.attach_ann(bytes).map_err(core_error)
     }
 
+    /// Whether the index's model covers the query's language (midashi-core's
+    /// `SearchIndex::semantic_covers`): an `auto` query it does not cover runs keyword-only,
+    /// so the host neither loads the semantic module nor embeds the query for it.
+    #[wasm_bindgen(js_name = semanticCovers)]
+    pub fn semantic_covers(&self, query: &str) -> bool {
+        self.inner.semantic_covers(query)
+    }
+
     #[cfg(feature = "full")]
     /// Whether vectors are attached.
     #[wasm_bindgen(js_name = hasVectors)]
