@@ -3,12 +3,13 @@
 // deep links, same-origin loading, recent searches, ?q=, themes and axe-core.
 
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ROOT, anchorExists, buildSite, launch, newPage, record, remove, search, serve, widget } from "./helpers.mjs";
+import { ROOT, anchorExists, buildIndexBin, buildSite, launch, newPage, record, remove, search, serve, widget } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -467,6 +468,19 @@ describe("semantic results", () => {
     const first = await search(page, "use it without internet");
     assert.equal(first.mode, "keyword");
     assert.equal(first.semanticPending, true);
+    // The reader moves, while the model loads, to a result that the fused list will show
+    // at another place than first (the CLI's hybrid answer says which).
+    const fused = JSON.parse(
+      execFileSync(buildIndexBin(), ["search", join(semanticSite, "search"), "use it without internet", "--mode", "hybrid", "--json", "--limit", String(first.results.length)], { encoding: "utf8" }),
+    ).results.map((h) => h.heading);
+    const selected = () => page.evaluate(() => document.querySelector("midashi-search").shadowRoot.querySelector("[role=option][aria-selected=true] .heading")?.textContent);
+    let chosen;
+    for (let i = 0; i < 10 && !chosen; i++) {
+      await page.keyboard.press("ArrowDown");
+      const h = await selected();
+      if (fused.indexOf(h) > 0) chosen = h;
+    }
+    assert.ok(chosen, `a keyword result that the fused list moves: ${fused.join(" | ")}`);
     // The widget asks again by itself once the module is ready.
     const handle = await page.waitForFunction(
       () => window.__midashi.results.findLast((r) => r.query === "use it without internet" && r.response.mode === "hybrid")?.response,
@@ -475,6 +489,10 @@ describe("semantic results", () => {
     );
     const hybrid = await handle.jsonValue();
     assert.ok(hybrid.results.length > 0);
+    // The fused list replaced the keyword one: the selection stayed on the same result.
+    assert.ok(hybrid.results.some((h) => h.heading === chosen), `${chosen} is in the fused list`);
+    assert.notEqual(hybrid.results[0].heading, chosen, "the test needs a selection that moves");
+    assert.equal(await selected(), chosen);
     await page.waitForFunction(() => document.querySelector("midashi-search").shadowRoot.querySelector("[role=status]").textContent.includes("Semantic results included"));
     // The module ran in its own worker, and the model came from the index folder.
     assert.ok(requests.some((p) => p.endsWith("/search/embed-worker.js")), requests.join(" "));

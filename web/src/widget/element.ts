@@ -52,6 +52,9 @@ export interface ResultsEventDetail {
 /** What an option of the listbox stands for. */
 type Item = { kind: "hit"; hit: SearchHit } | { kind: "recent"; query: string } | { kind: "more" };
 
+/** A result's identity across answers: its section id within its index. */
+const hitKey = (hit: SearchHit): string => `${hit.index ?? ""}\u0000${hit.id}`;
+
 let instanceCount = 0;
 /** Connected elements, in connection order: the first one answers the keyboard shortcuts. */
 const connected: MidashiSearchElement[] = [];
@@ -169,6 +172,8 @@ export class MidashiSearchElement extends HTMLElement {
   private semanticProgress?: number;
   private items: Item[] = [];
   private active = -1;
+  /** The query whose results the list shows (its selection is kept when they are replaced). */
+  private renderedQuery: string | undefined;
   private composing = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** The query whose results are shown (or being fetched): a repeat is not sent again. */
@@ -600,6 +605,7 @@ export class MidashiSearchElement extends HTMLElement {
 
   private renderRecent(): void {
     this.clearList();
+    this.renderedQuery = undefined;
     this.lastResponse = undefined;
     if (this.status.textContent !== this.strings.loading) this.setStatus("");
     const recent = this.recent().list();
@@ -625,6 +631,11 @@ export class MidashiSearchElement extends HTMLElement {
   }
 
   private renderResults(query: string, response: SearchResponse): void {
+    // The same query answered again (the fused list once the semantic leg is ready, a page
+    // appended): the reader's selection stays on the result it was on, wherever it moved.
+    const was = this.items[this.active];
+    const keep = query === this.renderedQuery && was?.kind === "hit" ? hitKey(was.hit) : undefined;
+    this.renderedQuery = query;
     this.clearList();
     this.setStatus(this.statusFor(response));
     if (response.results.length === 0) {
@@ -653,7 +664,9 @@ export class MidashiSearchElement extends HTMLElement {
       more.append(el("div", "heading", this.strings.moreResults(remaining)));
       this.listbox.append(more);
     }
-    this.showList(true);
+    const kept = keep === undefined ? -1 : this.items.findIndex((it) => it.kind === "hit" && hitKey(it.hit) === keep);
+    this.showList(kept < 0);
+    if (kept >= 0) this.setActive(kept, true);
   }
 
   private renderEmpty(query: string, suggestions: string[]): void {
