@@ -442,6 +442,9 @@ describe("versioned sites", () => {
   });
 });
 
+/** A question (the `auto` policy loads the semantic leg for it). */
+const QUESTION = "how can I use it without internet?";
+
 describe("semantic results", () => {
   let semanticSite;
   let semanticServer;
@@ -452,6 +455,31 @@ describe("semantic results", () => {
   after(async () => {
     await semanticServer?.close();
     remove(semanticSite);
+  });
+
+  test("keyword-style queries fetch no semantic bytes; a question loads the leg, says why, and can be cancelled", async () => {
+    const problems = [];
+    const page = await newPage(browser.context, problems);
+    const requests = [];
+    page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+    await page.goto(semanticServer.url + "/index.html");
+    await page.waitForFunction(() => customElements.get("midashi-search") !== undefined);
+    await page.keyboard.press("Control+k");
+    for (const q of ["widget theming", "sharded layout", "build-index search"]) {
+      const r = await search(page, q);
+      assert.equal(r.semanticPending, undefined, q);
+    }
+    assert.ok(!requests.some((p) => /embed|model\.|vectors\./.test(p)), requests.join(" "));
+    const bar = page.locator("midashi-search .semantic-bar");
+    // Not loaded: the reader can ask for it.
+    assert.equal((await bar.textContent()).trim(), "Search by meaning");
+    const r = await search(page, QUESTION);
+    assert.equal(r.semanticReason, "question");
+    await page.waitForFunction(() => document.querySelector("midashi-search").shadowRoot.querySelector(".semantic-bar")?.textContent.includes("reads as a question"));
+    await page.locator("midashi-search .semantic-bar button").click();
+    await page.waitForFunction(() => document.querySelector("midashi-search").shadowRoot.querySelector(".semantic-bar")?.textContent.trim() === "Search by meaning");
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 
   test("keyword results at once with a loading note, then hybrid results once the model is in", async () => {
@@ -465,13 +493,13 @@ describe("semantic results", () => {
     // Nothing of the semantic module or the model is fetched before the first query.
     assert.ok(!requests.some((p) => /embed|model\.|vectors\./.test(p)), requests.join(" "));
     await page.keyboard.press("Control+k");
-    const first = await search(page, "use it without internet");
+    const first = await search(page, QUESTION);
     assert.equal(first.mode, "keyword");
     assert.equal(first.semanticPending, true);
     // The reader moves, while the model loads, to a result that the fused list will show
     // at another place than first (the CLI's hybrid answer says which).
     const fused = JSON.parse(
-      execFileSync(buildIndexBin(), ["search", join(semanticSite, "search"), "use it without internet", "--mode", "hybrid", "--json", "--limit", String(first.results.length)], { encoding: "utf8" }),
+      execFileSync(buildIndexBin(), ["search", join(semanticSite, "search"), QUESTION, "--mode", "hybrid", "--json", "--limit", String(first.results.length)], { encoding: "utf8" }),
     ).results.map((h) => h.heading);
     const selected = () => page.evaluate(() => document.querySelector("midashi-search").shadowRoot.querySelector("[role=option][aria-selected=true] .heading")?.textContent);
     let chosen;
@@ -483,8 +511,8 @@ describe("semantic results", () => {
     assert.ok(chosen, `a keyword result that the fused list moves: ${fused.join(" | ")}`);
     // The widget asks again by itself once the module is ready.
     const handle = await page.waitForFunction(
-      () => window.__midashi.results.findLast((r) => r.query === "use it without internet" && r.response.mode === "hybrid")?.response,
-      undefined,
+      (q) => window.__midashi.results.findLast((r) => r.query === q && r.response.mode === "hybrid")?.response,
+      QUESTION,
       { timeout: 120_000 },
     );
     const hybrid = await handle.jsonValue();

@@ -105,13 +105,13 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
   });
 
   test("an auto query the English model does not cover neither loads the semantic module nor embeds", async () => {
-    const idx = await Midashi.load(dir);
+    const idx = await Midashi.load(dir, { semantic: "lazy" });
     after(() => idx.close());
     const r = await idx.search("算出プロパティのキャッシュ");
     assert.equal(r.mode, "keyword");
     assert.equal(r.semanticPending, undefined);
     assert.equal(idx.semanticState, "idle", "a Japanese query does not start the English model's download");
-    // An English query does.
+    // An English query does (the `lazy` policy: any auto query).
     const en = await idx.search("offline docs without a server");
     assert.equal(en.semanticPending, true);
     assert.equal(idx.semanticState, "loading");
@@ -119,6 +119,35 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     // Ready: still no vector for the Japanese query (its answer is the keyword one).
     const ja = await idx.search("算出プロパティのキャッシュ", { cache: false });
     assert.equal(ja.mode, "keyword");
+  });
+
+  test("the auto policy: keyword-style queries fetch nothing, a question or a weak answer starts the leg", async () => {
+    const idx = await Midashi.load(dir);
+    after(() => idx.close());
+    for (const q of ["widget theming", "build-index search", "sharded layout"]) {
+      const r = await idx.search(q);
+      assert.equal(r.semanticPending, undefined, q);
+      assert.equal(r.semanticReason, undefined, q);
+    }
+    assert.equal(idx.semanticState, "idle", "no semantic bytes for keyword-style queries");
+    const weak = await idx.search("zzqx unfindable");
+    assert.equal(weak.semanticReason, "weak");
+    assert.equal(idx.semanticState, "loading");
+    idx.cancelSemantic();
+    assert.equal(idx.semanticState, "idle", "a download can be cancelled");
+    const q = await idx.search("how do I make search work offline?");
+    assert.equal(q.semanticReason, "question");
+    assert.equal(q.semanticPending, true);
+    await idx.warmup();
+    const again = await idx.search("how do I make search work offline?", { cache: false });
+    assert.equal(again.mode, "hybrid");
+
+    // on-demand: only when asked.
+    const od = await Midashi.load(dir, { semantic: "on-demand" });
+    after(() => od.close());
+    const r = await od.search("how do I make search work offline?");
+    assert.equal(r.semanticPending, undefined);
+    assert.equal(od.semanticState, "idle");
   });
 
   test("hybrid answers equal the CLI's: same ids, same order", async () => {

@@ -35,6 +35,7 @@ export interface WasmIndex {
   attachAnn?(bytes: Uint8Array): void;
   hasVectors?(): boolean;
   semanticCovers(query: string): boolean;
+  semanticReason(query: string, keywordTotal: number): string | undefined;
   getSection?(target: string): Step<unknown>;
   getDocument?(path: string): Step<unknown>;
   suggest(prefix: string, limit: number): Step<string[]>;

@@ -37,6 +37,8 @@ export interface Requests {
   loadVectors: { args: { ids: number[] }; result: string[] };
   /** Whether an `auto` query would use a semantic leg: some index's model covers its language. */
   covers: { args: { ids: number[]; query: string }; result: boolean };
+  /** Why an `auto` query with `total` keyword results would gain from the semantic leg. */
+  reason: { args: { ids: number[]; query: string; total: number }; result: "question" | "weak" | null };
   close: { args: { ids: number[] }; result: null };
   engine: { args: Record<string, never>; result: EngineKind };
   panicForTests: { args: Record<string, never>; result: null };
@@ -129,6 +131,11 @@ export class Host {
         return this.suggest(a as Requests["suggest"]["args"]);
       case "loadVectors":
         return this.loadVectors(a as Requests["loadVectors"]["args"]);
+      case "reason": {
+        const { ids, query, total } = a as Requests["reason"]["args"];
+        const first = ids.map((id) => this.indexes.get(id)).find((l) => l !== undefined);
+        return (first?.index.semanticReason(query, total) as "question" | "weak" | undefined) ?? null;
+      }
       case "covers": {
         const { ids, query } = a as Requests["covers"]["args"];
         return ids.some((id) => this.indexes.get(id)?.index.semanticCovers(query) ?? false);

@@ -104,6 +104,15 @@ function assets(options: LoadOptions) {
   };
 }
 
+/**
+ * Whether the visitor asked to save data (`Save-Data`) or is on a 2G connection: then an
+ * `auto` query never starts the semantic leg's download by itself.
+ */
+function constrainedConnection(): boolean {
+  const c = (globalThis as { navigator?: { connection?: { saveData?: boolean; effectiveType?: string } } }).navigator?.connection;
+  return c?.saveData === true || /(^|-)2g$/.test(c?.effectiveType ?? "");
+}
+
 /** The semantic module once loaded: where queries are embedded, and with which model. */
 interface Semantic {
   backend: Backend<EmbedRequests>;
@@ -126,6 +135,8 @@ export class Midashi extends EventTarget {
   private state: SemanticState;
   private failure?: MidashiError;
   private semanticLoad?: Promise<Semantic>;
+  /** The semantic module's host while it loads, so that a download can be cancelled. */
+  private loadingBackend?: Backend<EmbedRequests>;
   private semantic?: Semantic;
 
   private constructor(
@@ -274,7 +285,11 @@ export class Midashi extends EventTarget {
       // An `auto` query in a language the model does not cover would discard its vector
       // (midashi-core's `semantic_covers`): it neither loads the semantic module nor embeds.
       const wanted = !queryVector && mode !== "keyword" && this.semanticFor(ids) && (mode !== "auto" || (await this.backend.call("covers", { ids, query })));
-      if (wanted) {
+      // Under the `auto` and `on-demand` policies an `auto` query does not start the download
+      // before its keyword answer: that answer says whether the leg would help.
+      const policy = this.options.semantic ?? "auto";
+      const deferred = wanted && mode === "auto" && (policy === "auto" || policy === "on-demand") && this.state !== "ready" && this.state !== "loading";
+      if (wanted && !deferred) {
         const usable = this.state === "idle" || this.state === "loading" || this.state === "ready";
         if (usable || mode === "semantic") {
           const load = this.warmup().then(() => this.semantic);
@@ -311,8 +326,16 @@ export class Midashi extends EventTarget {
       } else {
         raw = await run();
       }
+      let semanticReason: "question" | "weak" | undefined;
+      if (deferred && policy === "auto" && this.state === "idle" && !constrainedConnection()) {
+        semanticReason = (await this.backend.call("reason", { ids, query, total: raw.total })) ?? undefined;
+        if (semanticReason) {
+          this.warmup().catch(() => undefined);
+          semanticPending = true;
+        }
+      }
       if (key !== undefined && !semanticPending) this.cache.set(key, structuredClone(raw));
-      return { ...raw, tookMs: now() - started, ...(semanticPending ? { semanticPending } : {}) };
+      return { ...raw, tookMs: now() - started, ...(semanticPending ? { semanticPending } : {}), ...(semanticReason ? { semanticReason } : {}) };
     } catch (e) {
       throw toMidashiError(e);
     }
@@ -343,6 +366,19 @@ export class Midashi extends EventTarget {
     }
     this.semanticLoad ??= this.loadSemantic();
     return this.semanticLoad.then(() => undefined);
+  }
+
+  /**
+   * Stops a semantic download under way: its worker is ended, what it fetched is dropped, and
+   * `semanticState` goes back to `idle` (a later `warmup()` or qualifying query starts
+   * again). Keyword search is not affected. Does nothing unless the state is `loading`.
+   */
+  cancelSemantic(): void {
+    if (this.state !== "loading") return;
+    this.loadingBackend?.close();
+    this.loadingBackend = undefined;
+    this.semanticLoad = undefined;
+    this.setState({ state: "idle" });
   }
 
   /** The model of the loaded indexes with vectors among `ids` (the first one's), if any. */
@@ -377,6 +413,7 @@ export class Midashi extends EventTarget {
         ? new WorkerBackend<EmbedRequests>(a.embedWorkerUrl, "semantic", onEvent)
         : new DirectBackend<EmbedRequests>(new (await import("./embed-host.js")).EmbedHost(onEvent));
       const b = backend;
+      this.loadingBackend = b;
       const sources: EmbedSources = { ...modelFiles(info, this.options), glueUrl: a.embedGlueUrl, wasmUrl: a.embedWasmUrl, expect };
       await Promise.all([
         b.call("init", sources),
@@ -385,11 +422,16 @@ export class Midashi extends EventTarget {
         }),
       ]);
       if (this.closed) throw new MidashiError("CLOSED", "this Midashi instance was closed while semantic search loaded");
+      if (this.loadingBackend !== b) throw new MidashiError("SEMANTIC_UNAVAILABLE", "the semantic download was cancelled");
+      this.loadingBackend = undefined;
       this.semantic = { backend: b, model: expect.sha256 };
       this.setState({ state: "ready", loaded: progress.total, total: progress.total });
       return this.semantic;
     } catch (e) {
       backend?.close();
+      // Cancelled (cancelSemantic): the state is already back to idle.
+      if (this.loadingBackend !== backend) throw new MidashiError("SEMANTIC_UNAVAILABLE", "the semantic download was cancelled");
+      this.loadingBackend = undefined;
       const err = toMidashiError(e);
       const failure = err.code === "SEMANTIC_UNAVAILABLE" || err.code === "CLOSED" ? err : new MidashiError("SEMANTIC_UNAVAILABLE", `semantic search could not load: ${err.message}`, { cause: err });
       this.failure = failure;

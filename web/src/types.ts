@@ -145,6 +145,11 @@ export interface SearchResponse {
    * `semantic` event) gives the fused ones.
    */
   semanticPending?: boolean;
+  /**
+   * Why this `auto` query started loading the semantic leg (semantic `auto` policy): it reads
+   * as a `question`, or its keyword results are `weak` (see docs/ranking.md).
+   */
+  semanticReason?: "question" | "weak";
 }
 
 /**
@@ -306,10 +311,14 @@ export interface LoadOptions extends AssetOptions {
   cacheSize?: number;
   /**
    * When the semantic module (about 3 MB of wasm plus the model, ~23 MB) loads, for an index
-   * with vectors: `lazy` (default) on the first semantic or hybrid query or `warmup()`;
-   * `idle` also as soon as the browser is idle after load; `off` never (keyword only).
+   * with vectors. `auto` (default): for an explicit semantic or hybrid query, `warmup()`, or
+   * an `auto` query that reads as a question or whose keyword results are weak (midashi-core's
+   * `search::policy`), never under Save-Data or on a 2G connection, never for a query in a
+   * language the model does not cover; `on-demand`: only for explicit semantic or hybrid
+   * queries and `warmup()` (the widget's "Search by meaning"); `lazy`: also on the first `auto`
+   * query; `idle`: as soon as the browser is idle after load; `off` never (keyword only).
    */
-  semantic?: "lazy" | "idle" | "off";
+  semantic?: "auto" | "on-demand" | "lazy" | "idle" | "off";
   /**
    * A folder with the embedding model (`model.onnx`, `tokenizer.json`,
    * `midashi-model.json`), for an index built with `--no-ship-model`. Default: the model

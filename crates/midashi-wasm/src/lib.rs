@@ -222,6 +222,15 @@ impl WasmIndex {
         self.inner.semantic_covers(query)
     }
 
+    /// Why an `auto` query whose keyword answer holds `keyword_total` sections would gain
+    /// from the semantic leg (`"question"`, `"weak"`), or `undefined`: midashi-core's
+    /// `search::policy`, the one definition a browser host decides to fetch the leg by.
+    #[wasm_bindgen(js_name = semanticReason)]
+    pub fn semantic_reason(&self, query: &str, keyword_total: usize) -> Option<String> {
+        midashi_core::search::policy::semantic_reason(query, keyword_total)
+            .map(|r| r.as_str().to_string())
+    }
+
     #[cfg(feature = "full")]
     /// Whether vectors are attached.
     #[wasm_bindgen(js_name = hasVectors)]

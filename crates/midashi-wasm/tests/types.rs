@@ -42,6 +42,11 @@ const JS_ONLY: &[(&str, &str, &str)] = &[
         "the JS API's: the semantic module was loading",
     ),
     (
+        "SearchResponse",
+        "semanticReason",
+        "the JS API's: why it started loading the semantic leg (core search::policy)",
+    ),
+    (
         "SearchHit",
         "index",
         "multi.ts: which loaded index a hit came from",

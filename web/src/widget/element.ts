@@ -172,6 +172,9 @@ export class MidashiSearchElement extends HTMLElement {
   private semanticProgress?: number;
   private items: Item[] = [];
   private active = -1;
+  private readonly semanticBar: HTMLDivElement;
+  /** Bytes of the semantic download, once known. */
+  private semanticTotal?: number;
   /** The query whose results the list shows (its selection is kept when they are replaced). */
   private renderedQuery: string | undefined;
   private composing = false;
@@ -229,6 +232,10 @@ export class MidashiSearchElement extends HTMLElement {
     this.status = el("div", "status");
     this.status.setAttribute("role", "status");
     this.status.setAttribute("aria-live", "polite");
+    // What the semantic leg is doing and why, with Cancel while it downloads and "Search by
+    // meaning" when it has not loaded (not a live region: the status above announces).
+    this.semanticBar = el("div", "semantic-bar");
+    this.semanticBar.hidden = true;
 
     const body = el("div", "body");
     // The result area scrolls; keyboard users must be able to scroll it too.
@@ -246,7 +253,7 @@ export class MidashiSearchElement extends HTMLElement {
     this.footer = el("div", "footer");
     this.footer.setAttribute("aria-hidden", "true");
 
-    this.dialog.append(bar, this.status, body, this.footer);
+    this.dialog.append(bar, this.status, this.semanticBar, body, this.footer);
     this.backdrop.append(this.dialog);
     this.root.append(style, this.trigger, this.backdrop);
 
@@ -450,7 +457,9 @@ export class MidashiSearchElement extends HTMLElement {
     const url = new URL(attr, document.baseURI).href;
     if (!factory) return Promise.reject(new Error("no search engine is registered for <midashi-search>"));
     this.setStatus(this.strings.loading);
-    const p = factory(url).then(
+    const semantic = this.getAttribute("semantic") ?? undefined;
+    const options = semantic && ["auto", "on-demand", "lazy", "idle", "off"].includes(semantic) ? { semantic: semantic as "auto" } : {};
+    const p = factory(url, options).then(
       (source) => {
         this.loadedSource = source;
         this.semantic = source.semanticState ?? "unavailable";
@@ -567,6 +576,7 @@ export class MidashiSearchElement extends HTMLElement {
     const was = this.semantic;
     this.semantic = detail.state;
     this.semanticProgress = detail.state === "loading" && detail.total ? Math.min(99, Math.floor(((detail.loaded ?? 0) / detail.total) * 100)) : undefined;
+    if (detail.state === "loading" && detail.total) this.semanticTotal = detail.total;
     if (detail.state === "ready" && was !== "ready" && this.open && this.input.value.trim()) {
       // Keyword results were shown while the model loaded: ask again for the fused ones.
       void this.run(true);
@@ -579,6 +589,38 @@ export class MidashiSearchElement extends HTMLElement {
 
   private setStatus(text: string): void {
     if (this.status.textContent !== text) this.status.textContent = text;
+    this.renderSemanticBar();
+  }
+
+  /** The semantic bar for the current state and answer. */
+  private renderSemanticBar(): void {
+    const source = this.loadedSource;
+    const response = this.lastResponse;
+    const button = (label: string, action: () => void) => {
+      const b = el("button", "semantic-action", label);
+      b.type = "button";
+      b.addEventListener("click", action);
+      return b;
+    };
+    if (this.semantic === "loading" && source?.cancelSemantic) {
+      const mb = this.semanticTotal ? Math.round(this.semanticTotal / 1e6) : undefined;
+      const text = el("span", undefined, this.strings.semanticWhy(response?.semanticReason, mb));
+      this.semanticBar.replaceChildren(
+        text,
+        button(this.strings.semanticCancel, () => source.cancelSemantic?.()),
+      );
+      this.semanticBar.hidden = false;
+    } else if (this.semantic === "idle" && source?.warmup && response && this.lastQuery) {
+      this.semanticBar.replaceChildren(
+        button(this.strings.semanticOffer, () => {
+          source.warmup?.().catch(() => undefined);
+        }),
+      );
+      this.semanticBar.hidden = false;
+    } else {
+      this.semanticBar.hidden = true;
+      this.semanticBar.replaceChildren();
+    }
   }
 
   private statusFor(response: SearchResponse): string {

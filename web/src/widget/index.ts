@@ -9,16 +9,16 @@
 
 import { Midashi } from "../index.js";
 import { defineMidashiSearch } from "./element.js";
-import type { SearchSource } from "./source.js";
+import type { SearchSource, SourceOptions } from "./source.js";
 
 export { MidashiSearchElement, defineMidashiSearch, splitPreview, type NavigateDetail, type SearchEventDetail, type ResultsEventDetail } from "./element.js";
-export type { SearchSource, SourceFactory, SemanticState, SemanticDetail } from "./source.js";
+export type { SearchSource, SourceFactory, SourceOptions, SemanticState, SemanticDetail } from "./source.js";
 export { en, ja, stringsFor, type Strings } from "./strings.js";
 export { appendHighlighted, normalizeRanges } from "./highlight.js";
 
 /** Loads an index with the package's engine. */
-export async function loadSource(indexUrl: string): Promise<SearchSource> {
-  return Midashi.load(indexUrl);
+export async function loadSource(indexUrl: string, options: SourceOptions = {}): Promise<SearchSource> {
+  return Midashi.load(indexUrl, options.semantic ? { semantic: options.semantic } : {});
 }
 
 defineMidashiSearch(loadSource);

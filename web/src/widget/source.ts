@@ -18,8 +18,18 @@ export interface SearchSource {
    * state is `loading` and re-runs the query once it is `ready`.
    */
   addEventListener?(type: "semantic", listener: (e: Event) => void): void;
+  /** Starts loading semantic search (the widget's "Search by meaning"). */
+  warmup?(): Promise<void>;
+  /** Stops a semantic download under way (the widget's "Cancel"). */
+  cancelSemantic?(): void;
   removeEventListener?(type: "semantic", listener: (e: Event) => void): void;
 }
 
 /** Loads the index at `indexUrl` (the element's `index` attribute, resolved against the page). */
-export type SourceFactory = (indexUrl: string) => Promise<SearchSource>;
+export type SourceFactory = (indexUrl: string, options?: SourceOptions) => Promise<SearchSource>;
+
+/** What the element's attributes ask of the source. */
+export interface SourceOptions {
+  /** The `semantic` attribute: when the semantic leg loads (`LoadOptions.semantic`). */
+  semantic?: "auto" | "on-demand" | "lazy" | "idle" | "off";
+}

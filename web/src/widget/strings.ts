@@ -28,6 +28,12 @@ export interface Strings {
   semanticLoading: string;
   /** Shown once semantic results are merged in. */
   semanticReady: string;
+  /** What is loading and why (`question` or `weak`), with its size in MB when known. */
+  semanticWhy: (reason: "question" | "weak" | undefined, mb: number | undefined) => string;
+  /** Stops the semantic download. */
+  semanticCancel: string;
+  /** Asks for semantic search (the `on-demand` policy, or a query that did not start it). */
+  semanticOffer: string;
   /** Heading of the recent searches. */
   recent: string;
   /** Button that forgets recent searches. */
@@ -58,6 +64,10 @@ export const en: Strings = {
   didYouMean: "Did you mean:",
   semanticLoading: "Semantic results loading…",
   semanticReady: "Semantic results included.",
+  semanticWhy: (r, mb) =>
+    `${r === "question" ? "Your query reads as a question: " : r === "weak" ? "Few keyword matches: " : ""}loading semantic search${mb ? ` (${mb} MB)` : ""}…`,
+  semanticCancel: "Cancel",
+  semanticOffer: "Search by meaning",
   recent: "Recent searches",
   clearRecent: "Clear",
   hintNavigate: "to navigate",
@@ -82,6 +92,10 @@ export const ja: Strings = {
   didYouMean: "もしかして:",
   semanticLoading: "意味検索の結果を読み込み中…",
   semanticReady: "意味検索の結果を含みます。",
+  semanticWhy: (r, mb) =>
+    `${r === "question" ? "質問のようなので" : r === "weak" ? "キーワードの一致が少ないため" : ""}意味検索を読み込んでいます${mb ? `（${mb} MB）` : ""}…`,
+  semanticCancel: "キャンセル",
+  semanticOffer: "意味で検索",
   recent: "最近の検索",
   clearRecent: "消去",
   hintNavigate: "で移動",

@@ -103,6 +103,12 @@ svg { width: 1.1em; height: 1.1em; flex: none; }
 }
 .status { padding: 0.35em 1em; font-size: 0.85em; color: var(--_muted); min-height: 1.9em; }
 .status:empty { display: none; }
+.semantic-bar { display: flex; gap: 0.6em; align-items: center; padding: 0 1em 0.35em; font-size: 0.85em; color: var(--_muted); }
+.semantic-bar[hidden] { display: none; }
+.semantic-action {
+  font: inherit; color: var(--_accent, inherit); background: none; border: 1px solid currentColor;
+  border-radius: 4px; padding: 0.1em 0.6em; cursor: pointer;
+}
 .body { overflow-y: auto; overscroll-behavior: contain; padding: 0 0.5em 0.5em; }
 .listbox { margin: 0; padding: 0; }
 .group { margin: 0.4em 0 0.6em; }

@@ -5,6 +5,7 @@
 //! The result types are in [`crate::answer`]; the semantic leg in [`semantic`] (feature
 //! `semantic`); opening a single-file index in [`single_file`] (feature `single-file`).
 pub mod needs;
+pub mod policy;
 #[cfg_attr(not(feature = "semantic"), path = "semantic_off.rs")]
 mod semantic;
 #[cfg(feature = "single-file")]

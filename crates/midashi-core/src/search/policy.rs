@@ -1,0 +1,123 @@
+//! When a browser should fetch the semantic leg for an `auto` query: the module and the
+//! model are tens of megabytes, and for a query that names what it looks for (a heading, an
+//! identifier, a few keywords) keyword search already finds it — Rust-book headings: right
+//! section first 40 of 40 times with keyword, 37 with hybrid. The leg is worth its bytes for
+//! a query that reads as a **question** (people ask in sentences that share few words with
+//! the section that answers) and for one whose keyword results are **weak** (few sections
+//! hold its words). One definition, here, for the JS API, the widget and any other host.
+
+/// Why the semantic leg would help a query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SemanticReason {
+    /// The query reads as a question or a sentence.
+    Question,
+    /// Keyword search found fewer than [`WEAK_BELOW`] sections.
+    Weak,
+}
+
+impl SemanticReason {
+    /// The name hosts show and test for.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SemanticReason::Question => "question",
+            SemanticReason::Weak => "weak",
+        }
+    }
+}
+
+/// Keyword answers with fewer sections than this are weak.
+pub const WEAK_BELOW: usize = 3;
+
+/// Words that open an English question.
+const QUESTION_WORDS: &[&str] = &[
+    "how", "what", "why", "when", "where", "which", "who", "whom", "whose", "can", "could",
+    "should", "does", "do", "did", "is", "are", "was", "were", "will", "would", "may", "shall",
+];
+
+/// Japanese interrogatives and question endings (疑問詞, 終助詞 か).
+const JA_QUESTION: &[&str] = &[
+    "どう",
+    "なぜ",
+    "なんで",
+    "何",
+    "なに",
+    "どこ",
+    "いつ",
+    "どの",
+    "どれ",
+    "だれ",
+    "誰",
+    "ですか",
+    "ますか",
+    "でしょうか",
+];
+
+/// Words from which a query reads as a sentence rather than keywords.
+const SENTENCE_WORDS: usize = 6;
+
+/// Whether `query` reads as a question or a sentence.
+pub fn is_question(query: &str) -> bool {
+    let q = query.trim();
+    if q.ends_with('?') || q.ends_with('？') {
+        return true;
+    }
+    let mut words = q.split_whitespace();
+    let first = words.next().unwrap_or_default().to_lowercase();
+    if QUESTION_WORDS.contains(&first.as_str()) && q.split_whitespace().count() >= 3 {
+        return true;
+    }
+    if JA_QUESTION.iter().any(|w| q.contains(w)) {
+        return true;
+    }
+    q.split_whitespace().count() >= SENTENCE_WORDS
+}
+
+/// Why an `auto` query whose keyword answer holds `keyword_total` sections would gain from
+/// the semantic leg, if it would.
+pub fn semantic_reason(query: &str, keyword_total: usize) -> Option<SemanticReason> {
+    if is_question(query) {
+        Some(SemanticReason::Question)
+    } else if keyword_total < WEAK_BELOW {
+        Some(SemanticReason::Weak)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_and_weak_answers() {
+        for q in [
+            "how do I search offline",
+            "what is a shard?",
+            "Can I use it without a server",
+            "設定ファイルはどこにありますか",
+            "なぜキャッシュされる",
+            "the widget does not open when I press the slash key",
+        ] {
+            assert!(is_question(q), "{q}");
+        }
+        for q in [
+            "borrow checker",
+            "Theming",
+            "computed properties",
+            "how",
+            "Get-ChildItem",
+            "算出プロパティ",
+        ] {
+            assert!(!is_question(q), "{q}");
+        }
+        assert_eq!(semantic_reason("borrow checker", 12), None);
+        assert_eq!(
+            semantic_reason("borrow checker", 2),
+            Some(SemanticReason::Weak)
+        );
+        assert_eq!(
+            semantic_reason("how does borrowing work", 40),
+            Some(SemanticReason::Question)
+        );
+    }
+}
