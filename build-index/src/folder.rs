@@ -145,11 +145,22 @@ pub fn shipped_model(dir: &Path, manifest: &Manifest) -> Result<Option<Embedder>
     ) else {
         return Ok(None);
     };
-    let read = |name: &str| {
+    // The model files are not framed (no checksum): the content hash in each name is what
+    // says a flipped bit or a swapped file.
+    let read = |kind: FileKind, name: &str| {
         let p = dir.join(name);
-        std::fs::read(&p).map_err(CliError::io(&p))
+        let bytes = std::fs::read(&p).map_err(CliError::io(&p))?;
+        if !kind.content_matches_name(name, &bytes) {
+            return Err(CliError::Model(format!(
+                "{} does not match the hash in its name: the model shipped in {} is damaged or \
+                 was replaced; copy the index folder again or rebuild it",
+                p.display(),
+                dir.display()
+            )));
+        }
+        Ok(bytes)
     };
-    let config = String::from_utf8_lossy(&read(&config.name)?).into_owned();
+    let config = String::from_utf8_lossy(&read(FileKind::ModelConfig, &config.name)?).into_owned();
     let model = |e: midashi_embed::EmbedError| {
         CliError::Model(format!(
             "the model shipped in {} is unusable ({e}); rebuild the index",
@@ -157,9 +168,13 @@ pub fn shipped_model(dir: &Path, manifest: &Manifest) -> Result<Option<Embedder>
         ))
     };
     let config = ModelConfig::from_json(&config).map_err(model)?;
-    Embedder::from_bytes(&read(&onnx.name)?, &read(&tokenizer.name)?, config)
-        .map(Some)
-        .map_err(model)
+    Embedder::from_bytes(
+        &read(FileKind::Model, &onnx.name)?,
+        &read(FileKind::Tokenizer, &tokenizer.name)?,
+        config,
+    )
+    .map(Some)
+    .map_err(model)
 }
 
 /// The model for the index in `dir`: `--model` if given (checked against the index's

@@ -169,6 +169,15 @@ pub fn verify<'a>(kind: FileKind, file: &str, bytes: &'a [u8]) -> Result<&'a [u8
     if checksum(&bytes[..17], payload) != crc {
         return Err(Error::Corrupted { file });
     }
+    if !kind.content_matches_name(&file, bytes) {
+        return Err(Error::Malformed {
+            file,
+            detail: "its content does not match the hash in its name: another file of the same \
+                     kind (from another build?) was put in its place; fetch or copy the index \
+                     folder again, or rebuild it"
+                .into(),
+        });
+    }
     Ok(payload)
 }
 

@@ -156,6 +156,41 @@ impl FileKind {
         format!("{}.{hash:016x}.{}", self.stem(), self.extension())
     }
 
+    /// Whether a file of this kind is named by the hash of its content
+    /// ([`FileKind::hashed_name`]): then a file whose bytes do not hash to its name is not the
+    /// file the entry or the directory meant, though it may be a valid file of the kind (a
+    /// shard is named by its first term, a card by its number, so they are checked
+    /// otherwise).
+    pub fn named_by_content(self) -> bool {
+        matches!(
+            self,
+            FileKind::Terms
+                | FileKind::Sections
+                | FileKind::Vectors
+                | FileKind::Ann
+                | FileKind::Directory
+                | FileKind::Lexicon
+                | FileKind::Tree
+                | FileKind::Paths
+                | FileKind::Model
+                | FileKind::Tokenizer
+                | FileKind::ModelConfig
+        )
+    }
+
+    /// False when `name` carries a content hash of this kind and `bytes` do not hash to it;
+    /// true otherwise (a name without one, as in tests, is not checked).
+    pub fn content_matches_name(self, name: &str, bytes: &[u8]) -> bool {
+        if !self.named_by_content() {
+            return true;
+        }
+        let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        match self.hash_of_name(base) {
+            Some(hash) => content_hash(bytes) == hash,
+            None => true,
+        }
+    }
+
     /// The hash in `name` if it is a file name of this kind (`<stem>.<16 hex>.<extension>`).
     pub fn hash_of_name(self, name: &str) -> Option<u64> {
         let hex = name

@@ -136,6 +136,9 @@ pub struct Sharded {
     pub(super) tree: Mutex<Option<Arc<Tree>>>,
     pub(super) paths: Mutex<Option<Arc<Paths>>>,
     pub(super) missing: Mutex<Vec<String>>,
+    /// Why a file the source gave could not be attached (damaged, replaced): the query
+    /// fails with it, not with a request to fetch a file that was fetched.
+    pub(super) failed: Mutex<Option<Error>>,
     /// Posting lists decoded since the last [`Sharded::begin`].
     pub(super) decoded: Mutex<HashMap<u64, Arc<[ScoredPosting]>>>,
     pub(super) source: Option<FileSource>,
@@ -194,10 +197,25 @@ impl Sharded {
             tree: Mutex::default(),
             paths: Mutex::default(),
             missing: Mutex::default(),
+            failed: Mutex::default(),
             decoded: Mutex::default(),
             source,
             keep_loaded: AtomicUsize::new(KEEP_LOADED),
         })
+    }
+
+    /// Whether the first term of shard `i`'s dictionary lies in the range the directory gives
+    /// it: from its first term up to the next shard's.
+    fn shard_in_range(&self, i: u32, map: &fst::Map<Vec<u8>>) -> bool {
+        use fst::Streamer;
+        let mut stream = map.stream();
+        let Some((first, _)) = stream.next() else {
+            return true;
+        };
+        let i = i as usize;
+        let from = self.dir.shards.get(i).map(|s| s.first_term.as_bytes());
+        let to = self.dir.shards.get(i + 1).map(|s| s.first_term.as_bytes());
+        from.is_some_and(|f| first >= f) && to.is_none_or(|t| first < t)
     }
 
     /// Adds a fetched file (any the directory names).
@@ -230,6 +248,17 @@ impl Sharded {
             FileKind::Shard => {
                 let data: Shard = decode(kind, name, bytes)?;
                 let map = open_dictionary(name, data.fst.clone())?;
+                // Shards are named by their first term, not their content: a valid shard of
+                // another range put in this one's place is caught by its terms.
+                if !self.shard_in_range(i, &map) {
+                    return Err(Error::Malformed {
+                        file: name.to_string(),
+                        detail: "its terms are not the ones the directory places in this shard: \
+                                 another shard (from another build?) was put in its place; \
+                                 fetch or copy the index folder again, or rebuild it"
+                            .into(),
+                    });
+                }
                 self.shards
                     .lock_ok()
                     .insert(i, Arc::new(LoadedShard { map, data }));
@@ -283,6 +312,7 @@ impl Sharded {
     /// loaded, however many files that is.
     pub(crate) fn begin(&self) {
         self.missing.lock_ok().clear();
+        self.failed.lock_ok().take();
         self.decoded.lock_ok().clear();
         // Past the bound, keep only what the last call used (of each kind).
         let keep = self.keep_loaded.load(Ordering::Relaxed);
@@ -294,6 +324,9 @@ impl Sharded {
     /// The files the current query lacked, as an error to return (shards first: until a
     /// query's words are loaded, what else it needs is not known).
     pub(crate) fn need(&self) -> Result<()> {
+        if let Some(e) = self.failed.lock_ok().take() {
+            return Err(e);
+        }
         let mut missing = self.missing.lock_ok().clone();
         if missing.is_empty() {
             return Ok(());
@@ -329,9 +362,10 @@ impl Sharded {
         };
         match source(name).and_then(|bytes| self.attach(name, &bytes)) {
             Ok(()) => true,
-            Err(_) => {
-                // A file that cannot be read stays missing: the query fails naming it.
+            Err(e) => {
+                // A file that cannot be read stays missing, and the query fails with why.
                 self.missing.lock_ok().push(name.to_string());
+                self.failed.lock_ok().get_or_insert(e);
                 false
             }
         }
