@@ -219,3 +219,42 @@ test("a folder that is not an index: a clear error and exit code 2", async () =>
     return true;
   });
 });
+
+test("a request holding a lone surrogate escape (a string cut inside an emoji) is answered", async () => {
+  const dir = buildIndex(FIXTURE_DOCS);
+  const { spawn } = await import("node:child_process");
+  const child = spawn(buildIndexBin(), ["mcp", dir], { stdio: ["pipe", "pipe", "ignore"], env: { ...process.env, MIDASHI_MODEL: join(tmpdir(), "midashi-no-model") } });
+  const replies = [];
+  let buffer = "";
+  child.stdout.on("data", (d) => {
+    buffer += d;
+    let i;
+    while ((i = buffer.indexOf("\n")) >= 0) {
+      replies.push(JSON.parse(buffer.slice(0, i)));
+      buffer = buffer.slice(i + 1);
+    }
+  });
+  const send = (line) => child.stdin.write(line + "\n");
+  const reply = async (id) => {
+    for (let t = 0; t < 200; t++) {
+      const r = replies.find((x) => x.id === id);
+      if (r) return r;
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    throw new Error(`no reply to request ${id}: ${JSON.stringify(replies)}`);
+  };
+  try {
+    send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }));
+    await reply(1);
+    send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    // What JSON.stringify writes for "offset" followed by half of an emoji.
+    const cut = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "search", arguments: { query: "offset \ud83d" } } });
+    assert.ok(cut.includes("\\ud83d"), cut);
+    send(cut);
+    const r = await reply(2);
+    assert.equal(r.result.isError, false, JSON.stringify(r));
+    assert.ok(r.result.structuredContent.results.length > 0, JSON.stringify(r));
+  } finally {
+    child.kill();
+  }
+});

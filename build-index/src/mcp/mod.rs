@@ -8,6 +8,7 @@
 mod library;
 mod params;
 mod server;
+mod stdin;
 
 use crate::error::{CliError, Result};
 use library::Library;
@@ -28,7 +29,7 @@ pub fn run(dir: &Path, model: Option<&Path>) -> Result<()> {
         .map_err(|e| CliError::Mcp(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async move {
         let service = server
-            .serve(rmcp::transport::stdio_pipes())
+            .serve((stdin::repaired_stdin(), tokio::io::stdout()))
             .await
             .map_err(|e| CliError::Mcp(format!("the client did not initialise: {e}")))?;
         service
