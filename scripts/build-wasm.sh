@@ -70,7 +70,10 @@ build_module() {
   # --target web: an ES module whose init() takes bytes, a URL or a compiled module, so the
   # same glue runs in a page, a Web Worker and Node (which hands it bytes read from disk).
   echo "== wasm-bindgen $wb_version --target web"
-  wasm-bindgen "$raw" --out-dir "$out_dir" --out-name "$name" --target web \
+  # --experimental-reset-state-function: after a trap the host asks the same glue for a
+  # fresh instance (__wbg_reset_state) instead of importing another copy of it; imported
+  # ES modules are never collected, and each copy kept its dead instance's memory alive.
+  wasm-bindgen "$raw" --out-dir "$out_dir" --out-name "$name" --target web --experimental-reset-state-function \
     $([ "$mode" = dev ] && echo --debug || true)
 
   if [ "$mode" = release ]; then

@@ -172,10 +172,21 @@ impl Staging {
             move |source| CliError::Output { path, source }
         };
         if s.old.exists() {
-            if s.out.exists() {
-                fs::remove_dir_all(&s.old).map_err(io(&s.old))?;
-            } else {
+            // An earlier build stopped between its two moves: the live site is the one moved
+            // aside. What stands at `out` now is only this build's lock (it created the
+            // folder): put the site back; a real site there means `.old` is a leftover.
+            let only_lock = fs::read_dir(&s.out).map_or(true, |entries| {
+                entries
+                    .filter_map(|e| e.ok())
+                    .all(|e| e.file_name() == LOCK_FILE_NAME)
+            });
+            if only_lock {
+                if s.out.exists() {
+                    fs::remove_dir_all(&s.out).map_err(io(&s.out))?;
+                }
                 fs::rename(&s.old, &s.out).map_err(io(&s.out))?;
+            } else {
+                fs::remove_dir_all(&s.old).map_err(io(&s.old))?;
             }
         }
         if s.new.exists() {

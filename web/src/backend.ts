@@ -12,6 +12,8 @@ export type RequestMap<R> = { [K in keyof R]: { args: unknown; result: unknown }
 /** Something that answers requests of `R` (a host). */
 export interface Handler<R extends RequestMap<R>> {
   handle<K extends keyof R & string>(op: K, args: R[K]["args"]): Promise<R[K]["result"]>;
+  /** The backend closed: give back what the host holds. */
+  dispose?(): void;
 }
 
 /** Runs host requests somewhere. */
@@ -48,7 +50,9 @@ export class DirectBackend<R extends RequestMap<R>> implements Backend<R> {
   }
 
   close(): void {
+    if (this.closed) return;
     this.closed = true;
+    this.host.dispose?.();
   }
 }
 

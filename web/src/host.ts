@@ -92,6 +92,20 @@ export class Host {
   private readonly indexes = new Map<number, Loaded>();
   private nextId = 1;
 
+  /** The host is done (its Midashi instance closed): the engine's glue serves the next one. */
+  dispose(): void {
+    for (const l of this.indexes.values()) {
+      try {
+        l.index.free();
+      } catch {
+        // A trapped instance: its memory goes with it.
+      }
+    }
+    this.indexes.clear();
+    this.engine?.release();
+    this.engine = undefined;
+  }
+
   /** Runs one request. Always settles with a value or a MidashiError. */
   async handle<K extends Op>(op: K, args: Requests[K]["args"]): Promise<Requests[K]["result"]> {
     try {
@@ -200,6 +214,8 @@ export class Host {
     this.glueUrl = full.glueUrl;
     this.kind = "full";
     const live = await this.rebuild(engine);
+    // The keyword module's glue serves the next host that starts with it.
+    old.release();
     await Promise.all(
       carried.map(async ({ l, names }) => {
         const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), filesContext(l))));
@@ -231,17 +247,20 @@ export class Host {
    */
   private async rebuild(fresh?: Engine): Promise<Engine> {
     if (!this.module) throw new MidashiError("INTERNAL", "midashi's engine is not initialised");
-    const engine = fresh ?? (await Engine.create(this.glueUrl, this.module));
+    // The old handles are freed first, into the instance they belong to: a fresh instance
+    // of the same glue replaces that one (Engine.create), and a handle freed after it would
+    // free its pointer into the new instance's memory (a trapped instance may refuse:
+    // nothing more to do then, its memory goes with it).
     for (const l of this.indexes.values()) {
-      const old = l.index;
-      l.index = l.directory ? engine.openSharded(l.entry, l.directory) : engine.open(l.entry, l.terms!, l.sections!);
       try {
-        // The old instance is dropped; what it held goes back to its allocator (a trapped
-        // instance may refuse: nothing more to do then).
-        old.free();
+        l.index.free();
       } catch {
         // See above.
       }
+    }
+    const engine = fresh ?? (await Engine.create(this.glueUrl, this.module, this.engine));
+    for (const l of this.indexes.values()) {
+      l.index = l.directory ? engine.openSharded(l.entry, l.directory) : engine.open(l.entry, l.terms!, l.sections!);
       if (l.vectors) attachVectors(engine, l.index, l.vectors, l.ann);
     }
     this.engine = engine;
