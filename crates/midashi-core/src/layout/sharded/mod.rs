@@ -33,6 +33,7 @@
 
 pub mod columns;
 pub mod files;
+mod fits;
 pub mod ids;
 pub mod lexicon;
 pub mod links;

@@ -204,20 +204,6 @@ impl Sharded {
         })
     }
 
-    /// Whether the first term of shard `i`'s dictionary lies in the range the directory gives
-    /// it: from its first term up to the next shard's.
-    fn shard_in_range(&self, i: u32, map: &fst::Map<Vec<u8>>) -> bool {
-        use fst::Streamer;
-        let mut stream = map.stream();
-        let Some((first, _)) = stream.next() else {
-            return true;
-        };
-        let i = i as usize;
-        let from = self.dir.shards.get(i).map(|s| s.first_term.as_bytes());
-        let to = self.dir.shards.get(i + 1).map(|s| s.first_term.as_bytes());
-        from.is_some_and(|f| first >= f) && to.is_none_or(|t| first < t)
-    }
-
     /// Adds a fetched file (any the directory names).
     pub fn attach(&self, name: &str, bytes: &[u8]) -> Result<()> {
         let card = || {
@@ -538,28 +524,6 @@ impl Sharded {
         self.cards.lock_ok().all()
     }
 
-    /// Whether card `data` is what the directory says card `i` is: its sections, in their
-    /// documents, with sane line numbers and links.
-    fn card_fits(&self, i: u32, data: &Card) -> bool {
-        let first = i * self.dir.card_sections;
-        let expected = (first + self.dir.card_sections).min(self.dir.n_sections) - first;
-        let first_doc = data.docs.first().map_or(0, |d| d.doc);
-        data.first_section == first
-            && data.sections.len() == expected as usize
-            && links_fit(&data.link_docs, &data.links, data.sections.len())
-            && data
-                .docs
-                .iter()
-                .enumerate()
-                .all(|(j, d)| d.doc as usize == first_doc as usize + j)
-            && data.sections.iter().enumerate().all(|(j, s)| {
-                let r = &s.record;
-                r.doc == self.doc_of(first + j as u32)
-                    && (r.doc as usize).wrapping_sub(first_doc as usize) < data.docs.len()
-                    && lines_fit(r)
-            })
-    }
-
     /// Sets how many shards (and bundles) stay loaded between queries ([`KEEP_LOADED`]).
     pub fn set_keep_loaded(&self, files: usize) {
         self.keep_loaded.store(files, Ordering::Relaxed);
@@ -581,23 +545,4 @@ impl Sharded {
             .map(|p| p.bundles.iter().map(|b| b.first_doc).collect())
             .unwrap_or_default()
     }
-}
-
-/// Whether a bundle's or card's other-version links are one list per section, each into
-/// its `link_docs`.
-pub(super) fn links_fit(
-    link_docs: &[super::LinkDoc],
-    links: &[Vec<super::Link>],
-    sections: usize,
-) -> bool {
-    links.len() == sections
-        && links
-            .iter()
-            .flatten()
-            .all(|l| (l.doc as usize) < link_docs.len())
-}
-
-/// Whether a section's line numbers are in order (1 ≤ start ≤ own end ≤ end).
-pub(super) fn lines_fit(r: &crate::section::records::SectionRecord) -> bool {
-    1 <= r.start_line && r.start_line <= r.own_end_line && r.own_end_line <= r.end_line
 }
