@@ -3,8 +3,8 @@
 use crate::blocks::{Block, Kind};
 use crate::page::Page;
 use crate::Options;
-use midashi_core::section::{Document, IdPaths, Section, SectionId, Warning};
-use midashi_markdown::token_estimate;
+use midashi_core::section::{Document, Warning};
+use midashi_markdown::tree::{self, Tree, TreeNode};
 use std::collections::HashSet;
 
 /// One section while the page is read.
@@ -154,108 +154,34 @@ pub(crate) fn assemble(
         let l = i + 1;
         last_nonblank[l] = if *nb { l as u32 } else { last_nonblank[l - 1] };
     }
-    let lnb = |l: u32| last_nonblank[(l as usize).min(last_nonblank.len() - 1)];
-
-    let first_h1 = nodes.iter().position(|n| n.depth == 1);
-    let first_heading = first_h1.or_else(|| nodes.iter().position(|n| n.depth >= 1));
-    // As for Markdown: the first H1, else the first heading; `<title>` (which themes suffix
-    // with the site's name) only for a page without headings.
-    let title = first_heading
-        .map(|i| nodes[i].heading.clone())
-        .or_else(|| page.html_title.clone())
-        .unwrap_or_else(|| path.to_string());
-    let merged = first_heading.filter(|&i| nodes[i].heading == title);
-
-    let n = nodes.len();
-    let mut boundary = vec![last_line; n];
-    let mut open: Vec<usize> = Vec::new();
-    for i in 0..n {
-        let d = nodes[i].depth;
-        while let Some(&j) = open.last() {
-            if i > 0 && nodes[j].depth >= d {
-                boundary[j] = nodes[i].start_line.saturating_sub(1);
-                open.pop();
-            } else {
-                break;
-            }
-        }
-        open.push(i);
-    }
-    let mut hints = page.hints.clone();
-    hints.title = Some(title.clone());
-    let mut sids: Vec<SectionId> = Vec::with_capacity(n);
-    let mut id_paths = IdPaths::new();
-    let mut crumbs: Vec<Vec<String>> = Vec::with_capacity(n);
-    let mut sections = Vec::with_capacity(n);
-    for (i, node) in nodes.into_iter().enumerate() {
-        let crumb = match node.parent {
-            None => vec![title.clone()],
-            Some(_) if Some(i) == merged => vec![title.clone()],
-            Some(p) => {
-                let mut c = crumbs[p].clone();
-                c.push(node.heading.clone());
-                c
-            }
-        };
-        let (id_path, occurrence) = id_paths
-            .next(node.parent, &node.heading)
-            .unwrap_or_default();
-        let id = SectionId::new(path, &id_path, occurrence);
-        let start = node.start_line;
-        let end = start.max(lnb(boundary[i]));
-        let own_end = match node.first_child_line {
-            Some(l) => start.max(lnb(l.saturating_sub(1))),
-            None => end,
-        }
-        .min(end);
-        let heading = if node.depth == 0 {
-            title.clone()
-        } else {
-            node.heading
-        };
-        let text = node.text.join("\n");
-        let code = node.code.join("\n");
-        let tokens = token_estimate(&[&heading, &text, &code]);
-        if tokens > opts.max_section_tokens {
-            warnings.push(warn(
-                start,
-                format!(
-                    "section \"{}\" is about {tokens} tokens (over {}): it will be embedded in \
-                     several windows",
-                    short(&heading),
-                    opts.max_section_tokens
-                ),
-            ));
-        }
-        sections.push(Section {
-            id,
-            doc_path: path.to_string(),
-            url: url.to_string(),
-            anchor: node.anchor,
-            heading,
-            depth: node.depth,
-            heading_path: crumb.clone(),
-            parent: node.parent.map(|p| sids[p]),
-            order: i as u32,
-            section_number: node.section_number,
-            start_line: start,
-            end_line: end,
-            own_end_line: own_end,
-            text,
-            code,
-            hints: hints.clone(),
-            token_estimate: tokens,
-        });
-        sids.push(id);
-        crumbs.push(crumb);
-    }
-    let doc = Document {
-        path: path.to_string(),
+    let page_tree = Tree {
+        path,
         url: url.to_string(),
-        title,
         source,
-        sections,
-        weight: page.weight,
+        // The first heading, as for Markdown; `<title>` (which themes suffix with the site's
+        // name) only for a page without headings.
+        title: None,
+        fallback_title: page.html_title.clone().unwrap_or_else(|| path.to_string()),
+        hints: page.hints.clone(),
+        last_line,
+        max_section_tokens: opts.max_section_tokens,
     };
+    let nodes: Vec<TreeNode> = nodes
+        .into_iter()
+        .map(|n| TreeNode {
+            depth: n.depth,
+            heading: n.heading,
+            anchor: n.anchor,
+            parent: n.parent,
+            start_line: n.start_line,
+            section_number: n.section_number,
+            first_child_line: n.first_child_line,
+            text: n.text.join("\n"),
+            code: n.code.join("\n"),
+        })
+        .collect();
+    let lnb = |l: u32| last_nonblank[(l as usize).min(last_nonblank.len() - 1)];
+    let mut doc = tree::assemble(page_tree, nodes, lnb, &mut warnings);
+    doc.weight = page.weight;
     (doc, warnings)
 }

@@ -20,15 +20,7 @@ pub fn page_url_of_html(path: &str, base_url: &str) -> String {
     } else {
         path.to_string()
     };
-    for c in kept.chars() {
-        match c {
-            ' ' | '"' | '#' | '%' | '<' | '>' | '?' | '`' | '{' | '}' => {
-                url.push_str(&format!("%{:02X}", c as u32));
-            }
-            c if c.is_control() => {}
-            c => url.push(c),
-        }
-    }
+    midashi_markdown::push_encoded(&mut url, &kept);
     url
 }
 

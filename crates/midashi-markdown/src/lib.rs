@@ -17,13 +17,14 @@ mod render;
 mod sections;
 mod slug;
 mod text;
+pub mod tree;
 mod url;
 
 pub use render::render_html;
 pub use sections::parse_document;
 pub use slug::{slugify, ParseSlugStyleError, SlugStyle};
 pub use text::token_estimate;
-pub use url::page_url;
+pub use url::{page_url, push_encoded};
 
 /// Headings past this many in one file are folded into their parent's text (with a warning),
 /// so that a pathological file cannot flood the index with sections.

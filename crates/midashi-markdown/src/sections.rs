@@ -1,14 +1,15 @@
 //! The sectioner: pulldown-cmark events with source offsets → the section tree of one
 //! document (ids, anchors, breadcrumbs, line ranges, own text and code, hints, tokens).
 
-use midashi_core::section::{Document, Hints, IdPaths, Section, SectionId, Warning};
+use midashi_core::section::{Document, Hints, Warning};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
 use crate::frontmatter::{self, Meta};
 use crate::html::HtmlStripper;
 use crate::prepare::{self, markdown_options, Marker, Prepared};
 use crate::slug::{slugify, Anchors};
-use crate::text::{collapse_whitespace, token_estimate, truncate_bytes, CodeBuf, TextBuf};
+use crate::text::{collapse_whitespace, truncate_bytes, CodeBuf, TextBuf};
+use crate::tree::{Tree, TreeNode};
 use crate::{page_url, Options, SlugStyle, MAX_HEADINGS, MAX_HEADING_BYTES};
 
 /// Parses one Markdown file into its section tree.
@@ -451,7 +452,7 @@ fn file_stem(path: &str) -> String {
     }
 }
 
-/// Turns the collected nodes into the document: title, ids, breadcrumbs, lines, text.
+/// Turns the collected nodes into the document (see [`crate::tree::assemble`]).
 #[allow(clippy::too_many_arguments)]
 fn assemble(
     path: &str,
@@ -463,134 +464,30 @@ fn assemble(
     hints: Hints,
     warnings: &mut Vec<Warning>,
 ) -> Document {
-    let first_h1 = nodes.iter().position(|n| n.depth == 1);
-    // Frontmatter title, else the first H1, else the first heading of any level (mdBook
-    // chapters that start at `##` read better titled by it than by their file stem).
-    let first_heading = first_h1.or_else(|| nodes.iter().position(|n| n.depth >= 1));
-    let title = fm_title
-        .or_else(|| {
-            first_heading
-                .map(|i| nodes[i].heading.clone())
-                .filter(|h| !h.is_empty())
+    let nodes = nodes
+        .into_iter()
+        .map(|n| TreeNode {
+            depth: n.depth,
+            heading: n.heading,
+            anchor: n.anchor,
+            parent: n.parent,
+            start_line: n.start_line,
+            section_number: n.section_number,
+            first_child_line: n.first_child_line,
+            text: n.text.finish(),
+            code: n.code.finish(),
         })
-        .unwrap_or_else(|| file_stem(path));
-    // The first H1 repeating the title is not repeated in breadcrumbs.
-    let merged = first_heading.filter(|&i| nodes[i].heading == title);
-    let url = page_url(path, opts);
-
-    let n = nodes.len();
-    // Section extents: a section runs until the next heading that is not its descendant.
-    let last_line = lines.count();
-    let mut boundary = vec![last_line; n];
-    let mut open: Vec<usize> = Vec::new();
-    for i in 0..n {
-        let d = nodes[i].depth;
-        while let Some(&j) = open.last() {
-            if i > 0 && nodes[j].depth >= d {
-                boundary[j] = nodes[i].start_line.saturating_sub(1);
-                open.pop();
-            } else {
-                break;
-            }
-        }
-        open.push(i);
-    }
-
-    let parents: Vec<Option<usize>> = nodes.iter().map(|n| n.parent).collect();
-    let mut ids: Vec<SectionId> = Vec::with_capacity(n);
-    let mut id_paths = IdPaths::new();
-    let mut crumbs: Vec<Vec<String>> = Vec::with_capacity(n);
-    let mut sections = Vec::with_capacity(n);
-    for (i, node) in nodes.into_iter().enumerate() {
-        let crumb = match node.parent {
-            None => vec![title.clone()],
-            Some(_) if Some(i) == merged => vec![title.clone()],
-            Some(p) => {
-                let mut c = crumbs[p].clone();
-                c.push(node.heading.clone());
-                c
-            }
-        };
-        // Parents come before their children, so the walk always has the parent's path.
-        let (id_path, occurrence) = id_paths
-            .next(node.parent, &node.heading)
-            .unwrap_or_default();
-        let id = SectionId::new(path, &id_path, occurrence);
-
-        let start = node.start_line;
-        let end = start.max(lines.last_nonblank(boundary[i]));
-        let own_end = match node.first_child_line {
-            Some(l) => start.max(lines.last_nonblank(l.saturating_sub(1))),
-            None => end,
-        }
-        .min(end);
-        let heading = if node.depth == 0 {
-            title.clone()
-        } else {
-            node.heading
-        };
-        let text = node.text.finish();
-        let code = node.code.finish();
-        let tokens = token_estimate(&[&heading, &text, &code]);
-        if tokens > opts.max_section_tokens {
-            warnings.push(Warning {
-                path: path.to_string(),
-                line: Some(start),
-                message: format!(
-                    "section \"{}\" is about {tokens} tokens (over {}): it will be embedded in \
-                     several windows",
-                    short(&heading),
-                    opts.max_section_tokens
-                ),
-            });
-        }
-        sections.push(Section {
-            id,
-            doc_path: path.to_string(),
-            url: url.clone(),
-            anchor: node.anchor,
-            heading,
-            depth: node.depth,
-            heading_path: crumb.clone(),
-            parent: node.parent.map(|p| ids[p]),
-            order: to_u32(i),
-            section_number: node.section_number,
-            start_line: start,
-            end_line: end,
-            own_end_line: own_end,
-            text,
-            code,
-            hints: hints.clone(),
-            token_estimate: tokens,
-        });
-        ids.push(id);
-        crumbs.push(crumb);
-    }
-    // Two headings on one line (a lone CR ends a line for CommonMark but not for the LF line
-    // numbers we quote) can leave a child ending after its parent closed: widen the parent,
-    // so that ranges always nest.
-    for i in (1..sections.len()).rev() {
-        if let Some(p) = parents[i] {
-            if sections[i].end_line > sections[p].end_line {
-                sections[p].end_line = sections[i].end_line;
-            }
-        }
-    }
-    Document {
-        path: path.to_string(),
-        url,
-        title,
+        .collect();
+    let tree = Tree {
+        path,
+        url: page_url(path, opts),
         source: source.to_string(),
-        sections,
-        weight: 1.0,
-    }
-}
-
-/// A heading cut for a one-line message.
-fn short(s: &str) -> String {
-    let mut t: String = s.chars().take(60).collect();
-    if t.len() < s.len() {
-        t.push('…');
-    }
-    t
+        // Frontmatter title, else the first heading (see `tree::assemble`), else the stem.
+        title: fm_title,
+        fallback_title: file_stem(path),
+        hints,
+        last_line: lines.count(),
+        max_section_tokens: opts.max_section_tokens,
+    };
+    crate::tree::assemble(tree, nodes, |l| lines.last_nonblank(l), warnings)
 }

@@ -42,8 +42,9 @@ fn strip_extension(file: &str) -> &str {
 }
 
 /// Percent-encodes the few characters that would break a URL path; other non-ASCII text is
-/// left as is (browsers accept IRIs and show them readably).
-fn push_encoded(out: &mut String, s: &str) {
+/// left as is (browsers accept IRIs and show them readably). Shared with the HTML reader,
+/// whose page URLs come from file paths too.
+pub fn push_encoded(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             ' ' | '"' | '#' | '%' | '<' | '>' | '?' | '`' | '{' | '}' => {
