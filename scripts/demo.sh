@@ -60,5 +60,5 @@ if [ "$serve" = 0 ]; then
   exit 0
 fi
 step "serving"
-echo "Open http://127.0.0.1:$port/ and press / or Ctrl+K (⌘K) to search: keyword results at once, hybrid (keyword + semantic) once the model has loaded."
+echo "Open http://127.0.0.1:$port/ and press / or Ctrl+K (⌘K) to search: keyword results at once; a question (\"how do I use it offline?\") or \"Search by meaning\" loads the model, then results are hybrid (keyword + semantic)."
 exec node scripts/serve.mjs out/demo --port "$port"
