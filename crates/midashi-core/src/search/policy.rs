@@ -61,9 +61,12 @@ pub fn is_question(query: &str) -> bool {
     if q.ends_with('?') || q.ends_with('？') {
         return true;
     }
-    let mut words = q.split_whitespace();
-    let first = words.next().unwrap_or_default().to_lowercase();
-    if QUESTION_WORDS.contains(&first.as_str()) && q.split_whitespace().count() >= 3 {
+    // ASCII case folding only: the question words are ASCII, and `to_lowercase` would link
+    // Unicode's case tables into every browser module (~12 KB gzip).
+    let first = q.split_whitespace().next().unwrap_or_default();
+    if QUESTION_WORDS.iter().any(|w| first.eq_ignore_ascii_case(w))
+        && q.split_whitespace().count() >= 3
+    {
         return true;
     }
     if JA_QUESTION.iter().any(|w| q.contains(w)) {
