@@ -7,35 +7,27 @@ use midashi_core::section::{Document, Warning};
 use midashi_markdown::tree::{self, Tree, TreeNode};
 use std::collections::HashSet;
 
-/// One section while the page is read.
-struct Node {
-    depth: u8,
-    heading: String,
-    anchor: Option<String>,
-    parent: Option<usize>,
-    start_line: u32,
-    section_number: u32,
-    child_counts: [u32; 7],
-    first_child_line: Option<u32>,
-    text: Vec<String>,
-    code: Vec<String>,
+/// A node as the shared tree takes it, before its text and children are read.
+fn node(depth: u8, heading: String, parent: Option<usize>, start_line: u32) -> TreeNode {
+    TreeNode {
+        depth,
+        heading,
+        anchor: None,
+        parent,
+        start_line,
+        section_number: 1,
+        first_child_line: None,
+        text: String::new(),
+        code: String::new(),
+    }
 }
 
-impl Node {
-    fn new(depth: u8, heading: String, parent: Option<usize>, start_line: u32) -> Self {
-        Node {
-            depth,
-            heading,
-            anchor: None,
-            parent,
-            start_line,
-            section_number: 1,
-            child_counts: [0; 7],
-            first_child_line: None,
-            text: Vec::new(),
-            code: Vec::new(),
-        }
+/// Appends a block's text on a line of its own.
+fn append(to: &mut String, text: String) {
+    if !to.is_empty() {
+        to.push('\n');
     }
+    to.push_str(&text);
 }
 
 /// A link to a heading that has no id: a text fragment, which browsers scroll to and mark
@@ -81,7 +73,9 @@ pub(crate) fn assemble(
     let mut source = String::new();
     let mut line = 1u32;
     let mut nonblank = vec![false];
-    let mut nodes = vec![Node::new(0, String::new(), None, 1)];
+    let mut nodes = vec![node(0, String::new(), None, 1)];
+    // Children seen so far at each depth, per node: their section numbers.
+    let mut child_counts = vec![[0u32; 7]];
     let mut stack: Vec<usize> = vec![0];
     let mut ids = HashSet::new();
     for (i, block) in blocks.into_iter().enumerate() {
@@ -111,13 +105,13 @@ pub(crate) fn assemble(
                     stack.pop();
                 }
                 let parent = stack[stack.len() - 1];
+                child_counts[parent][usize::from(level)] += 1;
+                let number = child_counts[parent][usize::from(level)];
                 let p = &mut nodes[parent];
-                p.child_counts[usize::from(level)] += 1;
-                let number = p.child_counts[usize::from(level)];
                 p.first_child_line.get_or_insert(start);
-                let mut node = Node::new(level, block.text.clone(), Some(parent), start);
-                node.section_number = number;
-                node.anchor = match id {
+                let mut heading = node(level, block.text.clone(), Some(parent), start);
+                heading.section_number = number;
+                heading.anchor = match id {
                     Some(id) => {
                         if !ids.insert(id.clone()) {
                             warnings.push(warn(
@@ -139,11 +133,12 @@ pub(crate) fn assemble(
                         Some(text_fragment(&block.text))
                     }
                 };
-                nodes.push(node);
+                nodes.push(heading);
+                child_counts.push([0; 7]);
                 stack.push(nodes.len() - 1);
             }
-            Kind::Prose => nodes[stack[stack.len() - 1]].text.push(block.text),
-            Kind::Code => nodes[stack[stack.len() - 1]].code.push(block.text),
+            Kind::Prose => append(&mut nodes[stack[stack.len() - 1]].text, block.text),
+            Kind::Code => append(&mut nodes[stack[stack.len() - 1]].code, block.text),
         }
     }
     source.push('\n');
@@ -166,20 +161,6 @@ pub(crate) fn assemble(
         last_line,
         max_section_tokens: opts.max_section_tokens,
     };
-    let nodes: Vec<TreeNode> = nodes
-        .into_iter()
-        .map(|n| TreeNode {
-            depth: n.depth,
-            heading: n.heading,
-            anchor: n.anchor,
-            parent: n.parent,
-            start_line: n.start_line,
-            section_number: n.section_number,
-            first_child_line: n.first_child_line,
-            text: n.text.join("\n"),
-            code: n.code.join("\n"),
-        })
-        .collect();
     let lnb = |l: u32| last_nonblank[(l as usize).min(last_nonblank.len() - 1)];
     let mut doc = tree::assemble(page_tree, nodes, lnb, &mut warnings);
     doc.weight = page.weight;
