@@ -5,10 +5,10 @@ mod commands;
 mod embedding;
 mod error;
 mod folder;
+mod llms;
 mod locate;
 mod mcp;
 mod output;
-mod quote;
 #[cfg(test)]
 mod ranking_tests;
 mod site;
@@ -52,10 +52,24 @@ enum Command {
         json: bool,
     },
     /// Serve an index folder to AI agents: a Model Context Protocol server on stdin/stdout
-    /// with the tools search, get_document and list_documents.
+    /// (or over HTTP with --http) with the tools search, get_document and list_documents.
     Mcp {
         /// The index folder.
         dir: PathBuf,
+        /// Serve MCP's Streamable HTTP transport at http://ADDR/mcp instead of stdio, e.g.
+        /// 127.0.0.1:8787 (port 0: any free port, printed). Loopback unless you name another
+        /// address.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        /// With --http: the bearer token clients must send (`Authorization: Bearer …`).
+        #[arg(long, env = "MIDASHI_MCP_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+        /// With --http: the largest request body accepted (e.g. 64KB, 1MB).
+        #[arg(long, default_value = "1MB", value_parser = llms::parse_size)]
+        max_request_bytes: u64,
+        /// With --http: requests per minute one client address may make.
+        #[arg(long, default_value_t = 600)]
+        rate_limit: u32,
         /// Embedding model folder for semantic/hybrid search and token counts (default:
         /// models/all-MiniLM-L6-v2 if present; give an absolute path when an agent starts the
         /// server from another folder).
@@ -123,7 +137,30 @@ fn main() -> ExitCode {
     let result = match (&cli.command, &cli.input, &cli.build) {
         (Some(Command::Search(args)), _, _) => commands::search::run(args),
         (Some(Command::Get { dir, target, json }), _, _) => commands::get::run(dir, target, *json),
-        (Some(Command::Mcp { dir, model }), _, _) => mcp::run(dir, model.as_deref()),
+        (
+            Some(Command::Mcp {
+                dir,
+                model,
+                http,
+                token,
+                max_request_bytes,
+                rate_limit,
+            }),
+            _,
+            _,
+        ) => match http {
+            Some(addr) => mcp::run_http(
+                dir,
+                model.as_deref(),
+                mcp::HttpOptions {
+                    addr: *addr,
+                    token: token.clone().filter(|t| !t.is_empty()),
+                    max_request_bytes: usize::try_from(*max_request_bytes).unwrap_or(usize::MAX),
+                    requests_per_minute: *rate_limit,
+                },
+            ),
+            None => mcp::run(dir, model.as_deref()),
+        },
         (
             Some(Command::Vectors {
                 dir,

@@ -46,7 +46,13 @@ impl InputKind {
         let lower = rel.to_ascii_lowercase();
         match self {
             InputKind::Html => lower.ends_with(".html") || lower.ends_with(".htm"),
-            _ => lower.ends_with(".md") || lower.ends_with(".markdown"),
+            // `page.html.md` is a built page's Markdown copy (crate::llms), not a source.
+            _ => {
+                (lower.ends_with(".md")
+                    && !lower.ends_with(".html.md")
+                    && !lower.ends_with(".htm.md"))
+                    || lower.ends_with(".markdown")
+            }
         }
     }
 

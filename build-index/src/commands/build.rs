@@ -74,6 +74,14 @@ pub struct BuildArgs {
     /// checkout's web/dist).
     #[arg(long)]
     pub assets: Option<PathBuf>,
+    /// Do not write llms.txt, llms-full.txt and each page's Markdown copy (`<page>.md`), which
+    /// a site gets by default: `--site`, or a built site whose index goes inside it.
+    #[arg(long)]
+    pub no_llms: bool,
+    /// The most bytes llms-full.txt may hold (e.g. 500KB, 10MB): pages past it are left out
+    /// whole, and the file says how many.
+    #[arg(long, default_value = "5MB", value_parser = crate::llms::parse_size)]
+    pub llms_full_limit: u64,
 }
 
 impl BuildArgs {
@@ -244,6 +252,61 @@ fn out_dir(input: &Path, args: &BuildArgs) -> Result<PathBuf> {
     }
 }
 
+/// What `llms.txt` says about the site: its home page's title (else the folder's name) and
+/// description.
+fn site_info(
+    input: &Path,
+    docs: &[midashi_core::section::Document],
+    args: &BuildArgs,
+) -> crate::llms::SiteInfo {
+    let home = crate::site::home(docs);
+    crate::llms::SiteInfo {
+        title: crate::site::site_title(input, docs),
+        description: home
+            .and_then(|d| d.sections.first())
+            .and_then(|s| s.hints.description.clone()),
+        base_url: args.base_url.clone(),
+        full_limit: args.llms_full_limit,
+    }
+}
+
+/// `llms.txt`, `llms-full.txt` and `<page>.md` for a built site, written into it when its
+/// index goes inside it (the default `<site>/search`); an index written elsewhere leaves the
+/// site untouched.
+fn llms_for_built_site(
+    input: &Path,
+    index_dir: &Path,
+    docs: &[midashi_core::section::Document],
+    args: &BuildArgs,
+) -> Result<()> {
+    let inside = match (
+        std::fs::canonicalize(input),
+        std::fs::canonicalize(index_dir),
+    ) {
+        (Ok(site), Ok(index)) => index.starts_with(&site),
+        _ => false,
+    };
+    if !inside {
+        println!(
+            "  llms.txt   not written: the index is not inside the site {} (build it into <site>/search)",
+            input.display()
+        );
+        return Ok(());
+    }
+    let pages: Vec<crate::llms::Page<'_>> = docs
+        .iter()
+        .map(|doc| crate::llms::Page {
+            doc,
+            file: doc.path.clone(),
+        })
+        .collect();
+    let report = crate::llms::write(input, &pages, &site_info(input, docs, args))?;
+    crate::llms::describe_report(&report, input)
+        .iter()
+        .for_each(|l| println!("  {l}"));
+    Ok(())
+}
+
 /// The whole command.
 pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     let started = Instant::now();
@@ -269,6 +332,16 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     let skipped = loaded.skipped.clone();
     // --site renders the same documents after the index is written (see crate::site).
     let site_docs = args.site.then(|| loaded.docs.clone());
+    // A built site's pages get their Markdown copies and llms.txt after the index is written.
+    let llms_docs = if !args.site
+        && !args.no_llms
+        && !records
+        && args.input_kind.detect(input) == InputKind::Html
+    {
+        loaded.docs.clone()
+    } else {
+        Vec::new()
+    };
     let (output, embed_report) = build(loaded, input, records, args)?;
     let index_dir = if args.site {
         out.join("search")
@@ -287,6 +360,14 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
             base_url: &args.base_url,
         };
         crate::site::build_site(input, &site, docs, &output.files)?;
+        if !args.no_llms {
+            let pages = crate::site::pages(docs, &args.base_url);
+            let info = site_info(input, docs, args);
+            let report = crate::llms::write(staging.path(), &pages, &info)?;
+            crate::llms::describe_report(&report, &out)
+                .iter()
+                .for_each(|l| println!("  {l}"));
+        }
         staging.commit()?;
     } else {
         write_index(&index_dir, &output.files)?;
@@ -297,6 +378,9 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
             match crate::site::add_widget(&index_dir, &output.files, args.assets.as_deref()) {
                 Ok(notes) => notes.iter().for_each(|n| println!("  {n}")),
                 Err(e) => println!("  widget not copied: {e}"),
+            }
+            if !args.no_llms {
+                llms_for_built_site(input, &index_dir, &llms_docs, args)?;
             }
         }
     }

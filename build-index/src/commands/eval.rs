@@ -135,6 +135,9 @@ pub fn index_corpus(
         no_ship_model: true,
         ann_min_rows: midashi_core::vectors::ann::ANN_MIN_ROWS,
         cache_dir: None,
+        // Nothing is written beside pages: there are none.
+        no_llms: true,
+        llms_full_limit: 0,
     };
     let embedder = if semantic {
         let dir = resolve_model_dir(model)?.ok_or_else(|| {

@@ -3,7 +3,7 @@
 
 use crate::error::{CliError, Result};
 use crate::folder::open_index;
-use crate::quote::{quote_document, quote_section};
+use midashi_core::answer::quote::{quote_document, quote_section};
 use midashi_core::section::SectionId;
 use std::path::Path;
 

@@ -4,7 +4,7 @@ use crate::error::{CliError, Result};
 use crate::folder::{
     command_line_options, open_index, parse_mode, query_vector, resolve_embedder, response_json,
 };
-use crate::quote::quote;
+use midashi_core::answer::quote::quote;
 use midashi_core::rank::fusion::Fusion;
 use midashi_core::{Mode, SearchOptions};
 use std::path::PathBuf;

@@ -11,15 +11,17 @@ use crate::folder::{
     check_model, command_line_options, open_index, parse_mode, query_vector, response_json,
     shipped_model,
 };
-use crate::quote::{quote_document, quote_section, quote_with, Extras};
+use midashi_core::answer::quote::{quote_document, quote_search, quote_section, QuoteRequest};
 use midashi_core::section::SectionId;
 use midashi_core::{Mode, SearchHit, SearchIndex, SearchOptions};
 use midashi_embed::Embedder;
 use serde_json::{json, Value};
-use std::collections::HashSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// How a quoted answer tells the agent to read a whole section.
+const READ_MORE: &str = "get_document with its path and sectionId = the id: line";
 
 /// Results per search when the agent does not say.
 const DEFAULT_LIMIT: usize = 10;
@@ -283,101 +285,44 @@ impl Library {
         let vector = self.query_vector(mode, &p.query)?;
         let response = self.index.search(&p.query, &opts, vector.as_deref())?;
         let took_ms = started.elapsed().as_secs_f64() * 1000.0;
-
-        let mut blocks = Vec::new();
-        let mut results = Vec::new();
-        let mut summarised: HashSet<&str> = HashSet::new();
-        let mut used = 0;
-        let mut first_too_big = None;
-        for (i, hit) in response.results.iter().enumerate() {
-            // A document's summary once per answer, before its first preview.
-            let summary = hit
-                .description
-                .as_deref()
-                .filter(|d| !d.trim().is_empty() && !summarised.contains(hit.path.as_str()));
-            let section_tokens = self.section_tokens(hit);
-            let block = quote_with(
-                i + 1,
-                hit,
-                Extras {
-                    summary,
-                    section_tokens: Some(section_tokens),
-                },
-            );
-            let tokens = self.count_tokens(&block);
-            if p.token_budget.is_some_and(|budget| used + tokens > budget) {
-                if i == 0 {
-                    first_too_big = Some(tokens);
-                }
-                break;
-            }
-            used += tokens;
-            if summary.is_some() {
-                summarised.insert(hit.path.as_str());
-            }
-            let mut value = serde_json::to_value(hit).unwrap_or(Value::Null);
-            if let Value::Object(o) = &mut value {
-                o.insert("tokens".into(), json!(tokens));
-                o.insert("section_tokens".into(), json!(section_tokens));
-            }
-            results.push(value);
-            blocks.push(block);
-        }
-        let left_out = response.results.len() - blocks.len();
-
-        let mut text = String::new();
-        let _ = write!(
-            text,
-            "{} results for {:?} ({}, {:.1} ms); showing {}",
-            response.total,
-            p.query.trim(),
-            mode_name(response.mode),
-            took_ms,
-            blocks.len()
+        let quoted = quote_search(
+            &response,
+            &QuoteRequest {
+                query: &p.query,
+                preview_lines,
+                token_budget: p.token_budget,
+                took_ms: Some(took_ms),
+                read_more: READ_MORE,
+            },
+            &|t| self.count_tokens(t),
+            &|hit| self.section_tokens(hit),
         );
-        match p.token_budget {
-            Some(budget) => {
-                let _ = writeln!(text, ", {used} of a {budget}-token budget");
-            }
-            None => {
-                let _ = writeln!(text, ", {used} tokens");
-            }
-        }
-        if !response.suggestions.is_empty() {
-            let _ = writeln!(text, "Did you mean: {}", response.suggestions.join(", "));
-        }
-        if let Some(tokens) = first_too_big {
-            let _ = writeln!(
-                text,
-                "The first result alone needs {tokens} tokens: raise tokenBudget or lower previewLines."
-            );
-        } else if left_out > 0 && p.token_budget.is_some() {
-            let _ = writeln!(
-                text,
-                "{left_out} more results did not fit in the token budget: raise tokenBudget, or lower previewLines to see more of them."
-            );
-        }
-        if !blocks.is_empty() {
-            let _ = writeln!(
-                text,
-                "Each preview is only the first {preview_lines} lines of its section (\"… (N more lines)\" counts the rest; Tokens is the size of the whole section). To read a whole section, call get_document with its path and sectionId = the id: line."
-            );
-        }
-        for block in &blocks {
-            text.push('\n');
-            text.push_str(block);
-        }
-
+        let results: Vec<Value> = quoted
+            .kept
+            .iter()
+            .map(|k| {
+                let mut value =
+                    serde_json::to_value(&response.results[k.index]).unwrap_or(Value::Null);
+                if let Value::Object(o) = &mut value {
+                    o.insert("tokens".into(), json!(k.tokens));
+                    o.insert("section_tokens".into(), json!(k.section_tokens));
+                }
+                value
+            })
+            .collect();
         let mut value = response_json(&response, took_ms);
         if let Value::Object(o) = &mut value {
             o.insert("query".into(), json!(p.query.trim()));
             o.insert("results".into(), Value::Array(results));
-            o.insert("tokens".into(), json!(used));
+            o.insert("tokens".into(), json!(quoted.used));
             o.insert("token_budget".into(), json!(p.token_budget));
-            o.insert("left_out".into(), json!(left_out));
+            o.insert("left_out".into(), json!(quoted.left_out));
             o.insert("token_counter".into(), json!(self.token_counter()));
         }
-        Ok(Answer { text, json: value })
+        Ok(Answer {
+            text: quoted.text,
+            json: value,
+        })
     }
 
     /// `get_document`: a whole document, or one of its sections by id or anchor.
@@ -503,15 +448,5 @@ impl Library {
                 "left_out": matching.len().saturating_sub(limit),
             }),
         })
-    }
-}
-
-/// The mode's name as the agent passes it.
-fn mode_name(mode: Mode) -> &'static str {
-    match mode {
-        Mode::Auto => "auto",
-        Mode::Keyword => "keyword",
-        Mode::Semantic => "semantic",
-        Mode::Hybrid => "hybrid",
     }
 }

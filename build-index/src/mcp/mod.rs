@@ -1,10 +1,12 @@
-//! `build-index mcp <dir>`: a Model Context Protocol server over stdio, so that an agent can
-//! search an index folder, read whole sections and documents, and browse the documents.
+//! `build-index mcp <dir>`: a Model Context Protocol server over stdio (or Streamable HTTP with
+//! `--http`), so that an agent can search an index folder, read whole sections and documents,
+//! and browse the documents.
 //!
 //! The index (and the embedding model, if one is at hand) is loaded once at start; answers are
-//! quoted exactly as `build-index search` and `get` print them (the [`crate::quote`] code), with
+//! quoted exactly as `build-index search` and `get` print them (`midashi_core::answer::quote`), with
 //! token counts so an agent can spend its context window wisely.
 
+mod http;
 mod library;
 mod params;
 mod server;
@@ -16,6 +18,8 @@ use rmcp::ServiceExt;
 use server::DocsServer;
 use std::path::Path;
 use std::sync::Arc;
+
+pub use http::HttpOptions;
 
 /// Serves the index in `dir` on stdin/stdout until the client closes the connection.
 pub fn run(dir: &Path, model: Option<&Path>) -> Result<()> {
@@ -38,6 +42,13 @@ pub fn run(dir: &Path, model: Option<&Path>) -> Result<()> {
             .map_err(|e| CliError::Mcp(e.to_string()))?;
         Ok(())
     })
+}
+
+/// Serves the index in `dir` over MCP's Streamable HTTP transport until the process is stopped.
+pub fn run_http(dir: &Path, model: Option<&Path>, options: HttpOptions) -> Result<()> {
+    let library = Library::open(dir, model)?;
+    eprintln!("midashi MCP server: {}", library.describe());
+    http::serve(Arc::new(library), options)
 }
 
 #[cfg(test)]

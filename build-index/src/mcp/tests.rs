@@ -4,7 +4,7 @@
 
 use super::library::{Library, ToolError};
 use super::params::{GetDocumentParams, ListDocumentsParams, SearchParams};
-use crate::quote::{quote_section, quote_with, Extras};
+use midashi_core::answer::quote::{quote_section, quote_with, Extras};
 use midashi_core::build::{IndexBuilder, IndexSettings};
 use midashi_core::format::FileKind;
 use midashi_core::SearchIndex;

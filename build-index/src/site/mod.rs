@@ -17,7 +17,7 @@
 mod assets;
 mod escape;
 mod layout;
-mod sidebar;
+pub mod sidebar;
 
 pub use assets::default_assets_dir;
 
@@ -435,6 +435,57 @@ pub fn add_widget(
     Ok(notes)
 }
 
+/// The site's home page: `index.md`/`README.md` (or a built site's `index.html`) at the top.
+pub fn home(docs: &[Document]) -> Option<&Document> {
+    docs.iter().find(|d| {
+        let p = d.path.to_ascii_lowercase();
+        matches!(
+            p.as_str(),
+            "index.md"
+                | "readme.md"
+                | "index.markdown"
+                | "readme.markdown"
+                | "index.html"
+                | "index.htm"
+        )
+    })
+}
+
+/// The site's name: its home page's title, else its folder's name (unless that is a generic
+/// `docs`/`src`/`dist`), else "Documentation".
+pub fn site_title(input: &Path, docs: &[Document]) -> String {
+    home(docs)
+        .map(|d| d.title.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .or_else(|| {
+            fs::canonicalize(input)
+                .ok()
+                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                .filter(|n| {
+                    !n.is_empty()
+                        && !matches!(
+                            n.as_str(),
+                            "docs" | "src" | "dist" | "build" | "site" | "public"
+                        )
+                })
+        })
+        .unwrap_or_else(|| "Documentation".into())
+}
+
+/// Each document's page file, as [`write_site`] writes them (a document wanting a taken file
+/// has no page).
+pub fn pages<'a>(docs: &'a [Document], base_url: &str) -> Vec<crate::llms::Page<'a>> {
+    let mut taken = BTreeSet::new();
+    docs.iter()
+        .filter_map(|doc| {
+            let file = page_file(&doc.url, base_url, &doc.path);
+            taken
+                .insert(file.clone())
+                .then_some(crate::llms::Page { doc, file })
+        })
+        .collect()
+}
+
 /// What `--site` renders with: the output folder, the widget's built files (default
 /// web/dist) and how pages link (slug style, base URL), as the build command was given them.
 pub struct SiteArgs<'a> {
@@ -468,24 +519,7 @@ pub fn build_site(
         Some(dir) => dir.to_path_buf(),
         None => default_assets_dir()?,
     };
-    // The site is named by its home page (index.md or README.md at the top), else its folder.
-    let home = docs.iter().find(|d| {
-        let p = d.path.to_ascii_lowercase();
-        matches!(
-            p.as_str(),
-            "index.md" | "readme.md" | "index.markdown" | "readme.markdown"
-        )
-    });
-    let title = home
-        .map(|d| d.title.trim().to_string())
-        .filter(|t| !t.is_empty())
-        .or_else(|| {
-            fs::canonicalize(input)
-                .ok()
-                .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-                .filter(|n| !n.is_empty() && n != "docs" && n != "src")
-        })
-        .unwrap_or_else(|| "Documentation".into());
+    let title = site_title(input, docs);
     let options = SiteOptions {
         markdown: midashi_markdown::Options {
             slug: args.slug,

@@ -31,7 +31,12 @@ fn is_index(source: &str) -> bool {
         .to_ascii_lowercase();
     matches!(
         name.as_str(),
-        "index.md" | "readme.md" | "index.markdown" | "readme.markdown"
+        "index.md"
+            | "readme.md"
+            | "index.markdown"
+            | "readme.markdown"
+            | "index.html"
+            | "index.htm"
     )
 }
 
@@ -56,6 +61,36 @@ fn tree(pages: &[PageEntry]) -> Folder<'_> {
     }
     sort(&mut root);
     root
+}
+
+/// The pages in the sidebar's order (a folder's index page, its other pages, then its
+/// subfolders, each by path), each with the title of its top-level folder (`None` at the root):
+/// the order `llms.txt` and `llms-full.txt` list pages in.
+pub fn reading_order(pages: &[PageEntry]) -> Vec<(&PageEntry, Option<String>)> {
+    fn walk<'a>(f: &Folder<'a>, top: Option<&str>, out: &mut Vec<(&'a PageEntry, Option<String>)>) {
+        for p in &f.pages {
+            out.push((p, top.map(str::to_string)));
+        }
+        for (name, sub) in &f.folders {
+            let label = top
+                .map(str::to_string)
+                .unwrap_or_else(|| folder_label(sub, name).to_string());
+            walk(sub, Some(&label), out);
+        }
+    }
+    let t = tree(pages);
+    let mut out = Vec::new();
+    walk(&t, None, &mut out);
+    out
+}
+
+/// A folder's name for people: its index page's title, else its folder name.
+fn folder_label<'a>(sub: &Folder<'a>, name: &'a str) -> &'a str {
+    sub.pages
+        .first()
+        .filter(|p| is_index(&p.source))
+        .map(|p| p.title.as_str())
+        .unwrap_or(name)
 }
 
 /// The sidebar's HTML for the page `current` (output file), whose links go through `root`
@@ -91,12 +126,7 @@ fn render_folder(
     }
     for (name, sub) in &f.folders {
         // A folder's own index page names it (and is its first link).
-        let label = sub
-            .pages
-            .first()
-            .filter(|p| is_index(&p.source))
-            .map(|p| p.title.as_str())
-            .unwrap_or(name);
+        let label = folder_label(sub, name);
         let open = current.is_some_and(|c| sub_contains(sub, c));
         out.push_str(&format!(
             "<li class=\"folder\"><details{}><summary>{}</summary>",

@@ -20,6 +20,7 @@ mod text;
 pub mod tree;
 mod url;
 
+pub use prepare::body_of;
 pub use render::render_html;
 pub use sections::parse_document;
 pub use slug::{slugify, ParseSlugStyleError, SlugStyle};

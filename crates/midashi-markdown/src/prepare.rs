@@ -32,6 +32,8 @@ pub(crate) struct Frontmatter {
     pub body: String,
     /// 1-based line of the body's first line in the source.
     pub body_line: u32,
+    /// Offset (in the text without its BOM) just past the closing fence.
+    pub end: usize,
 }
 
 /// A `:::` container line (VitePress custom blocks, markdown-it-container).
@@ -117,11 +119,13 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
     let mut blanked: Option<String> = None;
     if let Some((kind, range, body)) = fm {
         let s = blanked.get_or_insert_with(|| text.to_string());
+        let end = range.end;
         blank(s, range);
         prepared.frontmatter = Some(Frontmatter {
             kind,
             body,
             body_line: 2,
+            end,
         });
     }
     if maybe_markers {
@@ -167,6 +171,17 @@ pub(crate) fn prepare(source: &str) -> Prepared<'_> {
         prepared.text = Cow::Owned(s);
     }
     prepared
+}
+
+/// The Markdown of a source file as a reader sees it: without its BOM and frontmatter block
+/// (what a page's Markdown copy for AI tools holds).
+pub fn body_of(source: &str) -> &str {
+    let p = prepare(source);
+    let text = &source[p.base..];
+    match p.frontmatter {
+        Some(fm) => text[fm.end.min(text.len())..].trim_start_matches(['\r', '\n']),
+        None => text,
+    }
 }
 
 /// The end of the first line after the first that could close a frontmatter block (`---`,
@@ -217,6 +232,20 @@ mod tests {
         assert_eq!(p.text.len(), src.len());
         assert!(p.text.starts_with("   \n        \n   \n# H\n"));
         assert!(p.text.ends_with("---\nnot: fm\n---\n"));
+    }
+
+    #[test]
+    fn the_body_is_the_source_without_bom_and_frontmatter() {
+        assert_eq!(
+            body_of("\u{feff}---\ntitle: T\n---\n\n# H\n\ntext\n"),
+            "# H\n\ntext\n"
+        );
+        assert_eq!(body_of("+++\ntitle = 'T'\n+++\n# H\n"), "# H\n");
+        assert_eq!(
+            body_of("# H\n\n---\n\nafter a rule\n"),
+            "# H\n\n---\n\nafter a rule\n"
+        );
+        assert_eq!(body_of("---\nnot closed\n"), "---\nnot closed\n");
     }
 
     #[test]

@@ -131,46 +131,10 @@ impl CodeBuf {
     }
 }
 
-/// Chinese, Japanese and Korean characters: one model token each in the estimate, and glued
-/// across soft line breaks.
-pub(crate) fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{1100}'..='\u{11ff}'     // Hangul Jamo
-        | '\u{2e80}'..='\u{2fdf}'   // CJK radicals
-        | '\u{3000}'..='\u{303f}'   // CJK symbols and punctuation
-        | '\u{3040}'..='\u{30ff}'   // Hiragana, Katakana
-        | '\u{3100}'..='\u{31ff}'   // Bopomofo, Hangul compatibility, Katakana extensions
-        | '\u{3400}'..='\u{4dbf}'   // CJK extension A
-        | '\u{4e00}'..='\u{9fff}'   // CJK unified ideographs
-        | '\u{a960}'..='\u{a97f}'   // Hangul Jamo extended A
-        | '\u{ac00}'..='\u{d7ff}'   // Hangul syllables and Jamo extended B
-        | '\u{f900}'..='\u{faff}'   // CJK compatibility ideographs
-        | '\u{ff00}'..='\u{ffef}'   // full-width and half-width forms
-        | '\u{20000}'..='\u{3ffff}' // CJK extensions B and later
-    )
-}
-
-/// Roughly the model tokens of some text: one per CJK character, one per four other
-/// characters. The index's own estimate (sections carry it); public so that tools reporting
-/// token costs without a model use the same figure.
-pub fn token_estimate(parts: &[&str]) -> u32 {
-    let (mut cjk, mut other) = (0u64, 0u64);
-    for part in parts {
-        if part.is_ascii() {
-            // The common case, counted without decoding characters.
-            other += part.len() as u64;
-            continue;
-        }
-        for c in part.chars() {
-            if is_cjk(c) {
-                cjk += 1;
-            } else {
-                other += 1;
-            }
-        }
-    }
-    u32::try_from(cjk + other.div_ceil(4)).unwrap_or(u32::MAX)
-}
+/// Chinese, Japanese and Korean characters (glued across soft line breaks), and the index's
+/// token estimate: the core's, so the MCP server and the wasm engine count alike.
+pub(crate) use midashi_core::answer::quote::is_cjk;
+pub use midashi_core::answer::quote::token_estimate;
 
 /// Whitespace runs collapsed to single spaces, ends trimmed.
 pub(crate) fn collapse_whitespace(s: &str) -> String {

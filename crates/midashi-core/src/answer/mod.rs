@@ -4,6 +4,7 @@
 //!
 //! [`hit`] makes a result from a stored section: its preview, highlights and links.
 pub mod hit;
+pub mod quote;
 
 use crate::rank::fusion::Fusion;
 use crate::section::records::{DocRecord, SectionRecord};
