@@ -70,12 +70,12 @@ export function remove(dir) {
 export { serve };
 
 /** Chromium, headless, with a fresh profile. Resolves with `{ context, close() }`. */
-export async function launch() {
+export async function launch({ args = [] } = {}) {
   const profile = mkdtempSync(join(tmpdir(), "midashi-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", ...args],
     viewport: { width: 1200, height: 800 },
   });
   return {

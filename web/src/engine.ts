@@ -55,6 +55,10 @@ interface Glue {
   version(): VersionInfo;
   readManifest(entry: Uint8Array): Manifest;
   __panicForTests(): void;
+  /** Quoting (midashi-core's `answer::quote`): the full engine only. */
+  quoteSearch?(query: string, response: unknown, previewLines?: number, tokenBudget?: number): RawQuote;
+  quoteSection?(section: unknown): string;
+  sectionMarkdown?(section: unknown, link: string): string;
   /** A fresh instance of the module in place of the current one (its memory released). */
   __wbg_reset_state(): void;
   WasmIndex: {
@@ -62,6 +66,14 @@ interface Glue {
     open?(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex;
     openSharded(entry: Uint8Array, directory: Uint8Array): WasmIndex;
   };
+}
+
+/** What the module's `quoteSearch` answers: the results quoted, by their place in the response. */
+export interface RawQuote {
+  text: string;
+  results: number[];
+  tokens: number;
+  left_out: number;
 }
 
 /** What the module says about itself. */
@@ -205,6 +217,20 @@ export class Engine {
   /** Opens a sharded index: its files are attached as queries ask for them. */
   openSharded(entry: Uint8Array, directory: Uint8Array): WasmIndex {
     return this.call(() => this.glue.WasmIndex.openSharded(entry, directory));
+  }
+
+  /** A search answer quoted as the MCP server quotes it (the full engine only). */
+  quoteSearch(query: string, response: unknown, previewLines?: number, tokenBudget?: number): RawQuote {
+    const f = this.glue.quoteSearch;
+    if (!f) throw new MidashiError("INTERNAL", "quoting reached the keyword module; this is a bug, please report it");
+    return this.call(() => f(query, response, previewLines, tokenBudget));
+  }
+
+  /** A section quoted as the MCP server gives it, or with `link` as Markdown to paste. */
+  quoteSection(section: unknown, link?: string): string {
+    const { quoteSection, sectionMarkdown } = this.glue;
+    if (!quoteSection || !sectionMarkdown) throw new MidashiError("INTERNAL", "quoting reached the keyword module; this is a bug, please report it");
+    return this.call(() => (link === undefined ? quoteSection(section) : sectionMarkdown(section, link)));
   }
 
   /** Makes the instance trap (tests prove recovery with it). */

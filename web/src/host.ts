@@ -2,7 +2,7 @@
 // (worker.ts), or on the calling thread when there is no worker (Node, `{ worker: false }`).
 // Requests are plain data in and plain data out, so the same code serves both.
 
-import { Engine, compileModule, type Step, type WasmIndex } from "./engine.js";
+import { Engine, compileModule, type RawQuote, type Step, type WasmIndex } from "./engine.js";
 import { MidashiError, toMidashiError } from "./errors.js";
 import { ENTRY_FILE_NAME, join, readBytes } from "./loader.js";
 import { mergeResponses, perIndexOptions, type RawResponse } from "./multi.js";
@@ -39,6 +39,10 @@ export interface Requests {
   covers: { args: { ids: number[]; query: string }; result: boolean };
   /** Why an `auto` query with `total` keyword results would gain from the semantic leg. */
   reason: { args: { ids: number[]; query: string; total: number }; result: "question" | "weak" | null };
+  /** A search answer quoted as the MCP server quotes it (midashi-core's `answer::quote`). */
+  quoteSearch: { args: { query: string; response: RawResponse; previewLines?: number; tokenBudget?: number }; result: RawQuote };
+  /** A section as the MCP server gives it, or with `link` as Markdown to paste. */
+  quoteSection: { args: { section: SectionView; link?: string }; result: string };
   close: { args: { ids: number[] }; result: null };
   engine: { args: Record<string, never>; result: EngineKind };
   panicForTests: { args: Record<string, never>; result: null };
@@ -153,6 +157,14 @@ export class Host {
       case "covers": {
         const { ids, query } = a as Requests["covers"]["args"];
         return ids.some((id) => this.indexes.get(id)?.index.semanticCovers(query) ?? false);
+      }
+      case "quoteSearch": {
+        const { query, response, previewLines, tokenBudget } = a as Requests["quoteSearch"]["args"];
+        return (await this.fullEngine()).quoteSearch(query, response, previewLines, tokenBudget);
+      }
+      case "quoteSection": {
+        const { section, link } = a as Requests["quoteSection"]["args"];
+        return (await this.fullEngine()).quoteSection(section, link);
       }
       case "close": {
         for (const id of (a as Requests["close"]["args"]).ids) {

@@ -10,6 +10,7 @@
 
 import { DirectBackend, WorkerBackend, type Backend } from "./backend.js";
 import * as args from "./args.js";
+import { assets } from "./assets.js";
 import { LruCache } from "./cache.js";
 import type { EmbedRequests, EmbedSources } from "./embed-host.js";
 import { MidashiError, toMidashiError } from "./errors.js";
@@ -25,6 +26,9 @@ import type {
   IndexSource,
   LoadOptions,
   Manifest,
+  QuoteOptions,
+  QuotedSearch,
+  SearchHit,
   SearchOptions,
   SearchResponse,
   SectionView,
@@ -70,38 +74,6 @@ function stableJson(value: unknown): string {
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : v,
   );
-}
-
-/**
- * Where the package's own files are: next to this module unless told otherwise. Each default
- * is written as a literal `new URL("./file", import.meta.url)`: the one form every bundler
- * (Vite, webpack 5, esbuild with its file loader, Rollup) recognises, so that an app that
- * imports this package gets these files emitted and their URLs rewritten, with no copying
- * by hand. The workers are self-contained bundles, so a bundler may emit them as they are.
- */
-function assets(options: LoadOptions) {
-  const base = options.assetsUrl === undefined ? undefined : absolute(options.assetsUrl).replace(/\/?$/, "/");
-  // `file` is the place inside such a folder; `here` the default next to this module.
-  const at = (given: string | URL | undefined, file: string, here: () => URL) =>
-    given ? absolute(given) : base ? new URL(file, base).href : here().href;
-  // A caller who names only the full engine's files gets only the full engine: the keyword
-  // module's default place (next to this package) may not be where they serve files.
-  const keywordGiven = options.keywordWasmUrl !== undefined || options.keywordGlueUrl !== undefined;
-  const fullOnly = !keywordGiven && (options.wasmUrl !== undefined || options.glueUrl !== undefined);
-  return {
-    glueUrl: at(options.glueUrl, "wasm/midashi_wasm.js", () => new URL("./wasm/midashi_wasm.js", import.meta.url)),
-    wasmUrl: at(options.wasmUrl, "wasm/midashi_wasm_bg.wasm", () => new URL("./wasm/midashi_wasm_bg.wasm", import.meta.url)),
-    keyword: fullOnly
-      ? undefined
-      : {
-          glueUrl: at(options.keywordGlueUrl, "wasm/midashi_keyword.js", () => new URL("./wasm/midashi_keyword.js", import.meta.url)),
-          wasmUrl: at(options.keywordWasmUrl, "wasm/midashi_keyword_bg.wasm", () => new URL("./wasm/midashi_keyword_bg.wasm", import.meta.url)),
-        },
-    workerUrl: at(options.workerUrl, "worker.js", () => new URL("./worker.js", import.meta.url)),
-    embedGlueUrl: at(options.embedGlueUrl, "embed/midashi_wasm_embed.js", () => new URL("./embed/midashi_wasm_embed.js", import.meta.url)),
-    embedWasmUrl: at(options.embedWasmUrl, "embed/midashi_wasm_embed_bg.wasm", () => new URL("./embed/midashi_wasm_embed_bg.wasm", import.meta.url)),
-    embedWorkerUrl: at(options.embedWorkerUrl, "embed-worker.js", () => new URL("./embed-worker.js", import.meta.url)),
-  };
 }
 
 /**
@@ -449,6 +421,43 @@ export class Midashi extends EventTarget {
       const opts = args.options<LookupOptions>(options);
       args.text(target, "the section (an id or path#anchor)");
       return await this.backend.call("getSection", { ids: this.select(args.names(opts.indexes)), target, tag: this.tagged });
+    } catch (e) {
+      throw toMidashiError(e);
+    }
+  }
+
+  /**
+   * A search answer quoted for an AI agent exactly as `build-index mcp` quotes it
+   * (midashi-core's `answer::quote`): a summary line, then each result's `path > heading
+   * path`, place, fenced preview and id, within `tokenBudget` when given. What the widget's
+   * `search_docs` tool for browser agents returns. Searches as {@link search} does (never
+   * superseded); quoting loads the full engine.
+   */
+  async quote(query: string, options: QuoteOptions = {}): Promise<QuotedSearch> {
+    try {
+      const { tokenBudget: budgetGiven, ...searchOptions } = args.options<QuoteOptions>(options);
+      const tokenBudget = args.whole(budgetGiven, "tokenBudget");
+      const response = await this.search(query, { ...searchOptions, supersede: false });
+      const { previewLines } = searchOptions;
+      const q = await this.backend.call("quoteSearch", { query, response, previewLines, tokenBudget });
+      return { text: q.text, results: q.results.map((i) => response.results[i] as SearchHit), tokens: q.tokens, leftOut: q.left_out };
+    } catch (e) {
+      throw toMidashiError(e);
+    }
+  }
+
+  /**
+   * A whole section quoted as `build-index mcp` gives it (breadcrumb, place, URL, fenced
+   * source, id); with `link` (the section's absolute URL) instead the Markdown to paste
+   * elsewhere — its heading path linked to `link`, file and lines, then the section — which
+   * is the widget's "Copy as Markdown". `null` when no loaded index has the section.
+   */
+  async quoteSection(target: string, options: LookupOptions & { link?: string } = {}): Promise<string | null> {
+    try {
+      const opts = args.options<LookupOptions & { link?: string }>(options);
+      const link = opts.link === undefined ? undefined : args.text(opts.link, "link");
+      const section = await this.getSection(target, { indexes: opts.indexes });
+      return section && (await this.backend.call("quoteSection", { section, link }));
     } catch (e) {
       throw toMidashiError(e);
     }

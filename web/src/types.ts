@@ -76,6 +76,31 @@ export interface SearchOptions extends EngineSearchOptions {
   indexes?: string[];
 }
 
+/** Options of {@link Midashi.quote}: a search's options and a token budget. */
+export interface QuoteOptions extends SearchOptions {
+  /**
+   * Stop adding results before their tokens (the index's estimate) would pass this many;
+   * results are never cut in the middle. Default: no budget.
+   */
+  tokenBudget?: number;
+}
+
+/**
+ * A search answer quoted for an AI agent, exactly as `build-index mcp` quotes it
+ * (midashi-core's `answer::quote`): what the widget's `search_docs` tool for browser agents
+ * (WebMCP) returns.
+ */
+export interface QuotedSearch {
+  /** What the agent reads: a summary line, then each result as `path > heading`, its place, a fenced preview and its id. */
+  text: string;
+  /** The results quoted, in order. */
+  results: SearchHit[];
+  /** Tokens of the quoted results (the index's estimate: one per CJK character, one per four others). */
+  tokens: number;
+  /** Results the token budget left out. */
+  leftOut: number;
+}
+
 /** One result: a section with its place and a preview (midashi-core `SearchHit`). */
 export interface SearchHit {
   /** Section id (16 hex digits), stable across rebuilds while the heading path stays. */

@@ -31,7 +31,12 @@ use midashi_core::{Error, SearchIndex};
 use wasm_bindgen::prelude::*;
 
 pub mod options;
+#[cfg(feature = "full")]
+mod quoting;
+pub mod read;
 pub mod values;
+#[cfg(feature = "full")]
+pub use quoting::{quote_search, quote_section, section_markdown};
 
 use values::{Out, ToOut};
 

@@ -16,7 +16,8 @@ mod common;
 use common::unit_vector;
 
 mod json;
-use json::{as_js, Json};
+use json::{as_js, js, Json};
+use midashi_wasm::read;
 
 fn check<T: ToOut + Serialize + ?Sized>(what: &str, value: &T) {
     let ours = value.to_out::<Json>().0;
@@ -87,15 +88,31 @@ fn answers_written_by_hand_are_what_serde_writes() {
         let vector = (mode == Mode::Hybrid).then(|| unit_vector(3));
         let r = idx.search(query, &opts, vector.as_deref()).unwrap();
         check(query, &r);
+        // What the in-page agent tools quote is read back from the JS object: all of it.
+        assert_eq!(read::response(&Json(js(&r))).unwrap(), r, "{query}");
         for h in &r.results {
             seen_other_versions |= !h.other_versions.is_empty();
             seen_description |= h.description.is_some();
             seen_highlights |= !h.highlights.is_empty();
             let id = SectionId::parse(&h.id).unwrap();
-            check("section", &idx.get_section(id).unwrap());
+            let section = idx.get_section(id).unwrap();
+            check("section", &section);
+            assert_eq!(read::section(&Json(js(&section))).unwrap(), section);
             check("document", &idx.get_document(&h.path).unwrap());
         }
     }
     // The answers held what the writer has to get right.
     assert!(seen_other_versions && seen_description && seen_highlights);
+}
+
+#[test]
+fn a_wrong_answer_is_refused_with_the_field_it_lacks() {
+    let idx = index();
+    let r = idx.search("job", &SearchOptions::default(), None).unwrap();
+    let mut v = js(&r);
+    v["results"][0]["start_line"] = serde_json::json!("seven");
+    let err = read::response(&Json(v)).unwrap_err();
+    assert!(err.contains("`start_line` must be a number"), "{err}");
+    let err = read::response(&Json(serde_json::json!([1, 2]))).unwrap_err();
+    assert!(err.contains("`mode`"), "{err}");
 }

@@ -8,6 +8,11 @@
 // Esc closes. Everything from the index (headings, breadcrumbs, previews, suggestions) is
 // inserted with textContent / createTextNode, never as HTML.
 //
+// For AI agents: "Copy as Markdown" puts the selected result's section on the clipboard (the
+// button under the list, or ⌘C / Ctrl+C with nothing selected in the input), and where the
+// browser has WebMCP the element registers `search_docs` and `get_section` (webmcp.ts;
+// `webmcp="off"` turns that off).
+//
 // The element does not know how an index is loaded: a SourceFactory does (index.ts plugs in
 // Midashi.load, file.ts an in-memory engine for pages opened from file://).
 
@@ -17,6 +22,8 @@ import { RecentSearches } from "./recent.js";
 import type { SearchSource, SemanticDetail, SemanticState, SourceFactory } from "./source.js";
 import { stringsFor, type Strings } from "./strings.js";
 import { css } from "./styles.js";
+import { copyText } from "./copy.js";
+import { modelContext, registerTools, type Quoting } from "./webmcp.js";
 
 /** Delay between the last keystroke and the query: enough to skip most intermediate words. */
 const DEBOUNCE_MS = 60;
@@ -56,6 +63,8 @@ type Item = { kind: "hit"; hit: SearchHit } | { kind: "recent"; query: string } 
 const hitKey = (hit: SearchHit): string => `${hit.index ?? ""}\u0000${hit.id}`;
 
 let instanceCount = 0;
+/** The element whose tools are registered with WebMCP (tool names are one per page). */
+let toolsOwner: MidashiSearchElement | undefined;
 /** Connected elements, in connection order: the first one answers the keyboard shortcuts. */
 const connected: MidashiSearchElement[] = [];
 
@@ -143,7 +152,7 @@ export class MidashiSearchElement extends HTMLElement {
   static sourceFactory: SourceFactory | undefined;
 
   static get observedAttributes(): string[] {
-    return ["lang", "placeholder", "theme"];
+    return ["lang", "placeholder", "theme", "webmcp"];
   }
 
   /** Queries sent to the engine so far (tests and diagnostics count them). */
@@ -163,6 +172,10 @@ export class MidashiSearchElement extends HTMLElement {
   private readonly empty: HTMLDivElement;
   private readonly recentActions: HTMLDivElement;
   private readonly footer: HTMLDivElement;
+  private readonly actions: HTMLDivElement;
+  private readonly copyButton: HTMLButtonElement;
+  /** Takes the WebMCP tools back, while they are registered. */
+  private unregisterTools?: () => void;
 
   private overrides: Partial<Strings> = {};
   private source?: Promise<SearchSource>;
@@ -250,10 +263,21 @@ export class MidashiSearchElement extends HTMLElement {
     this.recentActions.hidden = true;
     body.append(this.listbox, this.empty, this.recentActions);
 
+    // Actions on the selected result, outside the listbox (whose options hold nothing
+    // interactive): "Copy as Markdown".
+    this.actions = el("div", "actions");
+    this.actions.hidden = true;
+    this.copyButton = el("button", "copy-action");
+    this.copyButton.type = "button";
+    this.copyButton.setAttribute("aria-keyshortcuts", "Meta+C Control+C");
+    this.copyButton.addEventListener("mousedown", (e) => e.preventDefault()); // keep focus in the input
+    this.copyButton.addEventListener("click", () => this.copyActive());
+    this.actions.append(this.copyButton);
+
     this.footer = el("div", "footer");
     this.footer.setAttribute("aria-hidden", "true");
 
-    this.dialog.append(bar, this.status, this.semanticBar, body, this.footer);
+    this.dialog.append(bar, this.status, this.semanticBar, body, this.actions, this.footer);
     this.backdrop.append(this.dialog);
     this.root.append(style, this.trigger, this.backdrop);
 
@@ -309,6 +333,7 @@ export class MidashiSearchElement extends HTMLElement {
     // `?q=…` in the page URL opens the box with that query (shareable searches).
     const q = new URLSearchParams(globalThis.location?.search ?? "").get("q");
     if (q && connected[0] === this) queueMicrotask(() => this.show(q));
+    this.offerTools();
   }
 
   disconnectedCallback(): void {
@@ -316,10 +341,62 @@ export class MidashiSearchElement extends HTMLElement {
     if (i >= 0) connected.splice(i, 1);
     document.removeEventListener("keydown", this.onDocumentKey);
     clearTimeout(this.timer);
+    this.withdrawTools();
+    // Another box on the page may offer the tools now.
+    connected.find((e) => e !== this)?.offerTools();
   }
 
-  attributeChangedCallback(): void {
+  attributeChangedCallback(name: string): void {
+    if (name === "webmcp") {
+      if (this.getAttribute("webmcp") === "off") this.withdrawTools();
+      else if (this.isConnected) this.offerTools();
+      return;
+    }
     this.applyStrings();
+  }
+
+  // ---- agents -----------------------------------------------------------------------------
+
+  /** Registers the WebMCP tools, when the browser has WebMCP and no other box did. */
+  private offerTools(): void {
+    if (toolsOwner || this.getAttribute("webmcp") === "off") return;
+    const context = modelContext();
+    if (!context) return;
+    try {
+      this.unregisterTools = registerTools(context, async () => {
+        const source = await this.ensureSource();
+        if (!source.quote || !source.quoteSection) throw new Error("this search box's engine cannot quote sections (a page opened from file://): serve the site over HTTP");
+        return source as Quoting;
+      });
+      toolsOwner = this;
+    } catch (e) {
+      // Another script registered tools of these names: the page keeps its own.
+      console.warn("midashi: WebMCP tools not registered:", e);
+    }
+  }
+
+  private withdrawTools(): void {
+    this.unregisterTools?.();
+    this.unregisterTools = undefined;
+    if (toolsOwner === this) toolsOwner = undefined;
+  }
+
+  /** Copies the selected result's section as Markdown, and says so in the status line. */
+  private copyActive(): void {
+    const item = this.items[this.active];
+    const source = this.loadedSource;
+    if (item?.kind !== "hit" || !source?.quoteSection) return;
+    const hit = item.hit;
+    const link = this.hrefFor(hit) ?? hit.url;
+    const text = source.quoteSection(hit.id, { link, indexes: hit.index ? [hit.index] : undefined }).then((t) => {
+      if (t === null) throw new Error("the section is no longer in the index");
+      return t;
+    });
+    copyText(text).then(
+      () => this.setStatus(this.strings.copied(hit.heading || hit.title || hit.path)),
+      (e: unknown) => this.setStatus(this.strings.copyFailed(e instanceof Error ? e.message : String(e))),
+    );
+    this.input.focus();
   }
 
   /** Opens the dialog, optionally with a query, and starts loading the index. */
@@ -370,6 +447,9 @@ export class MidashiSearchElement extends HTMLElement {
     this.trigger.setAttribute("lang", lang);
     this.triggerLabel.textContent = s.button;
     this.triggerKbd.textContent = isMac() ? "⌘K" : "Ctrl K";
+    const copyKey = el("kbd", undefined, isMac() ? "⌘C" : "Ctrl C");
+    copyKey.setAttribute("aria-hidden", "true");
+    this.copyButton.replaceChildren(document.createTextNode(s.copyMarkdown), copyKey);
     this.input.placeholder = this.getAttribute("placeholder") ?? s.placeholder;
     this.input.setAttribute("aria-label", this.getAttribute("placeholder") ?? s.placeholder);
     this.dialog.setAttribute("aria-label", s.dialogLabel);
@@ -427,6 +507,14 @@ export class MidashiSearchElement extends HTMLElement {
       case "Escape":
         e.preventDefault();
         this.hide();
+        break;
+      case "c":
+      case "C":
+        // Copy with nothing selected in the input copies the selected result.
+        if ((e.metaKey || e.ctrlKey) && !e.altKey && !e.shiftKey && this.input.selectionStart === this.input.selectionEnd && !this.actions.hidden) {
+          e.preventDefault();
+          this.copyActive();
+        }
         break;
     }
   }
@@ -641,6 +729,7 @@ export class MidashiSearchElement extends HTMLElement {
     this.empty.hidden = true;
     this.empty.replaceChildren();
     this.recentActions.hidden = true;
+    this.actions.hidden = true;
     this.input.setAttribute("aria-expanded", "false");
     this.input.removeAttribute("aria-activedescendant");
   }
@@ -803,10 +892,12 @@ export class MidashiSearchElement extends HTMLElement {
     const option = options[i];
     if (!option) {
       this.input.removeAttribute("aria-activedescendant");
+      this.actions.hidden = true;
       return;
     }
     option.setAttribute("aria-selected", "true");
     this.input.setAttribute("aria-activedescendant", option.id);
+    this.actions.hidden = !(this.items[i]?.kind === "hit" && this.loadedSource?.quoteSection);
     if (scroll) option.scrollIntoView({ block: "nearest" });
   }
 

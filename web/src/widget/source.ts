@@ -2,7 +2,8 @@
 // Midashi.load (index.ts); a page opened from file:// uses an in-memory engine instead
 // (file.ts). Anything with `search()` can be plugged in, e.g. for tests or a server API.
 
-import type { SearchOptions, SearchResponse, SemanticState } from "../types.js";
+import type { LookupOptions } from "../index.js";
+import type { QuoteOptions, QuotedSearch, SearchOptions, SearchResponse, SemanticState } from "../types.js";
 
 // Semantic readiness is the package's own notion (types.ts): a Midashi instance is a source.
 export type { SemanticDetail, SemanticState } from "../types.js";
@@ -23,6 +24,13 @@ export interface SearchSource {
   /** Stops a semantic download under way (the widget's "Cancel"). */
   cancelSemantic?(): void;
   removeEventListener?(type: "semantic", listener: (e: Event) => void): void;
+  /** A search answer quoted for an agent (the widget's `search_docs` tool for WebMCP). */
+  quote?(query: string, options: QuoteOptions): Promise<QuotedSearch>;
+  /**
+   * A section quoted for an agent (`get_section`), or with `link` as Markdown to paste
+   * ("Copy as Markdown"); `null` when there is no such section.
+   */
+  quoteSection?(target: string, options?: LookupOptions & { link?: string }): Promise<string | null>;
 }
 
 /** Loads the index at `indexUrl` (the element's `index` attribute, resolved against the page). */

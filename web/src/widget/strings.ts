@@ -44,6 +44,12 @@ export interface Strings {
   hintClose: string;
   /** "N more lines" after a preview. */
   moreLines: (n: number) => string;
+  /** The button that copies the selected result's section as Markdown. */
+  copyMarkdown: string;
+  /** Said once a section is on the clipboard. */
+  copied: (heading: string) => string;
+  /** Said when it could not be copied, with why. */
+  copyFailed: (why: string) => string;
   /** Lead-in of the other versions a result exists in (a versioned site). */
   alsoIn: string;
   /** The last option when more results than shown match: loads the next page. */
@@ -74,6 +80,9 @@ export const en: Strings = {
   hintOpen: "to open",
   hintClose: "to close",
   moreLines: (n) => (n === 1 ? "… 1 more line" : `… ${n} more lines`),
+  copyMarkdown: "Copy as Markdown",
+  copied: (heading) => `Copied “${heading}” as Markdown`,
+  copyFailed: (why) => `Could not copy: ${why}`,
   alsoIn: "Also in",
   moreResults: (n) => (n === 1 ? "Show 1 more result" : `Show more results (${n} more)`),
 };
@@ -102,6 +111,9 @@ export const ja: Strings = {
   hintOpen: "で開く",
   hintClose: "で閉じる",
   moreLines: (n) => `… ほか ${n} 行`,
+  copyMarkdown: "Markdown でコピー",
+  copied: (heading) => `「${heading}」を Markdown でコピーしました`,
+  copyFailed: (why) => `コピーできませんでした: ${why}`,
   alsoIn: "他のバージョン",
   moreResults: (n) => `さらに表示（残り ${n} 件）`,
 };

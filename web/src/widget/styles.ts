@@ -141,6 +141,13 @@ mark { background: var(--_mark-bg); color: var(--_mark-fg); border-radius: 2px; 
   font: inherit; font-size: 0.9em; color: var(--_accent); background: transparent;
   border: 1px solid var(--_border); border-radius: 999px; padding: 0.15em 0.7em; cursor: pointer;
 }
+.actions { display: flex; justify-content: flex-end; padding: 0.3em 1em; border-top: 1px solid var(--_border); }
+.actions[hidden] { display: none; }
+.copy-action {
+  font: inherit; font-size: 0.8em; color: var(--_accent, inherit); background: none;
+  border: 1px solid var(--_border); border-radius: 4px; padding: 0.15em 0.6em; cursor: pointer;
+}
+.copy-action kbd { font-size: 0.9em; margin-inline-start: 0.5em; color: var(--_muted); }
 .recent-actions { display: flex; justify-content: flex-end; padding: 0 0.5em; }
 .footer {
   display: flex; gap: 1em; padding: 0.45em 1em; font-size: 0.78em; color: var(--_muted);

@@ -1,6 +1,7 @@
 //! The module's value writer, writing JSON instead of JS values: what the tests compare
 //! with serde's output and with the TypeScript declarations.
 
+use midashi_wasm::read::In;
 use midashi_wasm::values::{Out, ToOut};
 use serde_json::Value;
 
@@ -51,4 +52,25 @@ pub fn as_js(v: Value) -> Value {
 #[allow(dead_code)] // each test binary uses its part
 pub fn js<T: ToOut + ?Sized>(value: &T) -> Value {
     value.to_out::<Json>().0
+}
+
+/// `In` for JSON values: the tests read back what the writer wrote.
+impl In for Json {
+    fn field(&self, key: &str) -> Option<Self> {
+        self.0.get(key).cloned().map(Json)
+    }
+    fn num(&self) -> Option<f64> {
+        self.0.as_f64()
+    }
+    fn text(&self) -> Option<String> {
+        self.0.as_str().map(str::to_string)
+    }
+    fn items(&self) -> Option<Vec<Self>> {
+        self.0
+            .as_array()
+            .map(|a| a.iter().cloned().map(Json).collect())
+    }
+    fn is_null(&self) -> bool {
+        self.0.is_null()
+    }
 }
