@@ -582,3 +582,96 @@ fn a_file_from_another_build_or_a_damaged_one_is_refused() {
     }
     assert!(err.to_string().contains("fetch them"), "{err}");
 }
+
+/// A section whose first line is megabytes long (minified code pasted into a page) gives a
+/// preview of at most `MAX_PREVIEW_BYTES`, marked as cut, the same from both layouts, and a
+/// card that does not carry the line.
+#[test]
+fn a_huge_line_gives_a_bounded_preview_and_card_in_both_layouts() {
+    use midashi_core::answer::hit::MAX_PREVIEW_BYTES;
+    let huge = format!("zebraword {}\n", "é lorem ipsum ".repeat(400_000));
+    let docs = [
+        (
+            "huge.md",
+            format!("# Huge\n\n{huge}\nafter\n\n## Next\n\nzebraword again\n"),
+        ),
+        ("small.md", "# Small\n\nzebraword here too\n".to_string()),
+    ];
+    let build = |layout| {
+        let mut builder = IndexBuilder::new(IndexSettings {
+            layout,
+            ..IndexSettings::default()
+        });
+        for (path, src) in &docs {
+            builder.add(parse_document(path, src, &Options::default()).0);
+        }
+        builder
+            .build()
+            .unwrap()
+            .files
+            .into_iter()
+            .collect::<HashMap<_, _>>()
+    };
+    let one = build(Layout::Single);
+    let many = build(Layout::Sharded);
+    let single = SearchIndex::open(
+        by_kind(&one, "midashi-entry"),
+        by_kind(&one, "terms."),
+        by_kind(&one, "sections."),
+    )
+    .unwrap();
+    let mut sharded = SearchIndex::open_sharded(
+        by_kind(&many, "midashi-entry"),
+        by_kind(&many, "directory."),
+        None,
+    )
+    .unwrap();
+    for preview_lines in [1, 3, 5] {
+        let opts = SearchOptions {
+            mode: Mode::Keyword,
+            preview_lines,
+            group: false,
+            ..SearchOptions::default()
+        };
+        let want = single.search("zebraword", &opts, None).unwrap();
+        let (got, _) = drive(&mut sharded, &many, |i| {
+            i.search_step("zebraword", &opts, None)
+        });
+        assert_eq!(got.unwrap(), want, "{preview_lines} lines");
+        let big = want
+            .results
+            .iter()
+            .find(|h| h.path == "huge.md" && h.depth == 1)
+            .unwrap();
+        if preview_lines >= 3 {
+            assert!(
+                big.preview.len() <= MAX_PREVIEW_BYTES + '…'.len_utf8(),
+                "{}",
+                big.preview.len()
+            );
+            assert!(big.preview.ends_with('…'));
+            assert!(big.preview.starts_with("# Huge\n\nzebraword é lorem"));
+        }
+    }
+    // Cards hold a bounded slice of each section, not the line.
+    for (name, bytes) in &many {
+        if name.starts_with("card.") {
+            assert!(bytes.len() < 64 * 1024, "{name}: {} bytes", bytes.len());
+        }
+    }
+    // The whole section is still there, whole.
+    let ungrouped = SearchOptions {
+        group: false,
+        ..SearchOptions::default()
+    };
+    let id = single
+        .search("zebraword", &ungrouped, None)
+        .unwrap()
+        .results
+        .into_iter()
+        .find(|h| h.path == "huge.md" && h.depth == 1)
+        .unwrap()
+        .id;
+    let view = single.get_section(SectionId::parse(&id).unwrap()).unwrap();
+    assert!(view.text.contains(&huge));
+}

@@ -49,6 +49,29 @@ impl<'a> From<&'a DocRecord> for HitDoc<'a> {
     }
 }
 
+/// The most bytes of source a preview shows: a section whose first lines are one 5 MB line
+/// (minified code, a data table) must not become a 5 MB result, card and DOM node. Cut at a
+/// character boundary and marked with "…"; the whole section is still one `get` away.
+pub const MAX_PREVIEW_BYTES: usize = 8 * 1024;
+
+/// What a card keeps of a section's first lines: a little past [`MAX_PREVIEW_BYTES`], so a
+/// preview made from a card is cut exactly where one made from the whole source is.
+pub(crate) fn card_text(text: &str) -> &str {
+    &text[..char_floor(text, MAX_PREVIEW_BYTES + 4)]
+}
+
+/// The largest character boundary of `text` at or below `at` (`str::floor_char_boundary`
+/// is newer than this crate's minimum Rust).
+fn char_floor(text: &str, at: usize) -> usize {
+    if at >= text.len() {
+        return text.len();
+    }
+    (0..=at)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0)
+}
+
 /// The first `n` lines of `text`, line breaks included.
 fn first_lines(text: &str, n: u32) -> &str {
     if n == 0 {
@@ -77,9 +100,17 @@ pub(crate) fn make_hit_from(
         .saturating_sub(sec.start_line)
         .saturating_add(1);
     let shown = u32::try_from(preview_lines).unwrap_or(u32::MAX).min(span);
-    let preview = first_lines(text, shown)
-        .trim_end_matches(['\n', '\r'])
-        .to_string();
+    let lines = first_lines(text, shown);
+    let cut = lines.len() > MAX_PREVIEW_BYTES;
+    let lines = if cut {
+        &lines[..char_floor(lines, MAX_PREVIEW_BYTES)]
+    } else {
+        lines
+    };
+    let mut preview = lines.trim_end_matches(['\n', '\r']).to_string();
+    if cut {
+        preview.push('…');
+    }
     let highlights = if terms.is_empty() {
         Vec::new()
     } else {

@@ -234,6 +234,13 @@ impl SearchIndex {
                 detail: format!("{} is not between 1 and 1000", opts.limit),
             });
         }
+        if let Some(d) = opts.depth.iter().find(|&&d| d > 6) {
+            // Was an empty answer: no section is that deep, and nothing said why.
+            return Err(Error::InvalidOption {
+                name: "depth",
+                detail: format!("{d} is not a depth: 0 is a whole document, 1–6 a heading level"),
+            });
+        }
         let mode = match (opts.mode, query_vector.is_some()) {
             (Mode::Auto, true) if self.semantic_covers(query) => Mode::Hybrid,
             (Mode::Auto, true) => Mode::Keyword,

@@ -479,7 +479,7 @@ pub fn write(
             secs.push(CardSection {
                 record: rec.clone(),
                 id_key,
-                text: text.to_string(),
+                text: crate::answer::hit::card_text(text).to_string(),
             });
         }
         let mut card = Card {
