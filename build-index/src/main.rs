@@ -64,7 +64,7 @@ enum Command {
         /// With --http: the bearer token clients must send (`Authorization: Bearer …`).
         #[arg(long, env = "MIDASHI_MCP_TOKEN", hide_env_values = true)]
         token: Option<String>,
-        /// With --http: the largest request body accepted (e.g. 64KB, 1MB).
+        /// The largest request accepted (e.g. 64KB, 1MB): an HTTP body, or a line on stdio.
         #[arg(long, default_value = "1MB", value_parser = llms::parse_size)]
         max_request_bytes: u64,
         /// With --http: requests per minute one client address may make.
@@ -159,7 +159,11 @@ fn main() -> ExitCode {
                     requests_per_minute: *rate_limit,
                 },
             ),
-            None => mcp::run(dir, model.as_deref()),
+            None => mcp::run(
+                dir,
+                model.as_deref(),
+                usize::try_from(*max_request_bytes).unwrap_or(usize::MAX),
+            ),
         },
         (
             Some(Command::Vectors {

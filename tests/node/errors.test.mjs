@@ -106,6 +106,56 @@ describe("loading", () => {
     }
   });
 
+  test("NETWORK after `timeout`: a server that accepts and never answers, or stops mid-body (#27)", async () => {
+    const s = await startServer({
+      mounts: [{ prefix: "/", dir }],
+      faults: {
+        "/silent/midashi-entry.bin": () => undefined,
+        [`/${files.Terms}`]: (_req, res) => {
+          res.writeHead(200, { "content-type": "application/octet-stream", "content-length": "100000" });
+          res.write(new Uint8Array(1000));
+        },
+      },
+    });
+    try {
+      for (const url of [`${s.url}/silent/`, `${s.url}/`]) {
+        const started = Date.now();
+        await rejectsWith(Midashi.load(url, { timeout: 400 }), "NETWORK", /sent nothing for 0\.4 s.*`timeout` option/);
+        assert.ok(Date.now() - started < 10_000, "failed after the stall, not the platform's limit");
+      }
+      await rejectsWith(Midashi.load(`${s.url}/`, { timeout: -1 }), "INVALID_OPTION", /timeout/);
+      // A slow server that keeps sending is not a stall: the index loads.
+      const slow = await startServer({
+        mounts: [{ prefix: "/", dir }],
+        faults: {
+          [`/${files.Terms}`]: (_req, res) => {
+            const bytes = readFileSync(path.join(dir, files.Terms));
+            res.writeHead(200, { "content-type": "application/octet-stream" });
+            let at = 0;
+            const step = Math.ceil(bytes.length / 6);
+            const timer = setInterval(() => {
+              res.write(bytes.subarray(at, at + step));
+              at += step;
+              if (at >= bytes.length) {
+                clearInterval(timer);
+                res.end();
+              }
+            }, 150);
+          },
+        },
+      });
+      try {
+        const idx = await Midashi.load(`${slow.url}/`, { timeout: 400 });
+        assert.ok((await idx.search("install")).results.length > 0);
+        idx.close();
+      } finally {
+        await slow.close();
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   test("NOT_AN_INDEX: an HTML page where the entry file should be", async () => {
     await rejectsWith(Midashi.load(`${server.url}/html/`), "NOT_AN_INDEX", /build-index/);
   });
@@ -237,6 +287,8 @@ describe("queries", () => {
     await rejectsWith(idx.search("watchers", { previewLines: "3" }), "INVALID_OPTION", /`previewLines`/);
     await rejectsWith(idx.search("watchers", { tags: "api" }), "INVALID_OPTION", /`tags` must be a list of strings/);
     await rejectsWith(idx.search("watchers", { depth: [1, 300] }), "INVALID_OPTION", /`depth`/);
+    // A depth no section has: said, not an empty answer.
+    await rejectsWith(idx.search("watchers", { depth: [2, 9] }), "INVALID_OPTION", /depth: 9 is not a depth/);
     await rejectsWith(idx.search("watchers", { prefix: "yes" }), "INVALID_OPTION", /`prefix` must be true or false/);
     await rejectsWith(idx.search("watchers", { path: 3 }), "INVALID_OPTION", /`path` must be a string or null/);
     await rejectsWith(idx.search("watchers", { minScore: "high" }), "INVALID_OPTION", /`minScore`/);

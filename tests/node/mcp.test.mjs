@@ -220,7 +220,7 @@ test("a folder that is not an index: a clear error and exit code 2", async () =>
   });
 });
 
-test("a request holding a lone surrogate escape (a string cut inside an emoji) is answered", async () => {
+test("a request holding a lone surrogate escape (a string cut inside an emoji) is answered; one over the size limit is refused", async () => {
   const dir = buildIndex(FIXTURE_DOCS);
   const { spawn } = await import("node:child_process");
   const child = spawn(buildIndexBin(), ["mcp", dir], { stdio: ["pipe", "pipe", "ignore"], env: { ...process.env, MIDASHI_MODEL: join(tmpdir(), "midashi-no-model") } });
@@ -254,6 +254,14 @@ test("a request holding a lone surrogate escape (a string cut inside an emoji) i
     const r = await reply(2);
     assert.equal(r.result.isError, false, JSON.stringify(r));
     assert.ok(r.result.structuredContent.results.length > 0, JSON.stringify(r));
+
+    // A request over --max-request-bytes (1 MB by default), sent in one line: an error that
+    // says why, with its id, and the server goes on.
+    send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "search", arguments: { query: "x ".repeat(1_500_000) } } }));
+    const refused = await reply(3);
+    assert.match(refused.error?.message ?? "", /request over 1000000 bytes .*--max-request-bytes/, JSON.stringify(refused));
+    send(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/list" }));
+    assert.equal((await reply(4)).result.tools.length, 3);
   } finally {
     child.kill();
   }

@@ -19,6 +19,8 @@ export interface EmbedSources {
   config: string;
   /** Sizes known beforehand (from the index's entry file), for progress before headers arrive. */
   sizes: { model?: number; tokenizer?: number; config?: number };
+  /** How long a download may stall (the `timeout` load option). */
+  timeoutMs?: number;
   /** The model the index's vectors were made with: a different model is refused. */
   expect: { name: string; dims: number; sha256: string };
 }
@@ -89,10 +91,10 @@ export class EmbedHost {
       this.emit({ state: "loading", phase: "download", loaded: sum(loaded), total: sum(totals) });
     };
     const read = (key: string, url: string, what: string) =>
-      readBytes(url, { what, missing: HOW_TO_GET }, report(key));
+      readBytes(url, { what, missing: HOW_TO_GET, timeoutMs: src.timeoutMs }, report(key));
     const [glue, wasm, onnx, tokenizer, config] = await Promise.all([
       importGlue(src.glueUrl),
-      readBytes(src.wasmUrl, { what: "midashi's semantic module", missing: "serve the package's dist/embed/ folder next to index.js, or pass embedWasmUrl" }, report("wasm")),
+      readBytes(src.wasmUrl, { what: "midashi's semantic module", missing: "serve the package's dist/embed/ folder next to index.js, or pass embedWasmUrl", timeoutMs: src.timeoutMs }, report("wasm")),
       read("model", src.model, "the embedding model"),
       read("tokenizer", src.tokenizer, "the model's tokenizer"),
       read("config", src.config, "the model's configuration"),

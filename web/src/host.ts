@@ -17,7 +17,7 @@ export interface ModuleUrls {
 /** Requests, by operation. */
 export interface Requests {
   /** The full engine's files, and the keyword module's to start with (when given). */
-  init: { args: ModuleUrls & { keyword?: ModuleUrls }; result: { version: string } };
+  init: { args: ModuleUrls & { keyword?: ModuleUrls; timeoutMs?: number }; result: { version: string } };
   open: { args: { name: string; source: string }; result: IndexInfo & { id: number } };
   search: {
     args: {
@@ -95,6 +95,8 @@ export class Host {
   private upgrading?: Promise<Engine>;
   private readonly indexes = new Map<number, Loaded>();
   private nextId = 1;
+  /** How long a fetch may stall (the `timeout` load option). */
+  private timeoutMs?: number;
 
   /** The host is done (its Midashi instance closed): the engine's glue serves the next one. */
   dispose(): void {
@@ -188,11 +190,12 @@ export class Host {
     throw new MidashiError("INTERNAL", `unknown request ${String(op)}`);
   }
 
-  private async init({ glueUrl, wasmUrl, keyword }: Requests["init"]["args"]): Promise<{ version: string }> {
+  private async init({ glueUrl, wasmUrl, keyword, timeoutMs }: Requests["init"]["args"]): Promise<{ version: string }> {
+    this.timeoutMs = timeoutMs;
     this.full = { glueUrl, wasmUrl };
     const first = keyword ?? this.full;
     this.kind = keyword ? "keyword" : "full";
-    this.module = await loadModule(first, keyword ? "keywordWasmUrl" : "wasmUrl");
+    this.module = await loadModule(first, keyword ? "keywordWasmUrl" : "wasmUrl", timeoutMs);
     this.glueUrl = first.glueUrl;
     this.engine = await Engine.create(first.glueUrl, this.module);
     expectKind(this.engine, this.kind, first);
@@ -214,7 +217,7 @@ export class Host {
   private async upgrade(): Promise<Engine> {
     const full = this.full;
     if (!full) throw new MidashiError("INTERNAL", "midashi's engine is not initialised");
-    const module = await loadModule(full, "wasmUrl");
+    const module = await loadModule(full, "wasmUrl", this.timeoutMs);
     const engine = await Engine.create(full.glueUrl, module);
     expectKind(engine, "full", full);
     // A rebuild after a trap finishes first: it would otherwise build on the old module.
@@ -230,7 +233,7 @@ export class Host {
     old.release();
     await Promise.all(
       carried.map(async ({ l, names }) => {
-        const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), filesContext(l))));
+        const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), { ...filesContext(l), timeoutMs: this.timeoutMs })));
         // An index closed meanwhile is not in the new instance: nothing to give it.
         if (![...this.indexes.values()].includes(l)) return;
         names.forEach((name, i) => live.call(() => l.index.attachFile(name, files[i] as Uint8Array)));
@@ -281,7 +284,7 @@ export class Host {
 
   private async open({ name, source }: Requests["open"]["args"]): Promise<IndexInfo & { id: number }> {
     const engine = await this.ready();
-    const ctx = { what: `index ${JSON.stringify(name)} (${source})`, missing: HOW_TO_BUILD };
+    const ctx = { what: `index ${JSON.stringify(name)} (${source})`, missing: HOW_TO_BUILD, timeoutMs: this.timeoutMs };
     const entry = await readBytes(join(source, ENTRY_FILE_NAME), ctx);
     // The entry is decoded (magic, version, checksum) before anything else is fetched: a
     // wrong folder or an index of another format fails after one small request.
@@ -344,7 +347,7 @@ export class Host {
 
   /** Fetches files an index asked for and attaches them (vectors are kept for a rebuild). */
   private async attachFiles(l: Loaded, names: string[], fetching?: Promise<unknown>): Promise<void> {
-    const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), filesContext(l))));
+    const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), { ...filesContext(l), timeoutMs: this.timeoutMs })));
     // A move to the full engine started beside the download (vectors) finishes first.
     await fetching;
     const live = await this.ready();
@@ -438,8 +441,9 @@ export class Host {
 }
 
 /** Fetches and compiles one module; `option` names the load option that says where it is. */
-async function loadModule(urls: ModuleUrls, option: string): Promise<WebAssembly.Module> {
+async function loadModule(urls: ModuleUrls, option: string, timeoutMs: number | undefined): Promise<WebAssembly.Module> {
   const bytes = await readBytes(urls.wasmUrl, {
+    timeoutMs,
     what: "midashi's wasm module",
     missing: `serve the package's dist/wasm/ folder next to index.js, or pass ${option}`,
   });

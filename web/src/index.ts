@@ -156,6 +156,7 @@ export class Midashi extends EventTarget {
 
   private static async open(sources: IndexSource[], options: LoadOptions): Promise<Midashi> {
     try {
+      args.whole(options.timeout, "timeout");
       return await Midashi.openWith(sources, options);
     } catch (e) {
       // The engine's files were not next to this module (a bundler that leaves
@@ -184,7 +185,7 @@ export class Midashi extends EventTarget {
       // The host on this thread is imported only when it is used: the widget's bundle
       // (always in a worker) leaves it out.
       backend = useWorker ? new WorkerBackend<Requests>(workerUrl, "search") : new DirectBackend<Requests>(new (await import("./host.js")).Host());
-      await backend.call("init", { glueUrl, wasmUrl, keyword });
+      await backend.call("init", { glueUrl, wasmUrl, keyword, timeoutMs: options.timeout });
       const b = backend;
       // Several indexes load in parallel; each fetches its entry file first.
       const opened = await Promise.all(sources.map((s) => b.call("open", { name: s.name, source: absolute(s.url) })));
@@ -386,7 +387,7 @@ export class Midashi extends EventTarget {
         : new DirectBackend<EmbedRequests>(new (await import("./embed-host.js")).EmbedHost(onEvent));
       const b = backend;
       this.loadingBackend = b;
-      const sources: EmbedSources = { ...modelFiles(info, this.options), glueUrl: a.embedGlueUrl, wasmUrl: a.embedWasmUrl, expect };
+      const sources: EmbedSources = { ...modelFiles(info, this.options), glueUrl: a.embedGlueUrl, wasmUrl: a.embedWasmUrl, expect, timeoutMs: this.options.timeout };
       await Promise.all([
         b.call("init", sources),
         this.loadVectors().then(() => {

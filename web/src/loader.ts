@@ -69,7 +69,20 @@ export interface ReadContext {
   what: string;
   /** Advice when the file does not exist. */
   missing: string;
+  /**
+   * Milliseconds the server may go without sending anything (no answer, or a body that
+   * stops) before the read fails with NETWORK; 0 waits for ever. Default
+   * {@link DEFAULT_TIMEOUT_MS}.
+   */
+  timeoutMs?: number;
 }
+
+/**
+ * How long a fetch may stall: without it a server that accepts and never answers held
+ * `Midashi.load` for the platform's own limit (301 s in Node). A stall, not a total: a
+ * 25 MB model on a slow link keeps arriving and is not cut off.
+ */
+export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Told the bytes read so far and, when known, the file's size. */
 export type OnProgress = (loaded: number, total: number | undefined) => void;
@@ -97,34 +110,64 @@ export async function readBytes(location: string, ctx: ReadContext, onProgress?:
 }
 
 async function fetchBytes(url: string, ctx: ReadContext, onProgress?: OnProgress): Promise<Uint8Array> {
-  let res: Response;
-  try {
-    res = await fetch(url);
-  } catch (e) {
-    throw new MidashiError(
+  const limit = ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const controller = limit > 0 ? new AbortController() : undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stalled = false;
+  // Armed before the request and again at every chunk: it fires only on silence.
+  const arm = () => {
+    if (!controller) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      controller.abort();
+    }, limit);
+  };
+  const stall = (e: unknown) =>
+    new MidashiError(
       "NETWORK",
-      `${ctx.what}: could not fetch ${url} (${e instanceof Error ? e.message : String(e)}); check the network connection and that the server is up`,
+      `${ctx.what}: ${url} sent nothing for ${limit / 1000} s; check that the server is up, or raise the \`timeout\` option of Midashi.load (0 waits for ever)`,
       { cause: e },
     );
-  }
-  if (res.status === 404 || res.status === 410) {
-    // Not reading the body: release the connection.
-    void res.body?.cancel().catch(() => undefined);
-    throw new MidashiError("NOT_FOUND", `${ctx.what}: ${url} was not found (HTTP ${res.status}); ${ctx.missing}`);
-  }
-  if (!res.ok) {
-    void res.body?.cancel().catch(() => undefined);
-    throw new MidashiError("NETWORK", `${ctx.what}: ${url} answered HTTP ${res.status} ${res.statusText}; try again later or check the server`);
-  }
   try {
-    if (!onProgress || !res.body) return new Uint8Array(await res.arrayBuffer());
-    return await readStream(res, onProgress);
-  } catch (e) {
-    throw new MidashiError(
-      "NETWORK",
-      `${ctx.what}: the download of ${url} broke off (${e instanceof Error ? e.message : String(e)}); try again`,
-      { cause: e },
-    );
+    let res: Response;
+    arm();
+    try {
+      res = await fetch(url, controller ? { signal: controller.signal } : undefined);
+    } catch (e) {
+      if (stalled) throw stall(e);
+      throw new MidashiError(
+        "NETWORK",
+        `${ctx.what}: could not fetch ${url} (${e instanceof Error ? e.message : String(e)}); check the network connection and that the server is up`,
+        { cause: e },
+      );
+    }
+    if (res.status === 404 || res.status === 410) {
+      // Not reading the body: release the connection.
+      void res.body?.cancel().catch(() => undefined);
+      throw new MidashiError("NOT_FOUND", `${ctx.what}: ${url} was not found (HTTP ${res.status}); ${ctx.missing}`);
+    }
+    if (!res.ok) {
+      void res.body?.cancel().catch(() => undefined);
+      throw new MidashiError("NETWORK", `${ctx.what}: ${url} answered HTTP ${res.status} ${res.statusText}; try again later or check the server`);
+    }
+    try {
+      arm();
+      if (!res.body) return new Uint8Array(await res.arrayBuffer());
+      return await readStream(res, (loaded, total) => {
+        arm();
+        onProgress?.(loaded, total);
+      });
+    } catch (e) {
+      if (stalled) throw stall(e);
+      throw new MidashiError(
+        "NETWORK",
+        `${ctx.what}: the download of ${url} broke off (${e instanceof Error ? e.message : String(e)}); try again`,
+        { cause: e },
+      );
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
 

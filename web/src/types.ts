@@ -335,6 +335,12 @@ export interface LoadOptions extends AssetOptions {
   /** Entries of the LRU cache of answers (default 64; 0 disables it). */
   cacheSize?: number;
   /**
+   * Milliseconds a file's server may send nothing (no answer, or a download that stops)
+   * before the request fails with `NETWORK` (default 30000; 0 waits for ever). A stall, not
+   * a total: a large download that keeps arriving is never cut off.
+   */
+  timeout?: number;
+  /**
    * When the semantic module (about 3 MB of wasm plus the model, ~23 MB) loads, for an index
    * with vectors. `auto` (default): for an explicit semantic or hybrid query, `warmup()`, or
    * an `auto` query that reads as a question or whose keyword results are weak (midashi-core's

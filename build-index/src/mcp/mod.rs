@@ -22,7 +22,7 @@ use std::sync::Arc;
 pub use http::HttpOptions;
 
 /// Serves the index in `dir` on stdin/stdout until the client closes the connection.
-pub fn run(dir: &Path, model: Option<&Path>) -> Result<()> {
+pub fn run(dir: &Path, model: Option<&Path>, max_request_bytes: usize) -> Result<()> {
     let library = Library::open(dir, model)?;
     // stdout carries the protocol: everything for people goes to stderr.
     eprintln!("midashi MCP server: {}", library.describe());
@@ -33,7 +33,10 @@ pub fn run(dir: &Path, model: Option<&Path>) -> Result<()> {
         .map_err(|e| CliError::Mcp(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async move {
         let service = server
-            .serve((stdin::repaired_stdin(), tokio::io::stdout()))
+            .serve((
+                stdin::repaired_stdin(max_request_bytes),
+                tokio::io::stdout(),
+            ))
             .await
             .map_err(|e| CliError::Mcp(format!("the client did not initialise: {e}")))?;
         service

@@ -3,6 +3,12 @@
 //! serde_json refuses, and the MCP SDK then drops the whole request without an answer, so
 //! the client waits forever. Each lone surrogate escape becomes `\ufffd` (what a browser
 //! shows for it), and the request is answered.
+//!
+//! A line is also bounded: one over `--max-request-bytes` is not kept in memory (a client
+//! could otherwise send gigabytes without a newline). In its place the server reads a
+//! request of a method named after the refusal, with the line's id, so the client gets a
+//! JSON-RPC error that says why ("method not found: request over … bytes") instead of
+//! silence; a notification (no id) is dropped.
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
 
@@ -61,22 +67,86 @@ pub fn repair_lone_surrogates(line: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Standard input, line by line through [`repair_lone_surrogates`], as a stream the protocol
-/// reads. The copy runs on the current runtime until stdin closes.
-pub fn repaired_stdin() -> impl AsyncRead {
+/// The JSON-RPC id of a request, from the start of its line (an id is a number or a string).
+fn id_of(head: &[u8]) -> Option<&[u8]> {
+    let at = head.windows(5).position(|w| w == b"\"id\":")? + 5;
+    let rest = &head[at..];
+    let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = &rest[start..];
+    let len = if rest.first() == Some(&b'"') {
+        // A string id: up to its closing quote (ids with escaped quotes are not worth more).
+        rest[1..].iter().position(|&b| b == b'"')? + 2
+    } else {
+        rest.iter()
+            .position(|b| !(b.is_ascii_digit() || *b == b'-'))
+            .unwrap_or(rest.len())
+    };
+    (len > 0 && len <= 64).then_some(&rest[..len])
+}
+
+/// What the server reads in place of a line over `max` bytes.
+fn refusal(head: &[u8], max: usize) -> Option<Vec<u8>> {
+    let id = id_of(head)?;
+    let mut out = b"{\"jsonrpc\":\"2.0\",\"id\":".to_vec();
+    out.extend_from_slice(id);
+    out.extend_from_slice(
+        format!(
+            ",\"method\":\"request over {max} bytes (the server's --max-request-bytes): send less\"}}\n"
+        )
+        .as_bytes(),
+    );
+    Some(out)
+}
+
+/// How much of an oversized line is kept to find its id.
+const HEAD_BYTES: usize = 4096;
+
+/// Standard input, line by line through [`repair_lone_surrogates`], lines over `max` bytes
+/// replaced by a refusal, as a stream the protocol reads. The copy runs on the current
+/// runtime until stdin closes.
+pub fn repaired_stdin(max: usize) -> impl AsyncRead {
+    repaired(tokio::io::stdin(), max)
+}
+
+/// [`repaired_stdin`] over any input (the tests feed it bytes).
+pub fn repaired<R: AsyncRead + Unpin + Send + 'static>(input: R, max: usize) -> impl AsyncRead {
     let (mut tx, rx) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move {
-        let mut input = BufReader::new(tokio::io::stdin());
+        let mut input = BufReader::new(input);
         let mut line = Vec::new();
+        let mut over = false;
         loop {
-            line.clear();
-            match input.read_until(b'\n', &mut line).await {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    if tx.write_all(&repair_lone_surrogates(&line)).await.is_err() {
+            let (done, used, eof) = match input.fill_buf().await {
+                Ok([]) | Err(_) => (!line.is_empty() || over, 0, true),
+                Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                    Some(i) => {
+                        keep(&mut line, &mut over, &buf[..=i], max);
+                        (true, i + 1, false)
+                    }
+                    None => {
+                        keep(&mut line, &mut over, buf, max);
+                        (false, buf.len(), false)
+                    }
+                },
+            };
+            input.consume(used);
+            if done {
+                let out = if over {
+                    eprintln!("midashi MCP server: refused a request over {max} bytes");
+                    refusal(&line, max).map(std::borrow::Cow::Owned)
+                } else {
+                    Some(repair_lone_surrogates(&line))
+                };
+                if let Some(out) = out {
+                    if tx.write_all(&out).await.is_err() {
                         break;
                     }
                 }
+                line.clear();
+                over = false;
+            }
+            if eof {
+                break;
             }
         }
         let _ = tx.shutdown().await;
@@ -84,9 +154,58 @@ pub fn repaired_stdin() -> impl AsyncRead {
     rx
 }
 
+/// Adds `part` to the line being read, or once it is over `max`, only what finding its id
+/// needs.
+fn keep(line: &mut Vec<u8>, over: &mut bool, part: &[u8], max: usize) {
+    if !*over && line.len() + part.len() > max {
+        *over = true;
+        line.truncate(HEAD_BYTES);
+    }
+    if *over {
+        let room = HEAD_BYTES.saturating_sub(line.len());
+        line.extend_from_slice(&part[..room.min(part.len())]);
+    } else {
+        line.extend_from_slice(part);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::repair_lone_surrogates as r;
+    use tokio::io::AsyncReadExt;
+
+    async fn through(input: Vec<u8>, max: usize) -> String {
+        let mut out = String::new();
+        super::repaired(std::io::Cursor::new(input), max)
+            .read_to_string(&mut out)
+            .await
+            .unwrap();
+        out
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_limit_becomes_a_refusal_with_its_id() {
+        let big = format!("{{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{{\"q\":\"{}\"}}}}\n", "x".repeat(100_000));
+        let small = "{\"jsonrpc\":\"2.0\",\"id\":\"a-1\",\"method\":\"tools/list\"}\n";
+        let note = format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"n\",\"params\":\"{}\"}}\n",
+            "y".repeat(5000)
+        );
+        let out = through(format!("{big}{small}{note}{small}").into_bytes(), 1000).await;
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(
+            lines[0],
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"request over 1000 bytes (the server's --max-request-bytes): send less\"}"
+        );
+        assert_eq!(lines[1], small.trim_end());
+        assert_eq!(lines[2], small.trim_end());
+        // A last line without a newline still arrives.
+        assert_eq!(
+            through(small.trim_end().as_bytes().to_vec(), 1000).await,
+            small.trim_end()
+        );
+    }
 
     #[test]
     fn lone_surrogates_become_replacement_characters() {
