@@ -205,6 +205,24 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     await assert.rejects(idx.search("install", { mode: "semantic" }), (e) => e.code === "SEMANTIC_UNAVAILABLE");
   });
 
+  test("a model file with one flipped bit is refused as CORRUPTED, not used (#27 item 2); keyword search goes on", async () => {
+    const { readdirSync } = await import("node:fs");
+    const model = readdirSync(dir).find((f) => f.startsWith("model.") && f.endsWith(".onnx"));
+    const flipped = copyIndexWith(dir, model, (b) => {
+      const c = Buffer.from(b);
+      c[Math.floor(c.length / 2)] ^= 0x10;
+      return c;
+    });
+    const idx = await Midashi.load(flipped);
+    after(() => idx.close());
+    // Semantic search is unavailable because the model is damaged: the cause says which file.
+    await assert.rejects(idx.warmup(), (e) => e.code === "SEMANTIC_UNAVAILABLE" && e.cause?.code === "CORRUPTED" && /does not match the sha256/.test(e.message) && e.message.includes(model));
+    assert.equal(idx.semanticState, "failed");
+    const r = await idx.search("install", { mode: "hybrid" });
+    assert.equal(r.mode, "keyword");
+    assert.ok(r.results.length > 0);
+  });
+
   test("keyword-only indexes and `semantic: \"off\"` never load the module", async () => {
     const off = await Midashi.load(dir, { semantic: "off" });
     after(() => off.close());

@@ -19,6 +19,8 @@ export interface EmbedSources {
   config: string;
   /** Sizes known beforehand (from the index's entry file), for progress before headers arrive. */
   sizes: { model?: number; tokenizer?: number; config?: number };
+  /** Whether the model is the one the index folder ships (not `modelUrl`'s). */
+  shipped?: boolean;
   /** How long a download may stall (the `timeout` load option). */
   timeoutMs?: number;
   /** The model the index's vectors were made with: a different model is refused. */
@@ -103,6 +105,7 @@ export class EmbedHost {
 
     const configText = new TextDecoder().decode(config);
     checkModel(configText, src.expect);
+    await checkModelBytes(onnx, src);
     let module: WebAssembly.Module;
     try {
       module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
@@ -161,6 +164,31 @@ async function importGlue(url: string): Promise<EmbedGlue> {
 }
 
 /** Refuses a model other than the one the index's vectors were made with. */
+/**
+ * The model's bytes against the sha256 the index's entry file records for it: the model is
+ * not framed like the index files (no checksum), so without this a flipped bit or a cut
+ * download embedded queries with damaged weights and nothing said so. Skipped where there
+ * is no Web Crypto (a page not in a secure context).
+ */
+async function checkModelBytes(onnx: Uint8Array, src: EmbedSources): Promise<void> {
+  const subtle = globalThis.crypto?.subtle;
+  const want = src.expect.sha256;
+  if (!subtle || !/^[0-9a-f]{64}$/.test(want) || /^0+$/.test(want)) return;
+  const digest = new Uint8Array(await subtle.digest("SHA-256", onnx as Uint8Array<ArrayBuffer>));
+  const got = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (got === want) return;
+  if (src.shipped) {
+    throw new MidashiError(
+      "CORRUPTED",
+      `${src.model} does not match the sha256 the index records for its model (${got.slice(0, 12)}… against ${want.slice(0, 12)}…): the file is damaged or was replaced; deploy the index folder again, or rebuild it`,
+    );
+  }
+  throw new MidashiError(
+    "SEMANTIC_UNAVAILABLE",
+    `the model at ${src.model} (sha256 ${got.slice(0, 12)}…) is not the one the index's vectors were made with (${src.expect.name}, ${want.slice(0, 12)}…); ${HOW_TO_GET}`,
+  );
+}
+
 function checkModel(configText: string, expect: EmbedSources["expect"]): void {
   let config: { dims?: unknown; sha256?: unknown };
   try {

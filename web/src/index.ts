@@ -548,10 +548,10 @@ export class Midashi extends EventTarget {
 }
 
 /** The model files of an index (the ones it ships, or the `modelUrl` folder's). */
-function modelFiles(info: IndexInfo, options: LoadOptions): Pick<EmbedSources, "model" | "tokenizer" | "config" | "sizes"> {
+function modelFiles(info: IndexInfo, options: LoadOptions): Pick<EmbedSources, "model" | "tokenizer" | "config" | "sizes" | "shipped"> {
   if (options.modelUrl !== undefined) {
     const dir = absolute(options.modelUrl);
-    return { model: join(dir, "model.onnx"), tokenizer: join(dir, "tokenizer.json"), config: join(dir, "midashi-model.json"), sizes: {} };
+    return { model: join(dir, "model.onnx"), tokenizer: join(dir, "tokenizer.json"), config: join(dir, "midashi-model.json"), sizes: {}, shipped: false };
   }
   const file = (kind: "Model" | "Tokenizer" | "ModelConfig") => info.manifest.files.find((f) => f.kind === kind);
   const model = file("Model");
@@ -568,6 +568,7 @@ function modelFiles(info: IndexInfo, options: LoadOptions): Pick<EmbedSources, "
     tokenizer: join(info.source, tokenizer.name),
     config: join(info.source, config.name),
     sizes: { model: model.bytes, tokenizer: tokenizer.bytes, config: config.bytes },
+    shipped: true,
   };
 }
 
