@@ -9,7 +9,7 @@ use crate::error::{CliError, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use midashi_core::build::ModelFiles;
 use midashi_core::format::entry::ModelInfo;
-use midashi_core::section::{Document, Section, Warning};
+use midashi_core::section::{Document, Section};
 use midashi_core::vectors::VectorsData;
 use midashi_embed::{Embedder, ModelDir};
 use rayon::prelude::*;
@@ -43,7 +43,7 @@ pub struct EmbedReport {
     /// Sections encoded now.
     pub cache_misses: usize,
     /// Sections longer than one window.
-    pub windowed: Vec<Warning>,
+    pub windowed: usize,
 }
 
 /// The text embedded for a section: `Title > H1 > H2` then its own prose.
@@ -198,7 +198,7 @@ pub fn embed_documents(
         cache.insert(h, v);
     }
     let mut vectors = VectorsData::new(info.dims);
-    for (ord, ((doc, section), (h, _))) in sections.iter().zip(&texts).enumerate() {
+    for (ord, (h, _)) in texts.iter().enumerate() {
         let windows = &cache[h];
         if todo.binary_search_by_key(h, |(k, _)| *k).is_ok() {
             report.cache_misses += 1;
@@ -206,15 +206,7 @@ pub fn embed_documents(
             report.cache_hits += 1;
         }
         if windows.len() > 1 {
-            report.windowed.push(Warning {
-                path: doc.path.clone(),
-                line: Some(section.start_line),
-                message: format!(
-                    "section \"{}\" is past the model's token limit: embedded as {} windows",
-                    section.heading,
-                    windows.len()
-                ),
-            });
+            report.windowed += 1;
         }
         for w in windows {
             vectors.push(ord as u32, w);

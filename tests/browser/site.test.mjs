@@ -75,10 +75,29 @@ describe("vue-docs-ja (VitePress slugs)", () => {
       assert.equal(decodeURIComponent(new URL(page.url()).hash.slice(1)), first.anchor);
       assert.ok(await anchorExists(page, first.anchor));
     }
-    assert.equal(await page.evaluate(() => document.documentElement.lang), "en", "the corpus does not declare ja; the site default applies");
+    // The corpus declares no language: the site's is found from its script, so pages and
+    // the search box are Japanese (#23).
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "ja");
+    assert.equal(await page.locator("midashi-search .trigger .label").textContent(), "検索");
     assert.deepEqual(problems, []);
     await page.close();
   });
+});
+
+test("on a phone the page's content starts within the first screen, below a bounded sidebar", async () => {
+  const site = buildSite(join(ROOT, "docs"), { name: "phone" });
+  const server = await serve(site);
+  try {
+    const page = await newPage(browser.context);
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto(server.url + "/widget.html");
+    const top = await page.evaluate(() => document.querySelector("#content, main, article").getBoundingClientRect().top);
+    assert.ok(top < 740 * 0.6, `content starts at ${top}px`);
+    await page.close();
+  } finally {
+    await server.close();
+    remove(site);
+  }
 });
 
 describe("a hostile corpus", () => {

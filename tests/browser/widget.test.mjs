@@ -66,6 +66,46 @@ describe("opening and closing", () => {
     await page.close();
   });
 
+  test("Esc closes from the close button and from a result too, not only from the input", async () => {
+    const { page, problems, w } = await open();
+    await page.keyboard.press("Control+k");
+    await search(page, "widget");
+    await page.locator("midashi-search .close").focus();
+    await page.keyboard.press("Escape");
+    await w.dialog.waitFor({ state: "hidden" });
+    await page.keyboard.press("Control+k");
+    await w.dialog.waitFor({ state: "visible" });
+    // The scrolling result area, reached with Tab.
+    await page.locator("midashi-search .body").focus();
+    await page.keyboard.press("Escape");
+    await w.dialog.waitFor({ state: "hidden" });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("the shortcuts attribute: another key, or none", async () => {
+    const { page, w } = await open();
+    await page.evaluate(() => document.querySelector("midashi-search").setAttribute("shortcuts", "alt+s"));
+    assert.equal(await page.locator("midashi-search .trigger kbd").textContent(), "Alt S");
+    assert.equal(await w.trigger.getAttribute("aria-keyshortcuts"), "Alt+S");
+    await page.keyboard.press("Control+k");
+    await page.keyboard.press("/");
+    assert.equal(await w.dialog.isVisible(), false, "the default keys are the page's again");
+    await page.keyboard.press("Alt+s");
+    await w.dialog.waitFor({ state: "visible" });
+    await page.keyboard.press("Escape");
+    await page.evaluate(() => document.querySelector("midashi-search").setAttribute("shortcuts", "off"));
+    assert.equal(await w.trigger.getAttribute("aria-keyshortcuts"), null);
+    assert.equal(await page.locator("midashi-search .trigger kbd").isVisible(), false);
+    await page.keyboard.press("Alt+s");
+    await page.keyboard.press("Control+k");
+    assert.equal(await w.dialog.isVisible(), false);
+    // The button still opens it.
+    await w.trigger.click();
+    await w.dialog.waitFor({ state: "visible" });
+    await page.close();
+  });
+
   test("/ typed in a field of the page is just a slash", async () => {
     const { page, w } = await open();
     await page.evaluate(() => {
@@ -443,7 +483,7 @@ describe("versioned sites", () => {
 });
 
 /** A question (the `auto` policy loads the semantic leg for it). */
-const QUESTION = "how can I use it without internet?";
+const QUESTION = "how do I use it offline?";
 
 describe("semantic results", () => {
   let semanticSite;
@@ -493,6 +533,12 @@ describe("semantic results", () => {
     // Nothing of the semantic module or the model is fetched before the first query.
     assert.ok(!requests.some((p) => /embed|model\.|vectors\./.test(p)), requests.join(" "));
     await page.keyboard.press("Control+k");
+    // What a screen reader hears: every text the status (a live region) takes.
+    await page.evaluate(() => {
+      const status = document.querySelector("midashi-search").shadowRoot.querySelector("[role=status]");
+      window.__announced = [];
+      new MutationObserver(() => window.__announced.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+    });
     const first = await search(page, QUESTION);
     assert.equal(first.mode, "keyword");
     assert.equal(first.semanticPending, true);
@@ -522,6 +568,11 @@ describe("semantic results", () => {
     assert.notEqual(hybrid.results[0].heading, chosen, "the test needs a selection that moves");
     assert.equal(await selected(), chosen);
     await page.waitForFunction(() => document.querySelector("midashi-search").shadowRoot.querySelector("[role=status]").textContent.includes("Semantic results included"));
+    // One announcement for the keyword list (with its loading note), one for the fused
+    // list: the download's progress is shown in the semantic bar, not read out.
+    const announced = (await page.evaluate(() => window.__announced)).filter((t, i, a) => t && t !== a[i - 1]);
+    assert.ok(announced.length <= 3, announced.join(" | "));
+    assert.ok(!announced.some((t) => /%/.test(t)), announced.join(" | "));
     // The module ran in its own worker, and the model came from the index folder.
     assert.ok(requests.some((p) => p.endsWith("/search/embed-worker.js")), requests.join(" "));
     assert.ok(requests.some((p) => /\/search\/model\.[0-9a-f]{16}\.onnx$/.test(p)), requests.join(" "));

@@ -138,6 +138,7 @@ pub fn index_corpus(
         // Nothing is written beside pages: there are none.
         no_llms: true,
         llms_full_limit: 0,
+        lang: None,
     };
     let embedder = if semantic {
         let dir = resolve_model_dir(model)?.ok_or_else(|| {

@@ -230,7 +230,9 @@ img { max-width: 100%; height: auto; }
 footer.site { color: var(--muted); font-size: 0.8rem; margin-top: 3rem; border-top: 1px solid var(--border); padding-top: 0.8rem; }
 @media (max-width: 48rem) {
   .layout { grid-template-columns: 1fr; }
-  .sidebar { position: static; height: auto; border-right: 0; border-bottom: 1px solid var(--border); }
+  /* Above the content, but never a screenful of links before it (it was ~1,450 px on a
+     phone): it scrolls within a third of the screen. */
+  .sidebar { position: static; height: auto; max-height: 33vh; border-right: 0; border-bottom: 1px solid var(--border); }
   .content { padding: 1rem; }
 }
 "#;

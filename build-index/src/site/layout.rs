@@ -106,6 +106,7 @@ pub fn render(p: &Page<'_>) -> String {
 <meta name="generator" content="midashi build-index --site">
 {description}<title>{title}</title>
 <link rel="stylesheet" href="{root}assets/site.css">
+<link rel="icon" href="data:,">
 {scripts}
 </head>
 <body>

@@ -16,10 +16,12 @@
 
 mod assets;
 mod escape;
+mod lang;
 mod layout;
 pub mod sidebar;
 
 pub use assets::default_assets_dir;
+pub use lang::site_lang;
 
 use crate::error::{CliError, Result};
 use crate::output::write_atomic;
@@ -500,6 +502,8 @@ pub struct SiteArgs<'a> {
     pub slug: midashi_markdown::SlugStyle,
     /// URL prefix of the pages.
     pub base_url: &'a str,
+    /// The site's language (`--lang`); `None`: found from the docs ([`site_lang`]).
+    pub lang: Option<&'a str>,
 }
 
 /// `build-index <docs> --out <dir> --site`: the site around an index just written to
@@ -526,8 +530,8 @@ pub fn build_site(
             base_url: args.base_url.to_string(),
             ..midashi_markdown::Options::default()
         },
+        lang: site_lang(docs, args.lang),
         title,
-        lang: "en".into(),
         docs_root: Some(input.to_path_buf()),
     };
     let report = write_site(args.out, docs, index_files, &assets_dir, &options)?;

@@ -23,6 +23,7 @@ import type { SearchSource, SemanticDetail, SemanticState, SourceFactory } from 
 import { stringsFor, type Strings } from "./strings.js";
 import { css } from "./styles.js";
 import { copyText } from "./copy.js";
+import { ariaShortcuts, capLabel, hasModifier, matches, parseShortcuts } from "./keys.js";
 import { modelContext, registerTools, type Quoting } from "./webmcp.js";
 
 /** Delay between the last keystroke and the query: enough to skip most intermediate words. */
@@ -152,7 +153,7 @@ export class MidashiSearchElement extends HTMLElement {
   static sourceFactory: SourceFactory | undefined;
 
   static get observedAttributes(): string[] {
-    return ["lang", "placeholder", "theme", "webmcp"];
+    return ["lang", "placeholder", "theme", "webmcp", "shortcuts"];
   }
 
   /** Queries sent to the engine so far (tests and diagnostics count them). */
@@ -210,7 +211,6 @@ export class MidashiSearchElement extends HTMLElement {
     this.trigger.type = "button";
     this.trigger.setAttribute("part", "button");
     this.trigger.setAttribute("aria-haspopup", "dialog");
-    this.trigger.setAttribute("aria-keyshortcuts", "Meta+K Control+K /");
     this.triggerLabel = el("span", "label");
     this.triggerKbd = el("kbd");
     this.triggerKbd.setAttribute("aria-hidden", "true");
@@ -295,7 +295,16 @@ export class MidashiSearchElement extends HTMLElement {
       this.schedule();
     });
     this.input.addEventListener("keydown", (e) => this.handleInputKey(e));
-    this.dialog.addEventListener("keydown", (e) => this.trapFocus(e));
+    this.dialog.addEventListener("keydown", (e) => {
+      // Esc closes from anywhere in the dialog (the close button, the results, a
+      // suggestion), not only from the input; an IME's own Esc is left to it.
+      if (e.key === "Escape" && !e.isComposing && !this.composing && e.keyCode !== 229) {
+        e.preventDefault();
+        this.hide();
+        return;
+      }
+      this.trapFocus(e);
+    });
     // A click on the backdrop (not inside the dialog) closes, as a modal usually does.
     this.backdrop.addEventListener("mousedown", (e) => {
       if (e.target === this.backdrop) this.hide();
@@ -446,7 +455,13 @@ export class MidashiSearchElement extends HTMLElement {
     this.dialog.setAttribute("lang", lang);
     this.trigger.setAttribute("lang", lang);
     this.triggerLabel.textContent = s.button;
-    this.triggerKbd.textContent = isMac() ? "⌘K" : "Ctrl K";
+    // The shortcuts the `shortcuts` attribute gives (default ⌘K / Ctrl+K and "/").
+    const keys = parseShortcuts(this.getAttribute("shortcuts"));
+    const first = keys[0];
+    this.triggerKbd.textContent = first ? capLabel(first, isMac()) : "";
+    this.triggerKbd.hidden = !first;
+    if (keys.length) this.trigger.setAttribute("aria-keyshortcuts", ariaShortcuts(keys));
+    else this.trigger.removeAttribute("aria-keyshortcuts");
     const copyKey = el("kbd", undefined, isMac() ? "⌘C" : "Ctrl C");
     copyKey.setAttribute("aria-hidden", "true");
     this.copyButton.replaceChildren(document.createTextNode(s.copyMarkdown), copyKey);
@@ -475,16 +490,20 @@ export class MidashiSearchElement extends HTMLElement {
   private handleShortcut(e: KeyboardEvent): void {
     if (connected[0] !== this || e.defaultPrevented) return;
     const target = e.composedPath()[0];
-    const isK = e.key === "k" || e.key === "K";
-    if (isK && (e.metaKey || e.ctrlKey) && !e.altKey && !e.shiftKey) {
-      e.preventDefault();
-      if (this.open) this.input.select();
-      else this.show();
-      return;
-    }
-    if (e.key === "/" && !e.metaKey && !e.ctrlKey && !e.altKey && !this.open && !isEditable(target) && !e.isComposing) {
-      e.preventDefault();
-      this.show();
+    for (const s of parseShortcuts(this.getAttribute("shortcuts"))) {
+      if (!matches(s, e)) continue;
+      if (hasModifier(s)) {
+        e.preventDefault();
+        if (this.open) this.input.select();
+        else this.show();
+        return;
+      }
+      // A plain key is the reader's own while they type in a field, or in the box.
+      if (!this.open && !isEditable(target) && !e.isComposing) {
+        e.preventDefault();
+        this.show();
+        return;
+      }
     }
   }
 
@@ -669,6 +688,7 @@ export class MidashiSearchElement extends HTMLElement {
       // Keyword results were shown while the model loaded: ask again for the fused ones.
       void this.run(true);
     } else if (this.lastResponse && this.lastQuery) {
+      // Progress alone changes the status text not at all: nothing more is announced.
       this.setStatus(this.statusFor(this.lastResponse));
     }
   }
@@ -692,7 +712,8 @@ export class MidashiSearchElement extends HTMLElement {
     };
     if (this.semantic === "loading" && source?.cancelSemantic) {
       const mb = this.semanticTotal ? Math.round(this.semanticTotal / 1e6) : undefined;
-      const text = el("span", undefined, this.strings.semanticWhy(response?.semanticReason, mb));
+      const why = this.strings.semanticWhy(response?.semanticReason, mb);
+      const text = el("span", undefined, this.semanticProgress === undefined ? why : `${why} ${this.semanticProgress}%`);
       this.semanticBar.replaceChildren(
         text,
         button(this.strings.semanticCancel, () => source.cancelSemantic?.()),
@@ -715,7 +736,9 @@ export class MidashiSearchElement extends HTMLElement {
     const s = this.strings;
     const parts = [s.count(response.total)];
     if (this.semantic === "loading" && response.mode === "keyword") {
-      parts.push(this.semanticProgress === undefined ? s.semanticLoading : `${s.semanticLoading} ${this.semanticProgress}%`);
+      // No percentage here: the status is a live region, and each change is read out. The
+      // progress shows in the semantic bar, which is not.
+      parts.push(s.semanticLoading);
     }
     else if (response.mode === "hybrid" || response.mode === "semantic") parts.push(s.semanticReady);
     return parts.join(" · ");

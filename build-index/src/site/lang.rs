@@ -1,0 +1,97 @@
+//! The language of a site's pages, when they do not say theirs.
+
+use midashi_core::section::Document;
+use std::collections::BTreeMap;
+
+/// The language of a site's pages that do not say theirs: `given` (`--lang`), else the one
+/// most documents declare (frontmatter `lang`), else the one their text is written in, by
+/// script (kana: `ja`, Hangul: `ko`, other CJK ideographs: `zh`), else `en`. Was always
+/// `en`: a Japanese site got `<html lang="en">` and an English search box unless every file
+/// said `lang: ja`.
+pub fn site_lang(docs: &[Document], given: Option<&str>) -> String {
+    if let Some(l) = given.map(str::trim).filter(|l| !l.is_empty()) {
+        return l.to_string();
+    }
+    let mut declared: BTreeMap<&str, usize> = BTreeMap::new();
+    for d in docs {
+        if let Some(l) = d.sections.first().and_then(|s| s.hints.lang.as_deref()) {
+            *declared.entry(l).or_default() += 1;
+        }
+    }
+    if let Some((l, n)) = declared.iter().max_by_key(|(_, n)| **n) {
+        if *n * 2 > docs.len() {
+            return (*l).to_string();
+        }
+    }
+    let (mut kana, mut hangul, mut han, mut letters) = (0usize, 0usize, 0usize, 0usize);
+    for d in docs {
+        for c in d.sections.iter().flat_map(|s| s.text.chars()) {
+            match c {
+                '\u{3040}'..='\u{30ff}' => kana += 1,
+                '\u{ac00}'..='\u{d7af}' | '\u{1100}'..='\u{11ff}' => hangul += 1,
+                '\u{4e00}'..='\u{9fff}' | '\u{3400}'..='\u{4dbf}' => han += 1,
+                c if c.is_alphabetic() => letters += 1,
+                _ => {}
+            }
+        }
+    }
+    // One CJK character carries about a word: compared with words of other scripts.
+    let words = letters / 5;
+    let cjk = kana + hangul + han;
+    if cjk > words {
+        return if kana * 10 > cjk {
+            "ja"
+        } else if hangul * 2 > cjk {
+            "ko"
+        } else {
+            "zh"
+        }
+        .into();
+    }
+    "en".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::site_lang;
+    use midashi_markdown::{parse_document, Options};
+
+    fn docs(sources: &[(&str, &str)]) -> Vec<midashi_core::section::Document> {
+        sources
+            .iter()
+            .map(|(p, s)| parse_document(p, s, &Options::default()).0)
+            .collect()
+    }
+
+    #[test]
+    fn the_language_comes_from_the_flag_the_pages_or_their_script() {
+        let ja = docs(&[
+            (
+                "a.md",
+                "# はじめに\n\nこのライブラリはドキュメントを検索します。Vue の API も使えます。\n",
+            ),
+            ("b.md", "# 設定\n\n設定ファイルを書きます。\n"),
+        ]);
+        assert_eq!(site_lang(&ja, None), "ja");
+        assert_eq!(site_lang(&ja, Some("ja-JP")), "ja-JP");
+        let en = docs(&[(
+            "a.md",
+            "# Start\n\nThis library searches documentation. 日本語 is one word here.\n",
+        )]);
+        assert_eq!(site_lang(&en, None), "en");
+        let ko = docs(&[("a.md", "# 시작\n\n이 라이브러리는 문서를 검색합니다.\n")]);
+        assert_eq!(site_lang(&ko, None), "ko");
+        let zh = docs(&[("a.md", "# 开始\n\n这个库用于搜索文档。\n")]);
+        assert_eq!(site_lang(&zh, None), "zh");
+        // What most pages declare wins over their script.
+        let declared = docs(&[
+            (
+                "a.md",
+                "---\nlang: fr\n---\n# Début\n\nCette bibliothèque cherche.\n",
+            ),
+            ("b.md", "---\nlang: fr\n---\n# Suite\n\nEncore.\n"),
+            ("c.md", "# Other\n\nText.\n"),
+        ]);
+        assert_eq!(site_lang(&declared, None), "fr");
+    }
+}
