@@ -439,18 +439,8 @@ pub fn add_widget(
 
 /// The site's home page: `index.md`/`README.md` (or a built site's `index.html`) at the top.
 pub fn home(docs: &[Document]) -> Option<&Document> {
-    docs.iter().find(|d| {
-        let p = d.path.to_ascii_lowercase();
-        matches!(
-            p.as_str(),
-            "index.md"
-                | "readme.md"
-                | "index.markdown"
-                | "readme.markdown"
-                | "index.html"
-                | "index.htm"
-        )
-    })
+    docs.iter()
+        .find(|d| !d.path.contains('/') && sidebar::is_index(&d.path))
 }
 
 /// The site's name: its home page's title, else its folder's name (unless that is a generic

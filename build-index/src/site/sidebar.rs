@@ -23,7 +23,9 @@ struct Folder<'a> {
     folders: BTreeMap<String, Folder<'a>>,
 }
 
-fn is_index(source: &str) -> bool {
+/// Whether a document is its folder's index page (`index.md`, `README.md`, a built site's
+/// `index.html`).
+pub fn is_index(source: &str) -> bool {
     let name = source
         .rsplit('/')
         .next()
