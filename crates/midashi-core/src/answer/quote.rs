@@ -6,6 +6,44 @@
 use super::{DocumentView, Mode, SearchHit, SearchResponse, SectionView};
 use std::fmt::Write;
 
+/// `x` with `decimals` digits after the point, rounded half away from zero. By hand, not
+/// `{:.2}`: float formatting was most of what quoting added to the browser's full engine.
+fn fixed(x: f64, decimals: u32) -> String {
+    if !x.is_finite() {
+        return "0".into();
+    }
+    let scale = 10u64.pow(decimals);
+    let n = (x.abs() * scale as f64).round() as u64;
+    let sign = if x < 0.0 && n > 0 { "-" } else { "" };
+    let (whole, frac) = (n / scale, n % scale);
+    if decimals == 0 {
+        return format!("{sign}{whole}");
+    }
+    format!("{sign}{whole}.{frac:0width$}", width = decimals as usize)
+}
+
+/// `text` in double quotes with quotes, backslashes and control characters escaped, as
+/// `{:?}` writes a plain string (by hand: Debug's escaping tables cost the browser module).
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// "H2", or "Document" for depth 0.
 pub fn level(depth: u8) -> String {
     if depth == 0 {
@@ -70,7 +108,12 @@ pub fn quote(rank: usize, hit: &SearchHit) -> String {
 pub fn quote_with(rank: usize, hit: &SearchHit, extras: Extras<'_>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{rank}. {}", breadcrumb(hit));
-    let _ = write!(out, "{} | Score: {:.2}", place(hit), hit.score);
+    let _ = write!(
+        out,
+        "{} | Score: {}",
+        place(hit),
+        fixed(f64::from(hit.score), 2)
+    );
     if let Some(tokens) = extras.section_tokens {
         let _ = write!(out, " | Tokens: {tokens}");
     }
@@ -290,13 +333,13 @@ pub fn quote_search(
     let mut text = String::new();
     let _ = write!(
         text,
-        "{} results for {:?} ({}",
+        "{} results for {} ({}",
         response.total,
-        req.query.trim(),
+        quoted(req.query.trim()),
         mode_name(response.mode)
     );
     if let Some(ms) = req.took_ms {
-        let _ = write!(text, ", {ms:.1} ms");
+        let _ = write!(text, ", {} ms", fixed(ms, 1));
     }
     let _ = write!(text, "); showing {}", blocks.len());
     match req.token_budget {
@@ -365,6 +408,34 @@ mod tests {
             token_estimate: 12,
             version: None,
             other_versions: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn numbers_and_queries_print_as_format_would() {
+        for (x, d) in [
+            (7.314, 2),
+            (0.0, 2),
+            (12.5, 1),
+            (3.0, 1),
+            (0.456, 1),
+            (-1.25, 2),
+            (1e-9, 2),
+        ] {
+            assert_eq!(
+                fixed(x, d),
+                format!("{x:.*}", d as usize).replace("-0.00", "0.00"),
+                "{x}"
+            );
+        }
+        for q in [
+            "plain",
+            "with \"quotes\"",
+            "back\\slash",
+            "tab\tand\nline",
+            "日本語",
+        ] {
+            assert_eq!(quoted(q), format!("{q:?}"));
         }
     }
 
