@@ -123,15 +123,15 @@ impl From<LayoutArg> for Layout {
 }
 
 /// Reads the input: a folder of Markdown or HTML pages, or a JSONL file of records. The
-/// second value says whether the documents are records.
-pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, bool)> {
+/// second value says which it was (`Jsonl` for records; never `Auto`).
+pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, InputKind)> {
     let jsonl = input.is_file()
         && (args.input_kind == InputKind::Jsonl
             || input
                 .extension()
                 .is_some_and(|e| e == "jsonl" || e == "ndjson"));
     if jsonl {
-        return Ok((load_records(input)?, true));
+        return Ok((load_records(input)?, InputKind::Jsonl));
     }
     if !input.is_dir() || args.input_kind == InputKind::Jsonl {
         return Err(CliError::BadInput(input.to_path_buf()));
@@ -177,7 +177,7 @@ pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, bool)> {
                 .collect(),
         });
     }
-    Ok((loaded, false))
+    Ok((loaded, kind))
 }
 
 /// Builds the index in memory from loaded documents, with vectors when a model is at hand.
@@ -304,8 +304,20 @@ fn llms_for_built_site(
             file: doc.path.clone(),
         })
         .collect();
-    let report = crate::llms::write(input, &pages, &site_info(input, docs, args))?;
-    crate::llms::describe_report(&report, input)
+    write_llms(input, input, &pages, input, docs, args)
+}
+
+/// Writes the llms files of `pages` under `root` and reports them as under `shown`.
+fn write_llms(
+    root: &Path,
+    shown: &Path,
+    pages: &[crate::llms::Page<'_>],
+    input: &Path,
+    docs: &[midashi_core::section::Document],
+    args: &BuildArgs,
+) -> Result<()> {
+    let report = crate::llms::write(root, pages, &site_info(input, docs, args))?;
+    crate::llms::describe_report(&report, shown)
         .iter()
         .for_each(|l| println!("  {l}"));
     Ok(())
@@ -325,7 +337,8 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
                 .into(),
         ));
     }
-    let (loaded, records) = load_input(input, args)?;
+    let (loaded, kind) = load_input(input, args)?;
+    let records = kind == InputKind::Jsonl;
     let mut per_depth = [0usize; 7];
     for d in &loaded.docs {
         for s in &d.sections {
@@ -334,25 +347,17 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     }
     let warnings = loaded.warnings.clone();
     let skipped = loaded.skipped.clone();
-    // --site renders the same documents after the index is written (see crate::site).
-    let site_docs = args.site.then(|| loaded.docs.clone());
-    // A built site's pages get their Markdown copies and llms.txt after the index is written.
-    let llms_docs = if !args.site
-        && !args.no_llms
-        && !records
-        && args.input_kind.detect(input) == InputKind::Html
-    {
-        loaded.docs.clone()
-    } else {
-        Vec::new()
-    };
+    // --site renders the same documents after the index is written (see crate::site), and
+    // a built site's pages get their Markdown copies and llms.txt then: one copy for either.
+    let kept_docs =
+        (args.site || (kind == InputKind::Html && !args.no_llms)).then(|| loaded.docs.clone());
     let (output, embed_report) = build(loaded, input, records, args)?;
     let index_dir = if args.site {
         out.join("search")
     } else {
         out.clone()
     };
-    if let Some(docs) = &site_docs {
+    if let (true, Some(docs)) = (args.site, &kept_docs) {
         // The pages and the index are written aside and made live together.
         let staging = crate::output::Staging::begin(&out)?;
         write_index(&staging.path().join("search"), &output.files)?;
@@ -367,16 +372,12 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
         crate::site::build_site(input, &site, docs, &output.files)?;
         if !args.no_llms {
             let pages = crate::site::pages(docs, &args.base_url);
-            let info = site_info(input, docs, args);
-            let report = crate::llms::write(staging.path(), &pages, &info)?;
-            crate::llms::describe_report(&report, &out)
-                .iter()
-                .for_each(|l| println!("  {l}"));
+            write_llms(staging.path(), &out, &pages, input, docs, args)?;
         }
         staging.commit()?;
     } else {
         write_index(&index_dir, &output.files)?;
-        if !records && args.input_kind.detect(input) == InputKind::Html {
+        if kind == InputKind::Html {
             // A built site gets the widget beside its index, as `--site` does.
             // Without the widget's files (a checkout that has not built them) the index is
             // still what was asked for: say so, do not fail.
@@ -384,8 +385,8 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
                 Ok(notes) => notes.iter().for_each(|n| println!("  {n}")),
                 Err(e) => println!("  widget not copied: {e}"),
             }
-            if !args.no_llms {
-                llms_for_built_site(input, &index_dir, &llms_docs, args)?;
+            if let Some(docs) = &kept_docs {
+                llms_for_built_site(input, &index_dir, docs, args)?;
             }
         }
     }
