@@ -45,13 +45,8 @@ export default {
     return idx;
   },
   async search(idx, q, k) {
-    try {
-      const r = await idx.search(q, { ...OPTIONS, limit: k });
-      return r.results.map((h) => h.path);
-    } catch (e) {
-      if (e.code === "EMPTY_QUERY") return [];
-      throw e;
-    }
+    const r = await idx.search(q, { ...OPTIONS, limit: k });
+    return r.results.map((h) => h.path);
   },
   serialize(idx) {
     return readTree(idx.__dir);

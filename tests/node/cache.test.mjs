@@ -80,7 +80,8 @@ describe("search cache", () => {
   });
 
   test("errors are not cached", async () => {
-    await assert.rejects(idx.search(""), (e) => e.code === "EMPTY_QUERY");
-    await assert.rejects(idx.search(""), (e) => e.code === "EMPTY_QUERY");
+    const long = "x".repeat(5000);
+    await assert.rejects(idx.search(long), (e) => e.code === "QUERY_TOO_LONG");
+    await assert.rejects(idx.search(long), (e) => e.code === "QUERY_TOO_LONG");
   });
 });

@@ -232,7 +232,8 @@ export class Midashi extends EventTarget {
    * and no results; ignore such answers. Pass `supersede: false` to opt a call out (batch
    * use). A repeated query is answered from a small LRU cache (`cached: true`).
    *
-   * Rejects with a {@link MidashiError}: `EMPTY_QUERY`, `QUERY_TOO_LONG`, `INVALID_OPTION`,
+   * A blank query resolves to an empty answer (a cleared search box is not an error).
+   * Rejects with a {@link MidashiError}: `QUERY_TOO_LONG`, `INVALID_OPTION`,
    * `UNKNOWN_INDEX`, `CLOSED`, `INTERNAL` (a trap in the engine; it is restarted for the next
    * call).
    */
@@ -257,7 +258,7 @@ export class Midashi extends EventTarget {
       let semanticPending = false;
       // An `auto` query in a language the model does not cover would discard its vector
       // (midashi-core's `semantic_covers`): it neither loads the semantic module nor embeds.
-      const wanted = !queryVector && mode !== "keyword" && this.semanticFor(ids) && (mode !== "auto" || (await this.backend.call("covers", { ids, query })));
+      const wanted = query.trim() !== "" && !queryVector && mode !== "keyword" && this.semanticFor(ids) && (mode !== "auto" || (await this.backend.call("covers", { ids, query })));
       // Under the `auto` and `on-demand` policies an `auto` query does not start the download
       // before its keyword answer: that answer says whether the leg would help.
       const policy = this.options.semantic ?? "auto";

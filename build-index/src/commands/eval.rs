@@ -225,11 +225,12 @@ pub fn run(
             encode_ms.push(t.elapsed().as_secs_f64() * 1000.0);
         }
         let started = Instant::now();
-        let ranked: Vec<String> = match index.search(text, &opts, vector.as_deref()) {
-            Ok(r) => r.results.into_iter().map(|h| h.path).collect(),
-            Err(midashi_core::Error::EmptyQuery) => Vec::new(),
-            Err(e) => return Err(e.into()),
-        };
+        let ranked: Vec<String> = index
+            .search(text, &opts, vector.as_deref())?
+            .results
+            .into_iter()
+            .map(|h| h.path)
+            .collect();
         latencies.push(started.elapsed().as_secs_f64() * 1000.0);
         let (a, b, c) = metrics(&ranked, judged, 10);
         ndcg += a;

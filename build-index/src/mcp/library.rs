@@ -277,12 +277,14 @@ impl Library {
             preview_lines,
             ..command_line_options()
         };
-        // The engine checks the query and the limit; the model is only run for a valid one.
-        if p.query.trim().is_empty() {
-            return Err(midashi_core::Error::EmptyQuery.into());
-        }
+        // The engine checks the query and the limit; the model is not run for a blank one
+        // (whose answer is empty).
         let started = Instant::now();
-        let vector = self.query_vector(mode, &p.query)?;
+        let vector = if p.query.trim().is_empty() {
+            None
+        } else {
+            self.query_vector(mode, &p.query)?
+        };
         let response = self.index.search(&p.query, &opts, vector.as_deref())?;
         let took_ms = started.elapsed().as_secs_f64() * 1000.0;
         let quoted = quote_search(

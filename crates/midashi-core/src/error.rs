@@ -61,9 +61,6 @@ pub enum Error {
         /// What the decoder said.
         detail: String,
     },
-    /// The query is empty after trimming.
-    #[error("empty query: type at least one word")]
-    EmptyQuery,
     /// The query is longer than the engine accepts.
     #[error("query too long ({len} bytes; at most {max}): shorten it")]
     QueryTooLong {
@@ -112,7 +109,6 @@ impl Error {
             Error::Truncated { .. } => "TRUNCATED",
             Error::Corrupted { .. } => "CORRUPTED",
             Error::Malformed { .. } => "MALFORMED",
-            Error::EmptyQuery => "EMPTY_QUERY",
             Error::QueryTooLong { .. } => "QUERY_TOO_LONG",
             Error::InvalidOption { .. } => "INVALID_OPTION",
             Error::Synonyms { .. } => "SYNONYMS",

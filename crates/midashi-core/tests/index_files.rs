@@ -542,8 +542,7 @@ proptest! {
             }
             Err(e) => prop_assert!(matches!(
                 e,
-                Error::EmptyQuery
-                    | Error::QueryTooLong { .. }
+                Error::QueryTooLong { .. }
                     | Error::InvalidOption { .. }
                     | Error::SemanticUnavailable(_)
             ), "{e:?}"),

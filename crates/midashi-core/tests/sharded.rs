@@ -170,6 +170,19 @@ fn queries(p: &Pair, versions: &[&str]) -> Vec<(String, SearchOptions, bool)> {
                 },
                 true,
             ));
+            // Two letters swapped: a transposition, read from the same lexicon.
+            let b = w.as_bytes();
+            if b[2] != b[3] {
+                let swapped = format!("{}{}{}{}", &w[..2], &w[3..4], &w[2..3], &w[4..]);
+                out.push((
+                    title.replacen(w, &swapped, 1),
+                    SearchOptions {
+                        prefix: false,
+                        ..kw.clone()
+                    },
+                    true,
+                ));
+            }
         }
         let word = title.split_whitespace().next().unwrap_or(title).to_string();
         match i % 5 {

@@ -188,7 +188,7 @@ pub fn plan<L: Lexicon + ?Sized>(
         if exact.is_none() && !tok.cjk && !tok.part && !completed {
             let corrections: Vec<(WeightedTerm, u64)> = if opts.fuzzy && fuzzy_words > 0 {
                 fuzzy_words -= 1;
-                typos::corrections_of(dict, tok, &mut plan)
+                typos::corrections_of(dict, analyzer, tok, &mut plan)
             } else {
                 Vec::new()
             };
@@ -207,6 +207,13 @@ pub fn plan<L: Lexicon + ?Sized>(
         }
     }
     plan
+}
+
+/// Whether a word gets typo corrections at all (by its length): shorter and longer words
+/// get none, so a build without corrections answers those words alike.
+pub(crate) fn may_have_corrections(term: &str, raw: &str) -> bool {
+    (4..=MAX_FUZZY_CHARS).contains(&term.chars().count())
+        || (5..=MAX_FUZZY_CHARS).contains(&raw.chars().count())
 }
 
 /// Replaces runs of query terms that spell a synonym-group member by one clause whose

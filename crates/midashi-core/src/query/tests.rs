@@ -174,3 +174,33 @@ fn without_typos_exactly_the_words_to_correct_need_the_full_engine() {
         assert_eq!(p.unknown, vec![(0, 9, Some("pagination".to_string()))]);
     }
 }
+
+/// Swapped adjacent letters are one edit (#23): each of these finds its word, and the
+/// correction never outweighs an exact hit.
+#[test]
+#[cfg(feature = "typos")]
+fn transposed_letters_are_corrected_as_one_edit() {
+    let text = "search the tokenizer settings with serializer options";
+    for (typed, wanted) in [
+        ("serach ", "search"),
+        ("searhc ", "search"),
+        ("saerch ", "search"),
+        ("esarch ", "search"),
+        ("tokenzier ", "tokenizer"),
+        ("stetings ", "settings"),
+    ] {
+        let p = plan_for(&[text], typed, ALL);
+        let unknown = &p.unknown;
+        assert_eq!(unknown.len(), 1, "{typed:?}");
+        assert_eq!(unknown[0].2.as_deref(), Some(wanted), "{typed:?}");
+        let weights: Vec<f32> = p.clauses[0]
+            .alternatives
+            .iter()
+            .map(|a| a.terms[0].weight)
+            .collect();
+        assert!(weights.iter().all(|&w| w < 1.0), "{typed:?}: {weights:?}");
+    }
+    // Two swaps are two edits: a short word gets none.
+    let p = plan_for(&[text], "esarhc ", ALL);
+    assert_eq!(p.unknown[0].2, None);
+}

@@ -219,9 +219,6 @@ impl SearchIndex {
         query_vector: Option<&[f32]>,
     ) -> Result<SearchResponse> {
         let query = query.trim();
-        if query.is_empty() {
-            return Err(Error::EmptyQuery);
-        }
         if query.len() > MAX_QUERY_BYTES {
             return Err(Error::QueryTooLong {
                 len: query.len(),
@@ -239,6 +236,18 @@ impl SearchIndex {
             return Err(Error::InvalidOption {
                 name: "depth",
                 detail: format!("{d} is not a depth: 0 is a whole document, 1–6 a heading level"),
+            });
+        }
+        if query.is_empty() {
+            // A cleared search box: nothing asked, nothing found, no error to handle.
+            return Ok(SearchResponse {
+                total: 0,
+                results: Vec::new(),
+                suggestions: Vec::new(),
+                mode: match opts.mode {
+                    Mode::Auto => Mode::Keyword,
+                    m => m,
+                },
             });
         }
         let mode = match (opts.mode, query_vector.is_some()) {
