@@ -11,7 +11,7 @@
 use libfuzzer_sys::fuzz_target;
 use midashi_core::format::{frame, FileKind, Manifest};
 use midashi_core::SearchIndex;
-use midashi_fuzz::{exercise, tiny_file};
+use midashi_fuzz::{exercise_for, tiny_file};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, bytes)) = data.split_first() else {
@@ -61,5 +61,5 @@ fuzz_target!(|data: &[u8]| {
     if kind == FileKind::Ann {
         let _ = idx.attach_ann(file);
     }
-    exercise(&idx);
+    exercise_for(&idx, kind);
 });

@@ -13,7 +13,7 @@ use libfuzzer_sys::fuzz_target;
 use midashi_core::format::{frame, FileKind};
 use midashi_core::layout::sharded::FileSource;
 use midashi_core::SearchIndex;
-use midashi_fuzz::{exercise, tiny_sharded_files};
+use midashi_fuzz::{exercise_for, tiny_sharded_files};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, bytes)) = data.split_first() else {
@@ -74,5 +74,5 @@ fuzz_target!(|data: &[u8]| {
     if let Some((_, vectors)) = files.iter().find(|(n, _)| n.starts_with("vectors.")) {
         let _ = idx.attach_vectors(vectors);
     }
-    exercise(&idx);
+    exercise_for(&idx, kind);
 });

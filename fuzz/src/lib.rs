@@ -4,6 +4,7 @@
 //! later query is caught too.
 
 use midashi_core::format::entry::ModelInfo;
+use midashi_core::format::FileKind;
 use midashi_core::build::{BuildOutput, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_core::section::SectionId;
 use midashi_core::vectors::VectorsData;
@@ -161,6 +162,72 @@ pub fn exercise(idx: &SearchIndex) {
                 }
                 if let Some(anchor) = &s.anchor {
                     let _ = idx.find_anchor(&path, anchor);
+                }
+            }
+        }
+    }
+}
+
+/// The reads that touch a file of `kind`, after one plain keyword search every index
+/// answers: what the loading targets run. Running all of [`exercise`] per input cost
+/// ~100 ms under the sanitizers (mostly distance-2 typo automata and whole previews of
+/// every section, which no mutation of a file reaches), so the targets ran ~10 inputs a
+/// second; these reads keep every path a damaged file of that kind can reach, at a few ms.
+pub fn exercise_for(idx: &SearchIndex, kind: FileKind) {
+    // Typo corrections walk only the dictionary (a single file's terms, a sharded index's
+    // lexicon): elsewhere they would build Levenshtein automata for every word a damaged
+    // file made unknown, reading nothing of the file.
+    let fuzzy = matches!(kind, FileKind::Terms | FileKind::Lexicon);
+    let run = |q: &str, mode: Mode, group: bool, preview_lines: usize| {
+        let opts = SearchOptions {
+            mode,
+            group,
+            limit: 5,
+            preview_lines,
+            fuzzy,
+            ..SearchOptions::default()
+        };
+        let qv = unit_vector(1);
+        let vector = matches!(mode, Mode::Hybrid | Mode::Semantic).then_some(&qv[..]);
+        idx.search(q, &opts, vector)
+    };
+    let first = run("pagination", Mode::Keyword, true, 5);
+    if matches!(
+        kind,
+        FileKind::Entry | FileKind::Terms | FileKind::Directory | FileKind::Shard
+    ) {
+        let _ = run("算出プロパティ", Mode::Keyword, false, 5);
+        let _ = run("conf", Mode::Keyword, true, 5);
+        let _ = run("paging offset", Mode::Auto, false, 5);
+    }
+    if fuzzy {
+        let _ = run("cursr", Mode::Keyword, false, 5);
+        let _ = idx.suggest("pa", 10);
+    }
+    if matches!(kind, FileKind::Vectors | FileKind::Ann | FileKind::Tree) {
+        let _ = run("computed", Mode::Hybrid, true, 5);
+        let _ = run("x", Mode::Semantic, false, 5);
+    }
+    if matches!(
+        kind,
+        FileKind::Entry
+            | FileKind::Sections
+            | FileKind::Bundle
+            | FileKind::Card
+            | FileKind::Paths
+    ) {
+        let _ = run("computed", Mode::Keyword, false, usize::MAX);
+        if let Ok(r) = &first {
+            for h in r.results.iter().take(3) {
+                if let Some(id) = SectionId::parse(&h.id) {
+                    let _ = idx.get_section(id);
+                }
+            }
+        }
+        if let Some((path, _)) = idx.documents().into_iter().next() {
+            if let Some(doc) = idx.get_document(&path) {
+                if let Some(anchor) = doc.sections.iter().find_map(|s| s.anchor.clone()) {
+                    let _ = idx.find_anchor(&path, &anchor);
                 }
             }
         }

@@ -198,6 +198,23 @@ describe("results", () => {
     await page.close();
   });
 
+  test("each result shows its excerpt: plain text around the matched words, marked, even deep in its section", async () => {
+    const { page, problems, w } = await open();
+    await page.keyboard.press("Control+k");
+    // "brotli" first occurs in the bytes table, lines below its section's heading.
+    const response = await search(page, "brotli");
+    const top = response.results[0];
+    assert.ok(top.excerpt_line > top.start_line + 3, `line ${top.excerpt_line} of ${top.start_line}-${top.end_line}`);
+    await w.options.first().waitFor();
+    const shown = await w.options.first().locator(".preview").textContent();
+    assert.equal(shown, top.excerpt);
+    assert.ok(!/[|`#]/.test(shown), `no Markdown syntax: ${shown}`);
+    const marks = await w.options.first().locator(".preview mark").allTextContents();
+    assert.ok(marks.length > 0 && marks.every((m) => m.toLowerCase() === "brotli"), marks.join(", "));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   test("arrows + Enter land on the result's page and anchor", async () => {
     const { page, problems, w } = await open();
     await page.keyboard.press("Control+k");

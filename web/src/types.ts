@@ -130,6 +130,16 @@ export interface SearchHit {
   more_lines: number;
   /** `[start, end)` ranges of `preview` to wrap in `<mark>`, in UTF-16 code units. */
   highlights: [number, number][];
+  /**
+   * Why it matched, for people: the plain-text window of the section (Markdown and
+   * frontmatter stripped) that best covers the matched words, `…` where cut. A hit that
+   * matched no query word (a semantic one) shows the start of its text.
+   */
+  excerpt: string;
+  /** `[start, end)` ranges of `excerpt` to wrap in `<mark>`, in UTF-16 code units. */
+  excerpt_highlights: [number, number][];
+  /** The document line of the excerpt's first marked word, else of its start (1-based). */
+  excerpt_line: number;
   /** Document title. */
   title: string;
   /** Frontmatter description of the document, if any. */

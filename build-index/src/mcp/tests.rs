@@ -72,6 +72,7 @@ fn results_are_quoted_as_the_cli_quotes_them_with_section_sizes() {
             Extras {
                 summary: None,
                 section_tokens: Some(section_tokens),
+                excerpt: true,
             },
         );
         // The summary line (if any) sits between the metadata line and the fence.

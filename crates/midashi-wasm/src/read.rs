@@ -79,6 +79,27 @@ fn list<I: In, T>(
     }
 }
 
+/// A list of `[start, end]` UTF-16 ranges.
+fn ranges<I: In>(v: &I, key: &str) -> Result<Vec<[u32; 2]>, String> {
+    list(v, key, |x| {
+        let pair = x.items().unwrap_or_default();
+        match pair.as_slice() {
+            [a, b] => {
+                let at = |n: &I| {
+                    n.num()
+                        .filter(|n| n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(n))
+                        .map(|n| n as u32)
+                };
+                at(a)
+                    .zip(at(b))
+                    .map(|(a, b)| [a, b])
+                    .ok_or_else(|| bad(key, "a list of [start, end] pairs"))
+            }
+            _ => Err(bad(key, "a list of [start, end] pairs")),
+        }
+    })
+}
+
 /// A `SearchHit` (also the fields of a `SectionView`, which flattens one).
 pub fn hit<I: In>(v: &I) -> Result<SearchHit, String> {
     Ok(SearchHit {
@@ -98,23 +119,17 @@ pub fn hit<I: In>(v: &I) -> Result<SearchHit, String> {
         score: num(v, "score")? as f32,
         preview: text(v, "preview")?,
         more_lines: whole(v, "more_lines")?,
-        highlights: list(v, "highlights", |x| {
-            let pair = x.items().unwrap_or_default();
-            match pair.as_slice() {
-                [a, b] => {
-                    let at = |n: &I| {
-                        n.num()
-                            .filter(|n| n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(n))
-                            .map(|n| n as u32)
-                    };
-                    at(a)
-                        .zip(at(b))
-                        .map(|(a, b)| [a, b])
-                        .ok_or_else(|| bad("highlights", "a list of [start, end] pairs"))
-                }
-                _ => Err(bad("highlights", "a list of [start, end] pairs")),
-            }
-        })?,
+        highlights: ranges(v, "highlights")?,
+        // Quoting never reads the excerpt: an answer from an older module may lack it.
+        excerpt: match v.field("excerpt") {
+            None => String::new(),
+            Some(_) => text(v, "excerpt")?,
+        },
+        excerpt_highlights: ranges(v, "excerpt_highlights")?,
+        excerpt_line: match v.field("excerpt_line") {
+            None => 0,
+            Some(_) => whole(v, "excerpt_line")?,
+        },
         title: text(v, "title")?,
         description: text_or_null(v, "description")?,
         token_estimate: whole(v, "token_estimate")?,

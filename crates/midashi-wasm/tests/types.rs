@@ -206,6 +206,13 @@ fn hit(set: bool) -> SearchHit {
         preview: "## B".into(),
         more_lines: 4,
         highlights: vec![[3, 4]],
+        excerpt: if set {
+            "…the excerpt…".into()
+        } else {
+            String::new()
+        },
+        excerpt_highlights: if set { vec![[1, 4]] } else { Vec::new() },
+        excerpt_line: u32::from(set) * 7,
         title: "A".into(),
         description: some("about A"),
         token_estimate: 12,

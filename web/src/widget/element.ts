@@ -878,12 +878,14 @@ export class MidashiSearchElement extends HTMLElement {
     const heading = el("div", "heading");
     appendHighlighted(heading, hit.heading || hit.title || hit.path, headingHighlights);
     option.append(heading);
-    if (preview.trim()) {
+    // The excerpt shows why it matched (the words marked, wherever in the section they
+    // are); a hit from an engine without excerpts falls back to its first lines.
+    const shown = typeof hit.excerpt === "string" ? { text: hit.excerpt, marks: hit.excerpt_highlights ?? [] } : { text: preview, marks: highlights };
+    if (shown.text.trim()) {
       const p = el("div", "preview");
-      appendHighlighted(p, preview, highlights);
+      appendHighlighted(p, shown.text, shown.marks);
       option.append(p);
     }
-    if (hit.more_lines > 0) option.append(el("div", "more", this.strings.moreLines(hit.more_lines)));
     if (hit.version) {
       // The version shown, then the others as plain text: the option itself is the one
       // link (the listbox pattern has no nested interactive elements).

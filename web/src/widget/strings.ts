@@ -43,7 +43,6 @@ export interface Strings {
   hintOpen: string;
   hintClose: string;
   /** "N more lines" after a preview. */
-  moreLines: (n: number) => string;
   /** The button that copies the selected result's section as Markdown. */
   copyMarkdown: string;
   /** Said once a section is on the clipboard. */
@@ -79,7 +78,6 @@ export const en: Strings = {
   hintNavigate: "to navigate",
   hintOpen: "to open",
   hintClose: "to close",
-  moreLines: (n) => (n === 1 ? "… 1 more line" : `… ${n} more lines`),
   copyMarkdown: "Copy as Markdown",
   copied: (heading) => `Copied “${heading}” as Markdown`,
   copyFailed: (why) => `Could not copy: ${why}`,
@@ -110,7 +108,6 @@ export const ja: Strings = {
   hintNavigate: "で移動",
   hintOpen: "で開く",
   hintClose: "で閉じる",
-  moreLines: (n) => `… ほか ${n} 行`,
   copyMarkdown: "Markdown でコピー",
   copied: (heading) => `「${heading}」を Markdown でコピーしました`,
   copyFailed: (why) => `コピーできませんでした: ${why}`,

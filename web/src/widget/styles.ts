@@ -122,14 +122,13 @@ svg { width: 1.1em; height: 1.1em; flex: none; }
   border: 1px solid transparent;
 }
 .option[aria-selected="true"] { background: var(--_selected-bg); color: var(--_selected-fg); border-color: var(--_accent); }
-.option[aria-selected="true"] .crumbs, .option[aria-selected="true"] .preview, .option[aria-selected="true"] .more, .option[aria-selected="true"] .versions { color: var(--_selected-fg); }
+.option[aria-selected="true"] .crumbs, .option[aria-selected="true"] .preview, .option[aria-selected="true"] .versions { color: var(--_selected-fg); }
 .crumbs { font-size: 0.78em; color: var(--_muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .heading { font-weight: 600; margin: 0.1em 0; }
 .preview {
   font-size: 0.85em; color: var(--_muted); white-space: pre-wrap; overflow-wrap: anywhere;
-  display: -webkit-box; -webkit-line-clamp: 3; -webkit-box-orient: vertical; overflow: hidden;
+  display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden;
 }
-.more { font-size: 0.75em; color: var(--_muted); }
 .more-results { text-align: center; }
 .more-results .heading { font-weight: 500; color: var(--_accent); }
 .more-results[aria-selected="true"] .heading { color: var(--_selected-fg); }

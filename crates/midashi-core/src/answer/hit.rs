@@ -116,6 +116,13 @@ pub(crate) fn make_hit_from(
     } else {
         highlight_ranges(analyzer, &preview, terms)
     };
+    let own = first_lines(
+        text,
+        sec.own_end_line
+            .saturating_sub(sec.start_line)
+            .saturating_add(1),
+    );
+    let excerpt = super::excerpt::excerpt(analyzer, own, text, sec.start_line, terms);
     SearchHit {
         id: SectionId(sec.id).to_string(),
         path: doc.path.to_string(),
@@ -131,6 +138,9 @@ pub(crate) fn make_hit_from(
         preview,
         more_lines: span - shown,
         highlights,
+        excerpt: excerpt.text,
+        excerpt_highlights: excerpt.highlights,
+        excerpt_line: excerpt.line,
         title: doc.title.to_string(),
         description: doc.description.map(str::to_string),
         token_estimate: sec.token_estimate,
@@ -163,43 +173,13 @@ pub(crate) fn section_view(
 
 /// Byte ranges of `text` whose terms are in `terms`, merged, as UTF-16 offsets.
 pub fn highlight_ranges(analyzer: &Analyzer, text: &str, terms: &HashSet<&str>) -> Vec<[u32; 2]> {
-    let mut ranges: Vec<(usize, usize)> = analyzer
+    let ranges: Vec<(usize, usize)> = analyzer
         .analyze(text)
         .into_iter()
         .filter(|t| terms.contains(t.term.as_str()))
         .map(|t| (t.start, t.end))
         .collect();
-    crate::sort::sort(&mut ranges);
-    let mut merged: Vec<(usize, usize)> = Vec::new();
-    for (a, b) in ranges {
-        match merged.last_mut() {
-            Some(last) if a <= last.1 => last.1 = last.1.max(b),
-            _ => merged.push((a, b)),
-        }
-    }
-    // Byte offsets → UTF-16 offsets in one pass.
-    let mut out = Vec::with_capacity(merged.len());
-    let mut utf16 = 0u32;
-    let mut byte = 0usize;
-    let mut chars = text.char_indices().peekable();
-    let mut to_utf16 = |target: usize| -> u32 {
-        while let Some(&(i, c)) = chars.peek() {
-            if i >= target {
-                break;
-            }
-            utf16 += c.len_utf16() as u32;
-            byte = i + c.len_utf8();
-            chars.next();
-        }
-        let _ = byte;
-        utf16
-    };
-    for (a, b) in merged {
-        let ua = to_utf16(a);
-        let ub = to_utf16(b);
-        out.push([ua, ub]);
-    }
-    out
+    super::excerpt::utf16_ranges(text, ranges)
 }
 
 /// A document with its outline (`sections`: the document's sections, in order).

@@ -2,7 +2,9 @@
 //! returns, as the CLI prints them, the JS API hands them over and the MCP server quotes
 //! them. One definition: the JSON of every caller comes from these types' serde.
 //!
-//! [`hit`] makes a result from a stored section: its preview, highlights and links.
+//! [`hit`] makes a result from a stored section: its preview, highlights and links;
+//! [`excerpt`] the plain-text window that shows why it matched.
+pub mod excerpt;
 pub mod hit;
 pub mod quote;
 
@@ -132,6 +134,15 @@ pub struct SearchHit {
     /// Ranges to highlight in `preview`, as `[start, end)` UTF-16 code unit offsets (what JS
     /// strings index by).
     pub highlights: Vec<[u32; 2]>,
+    /// The words of the section that show why it matched: plain text (Markdown syntax and
+    /// frontmatter stripped) around the matched words, `…` where cut (see
+    /// [`excerpt`]). A hit that matched no query word shows the start of its text.
+    pub excerpt: String,
+    /// The matched words in `excerpt`, `[start, end)` UTF-16 code unit offsets.
+    pub excerpt_highlights: Vec<[u32; 2]>,
+    /// The document line of the excerpt's first marked word, else of its start (1-based; 0
+    /// when the section has no text).
+    pub excerpt_line: u32,
     /// Document title.
     pub title: String,
     /// Frontmatter description of the document, if any.

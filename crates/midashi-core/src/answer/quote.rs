@@ -97,6 +97,9 @@ pub struct Extras<'a> {
     pub summary: Option<&'a str>,
     /// Tokens of the whole section (what fetching it costs), appended to the metadata line.
     pub section_tokens: Option<usize>,
+    /// Print the excerpt (`Matched at line N: …`) when the matched words lie past the
+    /// preview, so an agent sees why a long section ranked without fetching it.
+    pub excerpt: bool,
 }
 
 /// One result in the quoted format (`rank` is 1-based).
@@ -131,6 +134,10 @@ pub fn quote_with(rank: usize, hit: &SearchHit, extras: Extras<'_>) -> String {
     out.push('\n');
     if let Some(summary) = extras.summary {
         let _ = writeln!(out, "Summary: {}", summary.trim());
+    }
+    let preview_end = hit.end_line.saturating_sub(hit.more_lines);
+    if extras.excerpt && !hit.excerpt_highlights.is_empty() && hit.excerpt_line > preview_end {
+        let _ = writeln!(out, "Matched at line {}: {}", hit.excerpt_line, hit.excerpt);
     }
     let fence = fence_for(&hit.preview);
     let _ = writeln!(out, "{fence}markdown");
@@ -305,6 +312,7 @@ pub fn quote_search(
             Extras {
                 summary,
                 section_tokens: Some(whole),
+                excerpt: true,
             },
         );
         let tokens = count(&block);
@@ -403,6 +411,9 @@ mod tests {
             preview: "## Cursor\n```js\nnext()\n```".into(),
             more_lines: 2,
             highlights: Vec::new(),
+            excerpt: String::new(),
+            excerpt_highlights: Vec::new(),
+            excerpt_line: 0,
             title: "Pagination".into(),
             description: Some("Pages.".into()),
             token_estimate: 12,
@@ -468,6 +479,29 @@ mod tests {
     }
 
     #[test]
+    fn a_match_past_the_preview_is_quoted_with_its_line() {
+        let mut h = hit();
+        h.excerpt = "…the cursor moves on.".into();
+        h.excerpt_highlights = vec![[5, 11]];
+        h.excerpt_line = 19;
+        let with = Extras {
+            excerpt: true,
+            ..Extras::default()
+        };
+        let q = quote_with(1, &h, with);
+        assert!(
+            q.contains("\nMatched at line 19: …the cursor moves on.\n````markdown"),
+            "{q}"
+        );
+        // Within the preview (lines 15-18 shown), or not asked for: nothing added.
+        h.excerpt_line = 16;
+        assert!(!quote_with(1, &h, with).contains("Matched"));
+        h.excerpt_line = 19;
+        assert_eq!(quote_with(1, &h, Extras::default()), quote(1, &h));
+        assert!(!quote(1, &h).contains("Matched"));
+    }
+
+    #[test]
     fn extras_add_the_size_and_put_the_summary_before_the_preview() {
         let q = quote_with(
             2,
@@ -475,6 +509,7 @@ mod tests {
             Extras {
                 summary: Some(" Pages. "),
                 section_tokens: Some(40),
+                excerpt: false,
             },
         );
         assert!(q.starts_with(

@@ -1,0 +1,491 @@
+//! A result's excerpt: the few words of its section that show why it matched, as a reader
+//! sees them — Markdown syntax and frontmatter stripped, the matched words marked.
+//!
+//! The preview (a section's first lines, verbatim) is for quoting; the excerpt is for
+//! choosing. It is the window of the section's plain text that covers the most distinct
+//! matched terms (then the most matches, then the earliest), so a word that occurs only on
+//! line 40 shows line 40. A hit that matched no query word (a semantic one) shows the start
+//! of its text. The Markdown stripping is hand-written and line-based on purpose: a full
+//! CommonMark parse per result would add a parser to the browser's keyword module for a
+//! two-line string, and a section's text is already cut on line boundaries.
+use crate::analyzer::Analyzer;
+use rustc_hash::FxHashSet as HashSet;
+
+/// Width an excerpt aims at, in columns (a CJK character takes two): two lines of a result
+/// list, as Pagefind's and DocSearch's excerpts are.
+pub const EXCERPT_WIDTH: usize = 180;
+/// Most bytes of a section read for its excerpt: a 5 MB section is not analysed per result.
+const MAX_SCAN_BYTES: usize = 64 * 1024;
+
+/// The excerpt of a result.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Excerpt {
+    /// Plain text, `…` where it was cut.
+    pub text: String,
+    /// The matched words in `text`, `[start, end)` UTF-16 offsets.
+    pub highlights: Vec<[u32; 2]>,
+    /// The source line (1-based, in the document) of the first marked word, else of the
+    /// excerpt's start.
+    pub line: u32,
+}
+
+/// The excerpt of a section whose source lines, from its heading on, are `own` (its own
+/// text) and `whole` (with its subsections, or as much of it as the caller has);
+/// `first_line` is the heading's line. The own text is preferred; the subsections are read
+/// when the matched words are only there (a grouped result stands for them too).
+pub(crate) fn excerpt(
+    analyzer: &Analyzer,
+    own: &str,
+    whole: &str,
+    first_line: u32,
+    terms: &HashSet<&str>,
+) -> Excerpt {
+    let plain = Plain::of(own, first_line);
+    let found = best_window(analyzer, &plain, terms);
+    if found.highlights.is_empty() && whole.len() > own.len() {
+        let more = Plain::of(whole, first_line);
+        let deeper = best_window(analyzer, &more, terms);
+        // The subsections' words, when they matched or the section has none of its own.
+        if !deeper.highlights.is_empty() || found.text.is_empty() {
+            return deeper;
+        }
+    }
+    found
+}
+
+/// A section's text as a reader sees it, one string, with where each source line begins.
+#[derive(Default)]
+struct Plain {
+    text: String,
+    /// `(byte offset in text, source line)` of every line kept, in order.
+    lines: Vec<(usize, u32)>,
+}
+
+impl Plain {
+    fn of(source: &str, first_line: u32) -> Plain {
+        let mut out = Plain::default();
+        let mut front = first_line == 1 && source.starts_with("---");
+        let mut fence: Option<&str> = None;
+        let mut heading_skipped = false;
+        for (i, line) in source.lines().enumerate() {
+            if out.text.len() > MAX_SCAN_BYTES {
+                break;
+            }
+            let n = first_line.saturating_add(i as u32);
+            let t = line.trim();
+            if front {
+                // Frontmatter: the opening `---` through the closing `---` or `...`.
+                if i > 0 && (t == "---" || t == "...") {
+                    front = false;
+                }
+                continue;
+            }
+            if let Some(marker) = fence_marker(t) {
+                match fence {
+                    Some(open) if marker.starts_with(open) => fence = None,
+                    None => fence = Some(marker),
+                    Some(_) => {}
+                }
+                continue;
+            }
+            let kept = if fence.is_some() {
+                t.to_string()
+            } else {
+                if !heading_skipped && t.starts_with('#') {
+                    // The section's own heading: the result shows it apart.
+                    heading_skipped = true;
+                    continue;
+                }
+                match block(t) {
+                    Some(b) => inline(b),
+                    None => continue,
+                }
+            };
+            if kept.is_empty() {
+                continue;
+            }
+            heading_skipped = true;
+            if !out.text.is_empty() {
+                out.text.push(' ');
+            }
+            out.lines.push((out.text.len(), n));
+            out.text.push_str(&kept);
+        }
+        out
+    }
+
+    /// The source line of byte `at` of the text.
+    fn line_at(&self, at: usize) -> u32 {
+        let i = self.lines.partition_point(|&(o, _)| o <= at);
+        self.lines.get(i.saturating_sub(1)).map_or(0, |&(_, n)| n)
+    }
+}
+
+/// The opening characters of a code fence line (```` ``` ```` or `~~~`, three or more).
+fn fence_marker(t: &str) -> Option<&str> {
+    for c in ['`', '~'] {
+        let n = t.chars().take_while(|&x| x == c).count();
+        if n >= 3 {
+            return Some(&t[..n]);
+        }
+    }
+    None
+}
+
+/// A line without its block syntax (heading marks, quote marks, list bullets, table pipes),
+/// or `None` for a line a reader does not read (rules, table separators, link
+/// definitions, container fences).
+fn block(mut t: &str) -> Option<String> {
+    if t.chars().all(|c| matches!(c, '-' | '=' | '*' | '_' | ' ')) {
+        return None; // rules, setext underlines (and empty lines)
+    }
+    if t.starts_with(":::") || (t.starts_with('[') && t.contains("]: ")) {
+        return None;
+    }
+    if t.starts_with('|') {
+        let row = t.trim_matches('|');
+        if row
+            .chars()
+            .all(|c| matches!(c, '-' | ':' | '|' | ' ' | '\t'))
+        {
+            return None;
+        }
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        return Some(cells.join(" · "));
+    }
+    t = t.trim_start_matches('>').trim_start();
+    if t.starts_with('#') {
+        t = t.trim_start_matches('#').trim_start();
+        // `{#custom-id}` after a heading's words.
+        if let Some(i) = t.rfind("{#") {
+            if t.ends_with('}') {
+                t = t[..i].trim_end();
+            }
+        }
+    }
+    for bullet in ["- ", "* ", "+ "] {
+        if let Some(rest) = t.strip_prefix(bullet) {
+            t = rest;
+            break;
+        }
+    }
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 && (t[digits..].starts_with(". ") || t[digits..].starts_with(") ")) {
+        t = &t[digits + 2..];
+    }
+    for task in ["[ ] ", "[x] ", "[X] "] {
+        if let Some(rest) = t.strip_prefix(task) {
+            t = rest;
+        }
+    }
+    Some(t.to_string())
+}
+
+/// A line without its inline syntax: emphasis marks, backticks, link targets (the link's
+/// words stay), HTML tags and the commonest entities. Inside backticks only the backticks go
+/// (`Vec<T>` is code, not a tag).
+fn inline(s: String) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut code = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '`' {
+            code = !code;
+            i += 1;
+            continue;
+        }
+        if code {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        match c {
+            '\\' if i + 1 < chars.len() && chars[i + 1].is_ascii_punctuation() => {
+                out.push(chars[i + 1]);
+                i += 2;
+            }
+            '*' | '~' => i += 1,
+            '_' if chars.get(i + 1) == Some(&'_') => i += 2,
+            '!' if chars.get(i + 1) == Some(&'[') => i += 1,
+            ']' if matches!(chars.get(i + 1), Some('(') | Some('[')) => {
+                // `](target)` or `][ref]`: the target goes, the words before it stay.
+                let close = if chars[i + 1] == '(' { ')' } else { ']' };
+                match chars[i + 2..].iter().position(|&x| x == close) {
+                    Some(p) => i += p + 3,
+                    None => i += 1,
+                }
+            }
+            '[' => i += 1,
+            ']' => i += 1,
+            '<' if chars
+                .get(i + 1)
+                .is_some_and(|n| n.is_ascii_alphabetic() || *n == '/' || *n == '!') =>
+            {
+                match chars[i..].iter().position(|&x| x == '>') {
+                    Some(p) => {
+                        i += p + 1;
+                        out.push(' ');
+                    }
+                    None => {
+                        out.push(c);
+                        i += 1;
+                    }
+                }
+            }
+            '&' => {
+                let rest: String = chars[i..chars.len().min(i + 7)].iter().collect();
+                let entity = [
+                    ("&lt;", '<'),
+                    ("&gt;", '>'),
+                    ("&amp;", '&'),
+                    ("&quot;", '"'),
+                    ("&#39;", '\''),
+                    ("&nbsp;", ' '),
+                ]
+                .into_iter()
+                .find(|(e, _)| rest.starts_with(e));
+                match entity {
+                    Some((e, ch)) => {
+                        out.push(ch);
+                        i += e.len();
+                    }
+                    None => {
+                        out.push(c);
+                        i += 1;
+                    }
+                }
+            }
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    // One space between words, whatever the tags and marks left.
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Columns a character takes (CJK and other wide scripts two).
+fn width(c: char) -> usize {
+    if matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x20000..=0x3FFFD)
+    {
+        2
+    } else {
+        1
+    }
+}
+
+fn width_of(s: &str) -> usize {
+    s.chars().map(width).sum()
+}
+
+/// The window of `plain` covering the most distinct terms of `terms`.
+fn best_window(analyzer: &Analyzer, plain: &Plain, terms: &HashSet<&str>) -> Excerpt {
+    let text = plain.text.as_str();
+    let matched: Vec<(usize, usize, String)> = if terms.is_empty() {
+        Vec::new()
+    } else {
+        analyzer
+            .analyze(text)
+            .into_iter()
+            .filter(|t| terms.contains(t.term.as_str()))
+            .map(|t| (t.start, t.end, t.term))
+            .collect()
+    };
+    // Best run of matches that fits: (distinct terms, matches), earliest on ties.
+    let mut best: Option<(usize, usize, usize, usize)> = None; // (distinct, count, a, b)
+    for a in 0..matched.len() {
+        let mut seen: Vec<&str> = Vec::new();
+        let mut b = a;
+        while b < matched.len()
+            && width_of(&text[matched[a].0..matched[b].1]) <= EXCERPT_WIDTH * 3 / 4
+        {
+            if !seen.contains(&matched[b].2.as_str()) {
+                seen.push(&matched[b].2);
+            }
+            b += 1;
+        }
+        let b = b.max(a + 1);
+        let key = (seen.len().max(1), b - a);
+        if best.is_none_or(|(d, n, _, _)| key > (d, n)) {
+            best = Some((key.0, key.1, a, b - 1));
+        }
+    }
+    let (from, to) = match best {
+        Some((_, _, a, b)) => (matched[a].0, matched[b].1),
+        None => (0, 0),
+    };
+    let (mut start, end) = frame(text, from, to);
+    // The matched line from its start, when that start is within the context taken: a
+    // line break is where a reader's eye starts (a table row, a list item, a paragraph).
+    if let Some(&(o, _)) = plain.lines.iter().rev().find(|&&(o, _)| o <= from) {
+        if o > start {
+            start = o;
+        }
+    }
+    let mut out = String::new();
+    let lead = start > 0;
+    if lead {
+        out.push('…');
+    }
+    out.push_str(&text[start..end]);
+    if end < text.len() {
+        out.push('…');
+    }
+    let ranges: Vec<(usize, usize)> = matched
+        .iter()
+        .filter(|m| m.0 >= start && m.1 <= end)
+        .map(|m| {
+            let shift = if lead { '…'.len_utf8() } else { 0 };
+            (m.0 - start + shift, m.1 - start + shift)
+        })
+        .collect();
+    Excerpt {
+        highlights: utf16_ranges(&out, ranges),
+        text: out,
+        line: plain.line_at(if matched.is_empty() { start } else { from }),
+    }
+}
+
+/// The byte range of `text` to show around the matches at `from..to`: about a quarter of
+/// the spare width before them (from a sentence's start when one is that near), the rest
+/// after, cut between words.
+fn frame(text: &str, from: usize, to: usize) -> (usize, usize) {
+    let spare = EXCERPT_WIDTH.saturating_sub(width_of(&text[from..to]));
+    let mut start = from;
+    let mut lead = 0;
+    for (i, c) in text[..from].char_indices().rev() {
+        lead += width(c);
+        if lead > spare / 4 {
+            break;
+        }
+        start = i;
+    }
+    if start > 0 {
+        let before = &text[..from];
+        // A sentence start within reach, else the next word start.
+        if let Some(s) = before[start..]
+            .find(". ")
+            .map(|p| start + p + 2)
+            .filter(|&p| p <= from)
+        {
+            start = s;
+        } else if let Some(p) = before[start..].find(' ') {
+            if start + p < from {
+                start += p + 1;
+            }
+        }
+    }
+    let mut end = to;
+    let mut used = width_of(&text[start..to]);
+    for (i, c) in text[to..].char_indices() {
+        used += width(c);
+        if used > EXCERPT_WIDTH {
+            break;
+        }
+        end = to + i + c.len_utf8();
+    }
+    if end < text.len() {
+        // Not in the middle of a word: back to the last space after the matches.
+        if let Some(p) = text[to..end].rfind(' ') {
+            end = to + p;
+        }
+    }
+    (start, end)
+}
+
+/// Byte ranges of `text`, sorted and merged, as UTF-16 offsets (what JS strings index by).
+pub(crate) fn utf16_ranges(text: &str, mut ranges: Vec<(usize, usize)>) -> Vec<[u32; 2]> {
+    crate::sort::sort(&mut ranges);
+    let mut merged: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in ranges {
+        match merged.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    // Byte offsets → UTF-16 offsets in one pass.
+    let mut out = Vec::with_capacity(merged.len());
+    let mut utf16 = 0u32;
+    let mut chars = text.char_indices().peekable();
+    let mut to_utf16 = |target: usize| -> u32 {
+        while let Some(&(i, c)) = chars.peek() {
+            if i >= target {
+                break;
+            }
+            utf16 += c.len_utf16() as u32;
+            chars.next();
+        }
+        utf16
+    };
+    for (a, b) in merged {
+        let ua = to_utf16(a);
+        let ub = to_utf16(b);
+        out.push([ua, ub]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms<'a>(words: &'a [&'a str]) -> HashSet<&'a str> {
+        words.iter().copied().collect()
+    }
+
+    #[test]
+    fn markdown_and_frontmatter_are_stripped() {
+        let src = "---\ntitle: Install\ndescription: How\n---\n# Install\n\nRun **`npm i midashi`** from [the registry](https://x.test/y).\n\n```bash\nnpm i -D midashi\n```\n\n| Flag | Meaning |\n|---|---|\n| `--out` | where |\n";
+        let p = Plain::of(src, 1);
+        assert_eq!(
+            p.text,
+            "Run npm i midashi from the registry. npm i -D midashi Flag · Meaning --out · where"
+        );
+        assert_eq!(p.line_at(0), 7);
+        assert_eq!(p.line_at(p.text.find("npm i -D").unwrap()), 10);
+    }
+
+    #[test]
+    fn a_word_deep_in_the_section_is_shown_and_marked() {
+        let analyzer = Analyzer::new();
+        let mut src = String::from("## Caching\n");
+        for i in 0..40 {
+            src.push_str(&format!(
+                "Line {i} says nothing in particular about anything.\n"
+            ));
+        }
+        src.push_str("Only here do we mention the xylophone option.\n");
+        let e = excerpt(&analyzer, &src, &src, 10, &terms(&["xylophon"]));
+        assert_eq!(e.line, 51);
+        assert!(e.text.contains("xylophone"), "{}", e.text);
+        let [a, b] = e.highlights[0];
+        let utf16: Vec<u16> = e.text.encode_utf16().collect();
+        assert_eq!(
+            String::from_utf16(&utf16[a as usize..b as usize]).unwrap(),
+            "xylophone"
+        );
+        assert!(e.text.starts_with('…'));
+    }
+
+    #[test]
+    fn the_window_with_most_distinct_terms_wins() {
+        let analyzer = Analyzer::new();
+        let src = "# T\nCache cache cache everywhere.\n\nFiller text that goes on for a while to separate the two parts of this section so the window has to choose between them and cannot hold both at once, really it cannot.\n\nHere the cache meets its key, and both are marked.\n";
+        let e = excerpt(&analyzer, src, src, 1, &terms(&["cach", "key"]));
+        assert!(e.text.contains("meets its key"), "{}", e.text);
+        assert_eq!(e.highlights.len(), 2);
+    }
+
+    #[test]
+    fn no_match_shows_the_start_and_japanese_is_measured_in_columns() {
+        let analyzer = Analyzer::new();
+        let src = "# 見出し\n".to_string() + &"検索の説明です。".repeat(40);
+        let e = excerpt(&analyzer, &src, &src, 1, &terms(&[]));
+        assert!(e.highlights.is_empty());
+        assert!(width_of(&e.text) <= EXCERPT_WIDTH + 2, "{}", e.text);
+        assert!(e.text.starts_with("検索"));
+    }
+}
