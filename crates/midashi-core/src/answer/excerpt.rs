@@ -14,8 +14,10 @@ use rustc_hash::FxHashSet as HashSet;
 /// Width an excerpt aims at, in columns (a CJK character takes two): two lines of a result
 /// list, as Pagefind's and DocSearch's excerpts are.
 pub const EXCERPT_WIDTH: usize = 180;
-/// Most bytes of a section read for its excerpt: a 5 MB section is not analysed per result.
-const MAX_SCAN_BYTES: usize = 64 * 1024;
+/// Most bytes of a section's plain text read for its excerpt (~200 lines of prose): a
+/// whole-document hit is not analysed to its end per result — analysing is most of what a
+/// result costs — and a word that deep is one `get` away.
+const MAX_SCAN_BYTES: usize = 16 * 1024;
 
 /// The excerpt of a result.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -29,28 +31,19 @@ pub struct Excerpt {
     pub line: u32,
 }
 
-/// The excerpt of a section whose source lines, from its heading on, are `own` (its own
-/// text) and `whole` (with its subsections, or as much of it as the caller has);
-/// `first_line` is the heading's line. The own text is preferred; the subsections are read
-/// when the matched words are only there (a grouped result stands for them too).
+/// The excerpt of a section whose source lines, from its heading on, are `text` (with its
+/// subsections, or as much of it as the caller has); `first_line` is the heading's line and
+/// `own_end_line` the last of its own text. Matches in the section's own text are preferred;
+/// the subsections' count when the matched words are only there (a grouped result stands
+/// for them too). The text is analysed once.
 pub(crate) fn excerpt(
     analyzer: &Analyzer,
-    own: &str,
-    whole: &str,
+    text: &str,
     first_line: u32,
+    own_end_line: u32,
     terms: &HashSet<&str>,
 ) -> Excerpt {
-    let plain = Plain::of(own, first_line);
-    let found = best_window(analyzer, &plain, terms);
-    if found.highlights.is_empty() && whole.len() > own.len() {
-        let more = Plain::of(whole, first_line);
-        let deeper = best_window(analyzer, &more, terms);
-        // The subsections' words, when they matched or the section has none of its own.
-        if !deeper.highlights.is_empty() || found.text.is_empty() {
-            return deeper;
-        }
-    }
-    found
+    best_window(analyzer, &Plain::of(text, first_line, own_end_line), terms)
 }
 
 /// A section's text as a reader sees it, one string, with where each source line begins.
@@ -59,11 +52,14 @@ struct Plain {
     text: String,
     /// `(byte offset in text, source line)` of every line kept, in order.
     lines: Vec<(usize, u32)>,
+    /// Where the section's own text ends in `text` (its subsections follow).
+    own_end: usize,
 }
 
 impl Plain {
-    fn of(source: &str, first_line: u32) -> Plain {
+    fn of(source: &str, first_line: u32, own_end_line: u32) -> Plain {
         let mut out = Plain::default();
+        out.own_end = usize::MAX;
         let mut front = first_line == 1 && source.starts_with("---");
         let mut fence: Option<&str> = None;
         let mut heading_skipped = false;
@@ -72,6 +68,9 @@ impl Plain {
                 break;
             }
             let n = first_line.saturating_add(i as u32);
+            if n > own_end_line && out.own_end == usize::MAX {
+                out.own_end = out.text.len();
+            }
             let t = line.trim();
             if front {
                 // Frontmatter: the opening `---` through the closing `---` or `...`.
@@ -294,9 +293,12 @@ fn best_window(analyzer: &Analyzer, plain: &Plain, terms: &HashSet<&str>) -> Exc
             .map(|t| (t.start, t.end, t.term))
             .collect()
     };
-    // Best run of matches that fits: (distinct terms, matches), earliest on ties.
+    // Best run of matches that fits: (distinct terms, matches), earliest on ties; starting
+    // in the section's own text when any match is there.
+    let own = matched.iter().take_while(|m| m.0 < plain.own_end).count();
+    let starts = if own > 0 { own } else { matched.len() };
     let mut best: Option<(usize, usize, usize, usize)> = None; // (distinct, count, a, b)
-    for a in 0..matched.len() {
+    for a in 0..starts {
         let mut seen: Vec<&str> = Vec::new();
         let mut b = a;
         while b < matched.len()
@@ -437,9 +439,31 @@ mod tests {
     }
 
     #[test]
+    fn the_sections_own_words_come_before_its_subsections() {
+        let analyzer = Analyzer::new();
+        let src = "## Parent\nA cache here.\n### Child\nThe cache and its key.\n";
+        // Own text (lines 1-2) has "cache": shown there, though the child has more terms.
+        let e = excerpt(&analyzer, src, 1, 2, &terms(&["cach", "key"]));
+        assert!(e.text.starts_with("A cache here."), "{}", e.text);
+        assert_eq!(e.line, 2);
+        // Only the child has "key": the child's line.
+        let e = excerpt(&analyzer, src, 1, 2, &terms(&["key"]));
+        assert_eq!(e.line, 4);
+        // No own text at all: the subsection's start.
+        let e = excerpt(
+            &analyzer,
+            "## Parent\n\n### Child\nWords.\n",
+            1,
+            2,
+            &terms(&["zzz"]),
+        );
+        assert_eq!(e.text, "Child Words.");
+    }
+
+    #[test]
     fn markdown_and_frontmatter_are_stripped() {
         let src = "---\ntitle: Install\ndescription: How\n---\n# Install\n\nRun **`npm i midashi`** from [the registry](https://x.test/y).\n\n```bash\nnpm i -D midashi\n```\n\n| Flag | Meaning |\n|---|---|\n| `--out` | where |\n";
-        let p = Plain::of(src, 1);
+        let p = Plain::of(src, 1, u32::MAX);
         assert_eq!(
             p.text,
             "Run npm i midashi from the registry. npm i -D midashi Flag · Meaning --out · where"
@@ -458,7 +482,7 @@ mod tests {
             ));
         }
         src.push_str("Only here do we mention the xylophone option.\n");
-        let e = excerpt(&analyzer, &src, &src, 10, &terms(&["xylophon"]));
+        let e = excerpt(&analyzer, &src, 10, u32::MAX, &terms(&["xylophon"]));
         assert_eq!(e.line, 51);
         assert!(e.text.contains("xylophone"), "{}", e.text);
         let [a, b] = e.highlights[0];
@@ -474,7 +498,7 @@ mod tests {
     fn the_window_with_most_distinct_terms_wins() {
         let analyzer = Analyzer::new();
         let src = "# T\nCache cache cache everywhere.\n\nFiller text that goes on for a while to separate the two parts of this section so the window has to choose between them and cannot hold both at once, really it cannot.\n\nHere the cache meets its key, and both are marked.\n";
-        let e = excerpt(&analyzer, src, src, 1, &terms(&["cach", "key"]));
+        let e = excerpt(&analyzer, src, 1, u32::MAX, &terms(&["cach", "key"]));
         assert!(e.text.contains("meets its key"), "{}", e.text);
         assert_eq!(e.highlights.len(), 2);
     }
@@ -483,7 +507,7 @@ mod tests {
     fn no_match_shows_the_start_and_japanese_is_measured_in_columns() {
         let analyzer = Analyzer::new();
         let src = "# 見出し\n".to_string() + &"検索の説明です。".repeat(40);
-        let e = excerpt(&analyzer, &src, &src, 1, &terms(&[]));
+        let e = excerpt(&analyzer, &src, 1, u32::MAX, &terms(&[]));
         assert!(e.highlights.is_empty());
         assert!(width_of(&e.text) <= EXCERPT_WIDTH + 2, "{}", e.text);
         assert!(e.text.starts_with("検索"));

@@ -116,13 +116,7 @@ pub(crate) fn make_hit_from(
     } else {
         highlight_ranges(analyzer, &preview, terms)
     };
-    let own = first_lines(
-        text,
-        sec.own_end_line
-            .saturating_sub(sec.start_line)
-            .saturating_add(1),
-    );
-    let excerpt = super::excerpt::excerpt(analyzer, own, text, sec.start_line, terms);
+    let excerpt = super::excerpt::excerpt(analyzer, text, sec.start_line, sec.own_end_line, terms);
     SearchHit {
         id: SectionId(sec.id).to_string(),
         path: doc.path.to_string(),
