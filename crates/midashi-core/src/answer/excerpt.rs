@@ -58,8 +58,10 @@ struct Plain {
 
 impl Plain {
     fn of(source: &str, first_line: u32, own_end_line: u32) -> Plain {
-        let mut out = Plain::default();
-        out.own_end = usize::MAX;
+        let mut out = Plain {
+            own_end: usize::MAX,
+            ..Plain::default()
+        };
         let mut front = first_line == 1 && source.starts_with("---");
         let mut fence: Option<&str> = None;
         let mut heading_skipped = false;
