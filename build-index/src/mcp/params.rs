@@ -9,6 +9,7 @@ use serde::Deserialize;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SearchParams {
     /// What to look for: words, an identifier, a phrase, or a question (English, Japanese, …).
+    /// `"exact words"` must appear in that order; `-word` leaves out sections holding it.
     pub query: String,
     /// "keyword" (BM25F), "semantic" (sentence vectors; needs the embedding model), "hybrid"
     /// (both, fused) or "auto" (the default: hybrid when the index has vectors and the model is

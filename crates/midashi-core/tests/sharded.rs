@@ -208,6 +208,17 @@ fn queries(p: &Pair, versions: &[&str]) -> Vec<(String, SearchOptions, bool)> {
             }
         }
         let word = title.split_whitespace().next().unwrap_or(title).to_string();
+        // Operators: the title as a quoted phrase (checked in the sections' bundles), and
+        // its first word without its last. Counted as extra rounds, as a typo is.
+        let words: Vec<&str> = title.split_whitespace().collect();
+        if words.len() >= 2 {
+            out.push((format!("\"{title}\""), kw.clone(), true));
+            out.push((
+                format!("{} -{}", words[0], words[words.len() - 1]),
+                kw.clone(),
+                true,
+            ));
+        }
         match i % 5 {
             0 => out.push((
                 word,

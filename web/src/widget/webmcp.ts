@@ -53,7 +53,7 @@ const SEARCH: Omit<ModelContextTool, "execute"> = {
   inputSchema: {
     type: "object",
     properties: {
-      query: { type: "string", description: "Words, an identifier, a phrase or a question." },
+      query: { type: "string", description: "Words, an identifier, a phrase or a question. \"exact words\" must appear in that order; -word leaves out sections holding it." },
       limit: { type: "integer", minimum: 1, maximum: MAX_LIMIT, description: "Results to return (default 10)." },
       filters: {
         type: "object",

@@ -62,6 +62,10 @@ pub(crate) trait Ranking {
         preview_lines: usize,
         terms: &HashSet<&str>,
     ) -> Result<Vec<SearchHit>>;
+    /// The section's own text (its heading to its own end), to check a quoted phrase in;
+    /// `None` when a sharded index lacks its bundle (noted: [`Ranking::ready`] then asks
+    /// for it).
+    fn own_text(&self, s: u32) -> Result<Option<String>>;
 }
 
 /// A layout as a search uses it: plan, rank, and the files it has loaded.

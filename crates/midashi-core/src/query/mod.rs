@@ -11,6 +11,7 @@
 
 pub mod lexicon;
 pub mod synonyms;
+pub mod syntax;
 #[cfg(test)]
 mod tests;
 #[cfg_attr(not(feature = "typos"), path = "typos_off.rs")]

@@ -5,6 +5,7 @@
 //! The result types are in [`crate::answer`]; the semantic leg in [`semantic`] (feature
 //! `semantic`); opening a single-file index in [`single_file`] (feature `single-file`).
 pub mod needs;
+mod operators;
 pub mod policy;
 #[cfg_attr(not(feature = "semantic"), path = "semantic_off.rs")]
 mod semantic;
@@ -18,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::format::{FileKind, Manifest};
 use crate::layout::sharded::{FileSource, Sharded};
 use crate::layout::{Inventory, Layout, Lookups};
+use crate::query::syntax::parse as parse_operators;
 use crate::query::{PlanOptions, QueryPlan, MAX_QUERY_BYTES};
 use crate::rank::bm25::sort_ranked;
 use crate::rank::pipeline::accumulate;
@@ -238,8 +240,10 @@ impl SearchIndex {
                 detail: format!("{d} is not a depth: 0 is a whole document, 1–6 a heading level"),
             });
         }
-        if query.is_empty() {
-            // A cleared search box: nothing asked, nothing found, no error to handle.
+        let ops = parse_operators(query);
+        if ops.text.trim().is_empty() {
+            // A cleared search box (or nothing but excluded words): nothing asked, nothing
+            // found, no error to handle.
             return Ok(SearchResponse {
                 total: 0,
                 results: Vec::new(),
@@ -266,8 +270,19 @@ impl SearchIndex {
             fuzzy: opts.fuzzy,
         };
         let store = self.store.layout();
-        let plan = store.plan(&self.analyzer, query, plan_opts, opts.preview_lines)?;
-        self.run(store, query, opts, query_vector, mode, &plan)
+        let plan = store.plan(&self.analyzer, &ops.text, plan_opts, opts.preview_lines)?;
+        let filters = if ops.any() {
+            Some(operators::prepare(
+                &self.analyzer,
+                store,
+                &ops,
+                opts.preview_lines,
+            )?)
+        } else {
+            None
+        };
+        let planned = Planned { plan, filters };
+        self.run(store, query, opts, query_vector, mode, &planned)
     }
 
     /// The steps after planning, for either layout.
@@ -278,8 +293,9 @@ impl SearchIndex {
         opts: &SearchOptions,
         query_vector: Option<&[f32]>,
         mode: Mode,
-        plan: &QueryPlan,
+        planned: &Planned,
     ) -> Result<SearchResponse> {
+        let plan = &planned.plan;
         let mut facts = HashMap::default();
         let keyword = if mode == Mode::Semantic {
             Vec::new()
@@ -307,6 +323,10 @@ impl SearchIndex {
         let ranked = match (mode, query_vector) {
             (Mode::Keyword, _) | (_, None) => keyword,
             (_, Some(qv)) => self.semantic_leg(store, qv, opts, &facts, mode, keyword)?,
+        };
+        let ranked = match &planned.filters {
+            Some(f) => operators::apply(&self.analyzer, store, f, ranked)?,
+            None => ranked,
         };
         let ranked: Vec<(u32, f32)> = match opts.min_score {
             Some(min) => ranked.into_iter().filter(|&(_, s)| s >= min).collect(),
@@ -404,4 +424,10 @@ impl SearchIndex {
     pub fn documents(&self) -> Vec<(String, String)> {
         self.store.inventory().documents()
     }
+}
+
+/// A query as planned: its clauses, and what its operators allow.
+struct Planned {
+    plan: QueryPlan,
+    filters: Option<operators::Filters>,
 }

@@ -180,6 +180,10 @@ impl Ranking for Sharded {
         }
         self.hits_from_bundles(analyzer, page, preview_lines, terms)
     }
+
+    fn own_text(&self, s: u32) -> Result<Option<String>> {
+        self.own_text_from_bundle(s)
+    }
 }
 
 /// A section found in the file that holds it (a card or a bundle), with what its hit shows.

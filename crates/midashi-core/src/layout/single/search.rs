@@ -20,7 +20,7 @@ use crate::rank::pipeline::{
 };
 use crate::rank::versions::{Collapsed, Families};
 use crate::search::suggest::suggest_in;
-use crate::section::records::{line_starts, SectionsData};
+use crate::section::records::{line_starts, lines_of, SectionsData};
 use crate::section::SectionId;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -256,6 +256,21 @@ impl Ranking for Whole {
             .hints
             .version
             .as_deref()
+    }
+
+    fn own_text(&self, s: u32) -> Result<Option<String>> {
+        let Some(sec) = self.sections.sections.get(s as usize) else {
+            return Ok(None);
+        };
+        let (Some(doc), Some(starts)) = (
+            self.sections.docs.get(sec.doc as usize),
+            self.line_starts.get(sec.doc as usize),
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(
+            lines_of(&doc.source, starts, sec.start_line, sec.own_end_line).to_string(),
+        ))
     }
 
     fn hits(

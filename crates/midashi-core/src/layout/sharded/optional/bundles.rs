@@ -51,6 +51,25 @@ impl Sharded {
         Ok(())
     }
 
+    /// Section `s`'s own text from its document's bundle (`None`: the bundle is missing,
+    /// and noted).
+    pub(in crate::layout::sharded) fn own_text_from_bundle(
+        &self,
+        s: u32,
+    ) -> Result<Option<String>> {
+        let Some(b) = self.bundle_of_doc(self.doc_of(s)) else {
+            return Ok(None);
+        };
+        let located = (|| {
+            let first = b.docs.first()?.first_section;
+            let sec = b.sections.get(s.checked_sub(first)? as usize)?;
+            let doc = b.docs.get(sec.doc.wrapping_sub(b.first_doc) as usize)?;
+            let starts = line_starts(&doc.source);
+            Some(lines_of(&doc.source, &starts, sec.start_line, sec.own_end_line).to_string())
+        })();
+        Ok(located)
+    }
+
     /// The page's hits from its sections' bundles (previews longer than a card's lines).
     pub(in crate::layout::sharded) fn hits_from_bundles(
         &self,

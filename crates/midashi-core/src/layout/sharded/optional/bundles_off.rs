@@ -29,4 +29,12 @@ impl Sharded {
     ) -> Result<Vec<SearchHit>> {
         Err(Error::lacks_bundles())
     }
+
+    /// No bundles in this build: a quoted phrase is checked in the full engine.
+    pub(in crate::layout::sharded) fn own_text_from_bundle(
+        &self,
+        _: u32,
+    ) -> Result<Option<String>> {
+        Err(Error::NeedsFullEngine("a quoted phrase"))
+    }
 }
