@@ -53,6 +53,8 @@ export interface EngineSearchOptions {
    * `other_versions`) instead of once per version (default true; off when `version` is set).
    */
   collapseVersions?: boolean;
+  /** Count all the results per facet value (`facets` of the response): filters to offer. */
+  facets?: boolean;
 }
 
 /** Options of {@link Midashi.search}: the engine's options plus what the JS side handles. */
@@ -155,6 +157,26 @@ export interface SearchHit {
 }
 
 /** A page of results. */
+/** How many results have a facet's value. */
+export interface FacetCount {
+  /** The value, as the filter option of the same name takes it. */
+  value: string;
+  /** Results with it. */
+  count: number;
+}
+
+/** Results counted per value of each facet: the filters a search box offers. */
+export interface Facets {
+  /** The part of the site (frontmatter `category`, else the first folder): the `category` option. */
+  category: FacetCount[];
+  /** Frontmatter tags: the `tags` option. */
+  tags: FacetCount[];
+  /** Versions: the `version` option. */
+  version: FacetCount[];
+  /** Languages: the `lang` option. */
+  lang: FacetCount[];
+}
+
 export interface SearchResponse {
   /** Results in all (after grouping), not just this page. */
   total: number;
@@ -166,6 +188,8 @@ export interface SearchResponse {
   suggestions: string[];
   /** The mode that ran. */
   mode: Exclude<Mode, "auto">;
+  /** All the results counted per facet value, most first, when the `facets` option asked. */
+  facets?: Facets | null;
   /**
    * True when a newer `search()` call was made before this one's answer was ready: the
    * query was dropped (or its stale answer discarded) and `results` is empty. A search box

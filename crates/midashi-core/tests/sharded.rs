@@ -208,6 +208,16 @@ fn queries(p: &Pair, versions: &[&str]) -> Vec<(String, SearchOptions, bool)> {
             }
         }
         let word = title.split_whitespace().next().unwrap_or(title).to_string();
+        if i % 3 == 0 {
+            out.push((
+                word.clone(),
+                SearchOptions {
+                    facets: true,
+                    ..kw.clone()
+                },
+                false,
+            ));
+        }
         // Operators: the title as a quoted phrase (checked in the sections' bundles), and
         // its first word without its last. Counted as extra rounds, as a typo is.
         let words: Vec<&str> = title.split_whitespace().collect();

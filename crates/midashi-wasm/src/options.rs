@@ -14,7 +14,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// Every option, as the "unknown option" message lists them (checked against the serde
 /// names of `SearchOptions` by tests/types.rs).
-pub const NAMES: [&str; 16] = [
+pub const NAMES: [&str; 17] = [
     "limit",
     "offset",
     "mode",
@@ -31,6 +31,7 @@ pub const NAMES: [&str; 16] = [
     "fuzzy",
     "group",
     "collapseVersions",
+    "facets",
 ];
 
 /// Reads `value` (an options object, or `undefined`/`null` for the defaults). The error
@@ -82,6 +83,7 @@ pub fn search_options(value: &JsValue) -> Result<SearchOptions, String> {
             "fuzzy" => o.fuzzy = flag(n, &v)?,
             "group" => o.group = flag(n, &v)?,
             "collapseVersions" => o.collapse_versions = flag(n, &v)?,
+            "facets" => o.facets = flag(n, &v)?,
             _ => {
                 return Err(format!(
                     "unknown option `{name}`; the options are {}",

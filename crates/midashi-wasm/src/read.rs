@@ -161,6 +161,8 @@ pub fn response<I: In>(v: &I) -> Result<SearchResponse, String> {
                 .ok_or_else(|| bad("suggestions", "a list of strings"))
         })?,
         mode,
+        // Quoting never reads them.
+        facets: None,
     })
 }
 

@@ -8,7 +8,7 @@
 //! write `serde_json::Value`s and check them against serde's own output for real answers, so
 //! the two cannot drift apart.
 
-use midashi_core::answer::VersionLink;
+use midashi_core::answer::{FacetCount, Facets, VersionLink};
 use midashi_core::format::entry::{ModelInfo, Stats};
 use midashi_core::format::{FileRef, Manifest};
 use midashi_core::search::needs::{Needs, Step};
@@ -156,6 +156,27 @@ impl ToOut for SearchResponse {
             ("results", self.results.to_out()),
             ("suggestions", self.suggestions.to_out()),
             ("mode", self.mode.to_out()),
+            ("facets", self.facets.to_out()),
+        ])
+    }
+}
+
+impl ToOut for Facets {
+    fn to_out<O: Out>(&self) -> O {
+        O::object(vec![
+            ("category", self.category.to_out()),
+            ("tags", self.tags.to_out()),
+            ("version", self.version.to_out()),
+            ("lang", self.lang.to_out()),
+        ])
+    }
+}
+
+impl ToOut for FacetCount {
+    fn to_out<O: Out>(&self) -> O {
+        O::object(vec![
+            ("value", self.value.to_out()),
+            ("count", self.count.to_out()),
         ])
     }
 }

@@ -257,6 +257,13 @@ fn typescript_declarations_follow_the_rust_types() {
         results: vec![hit(set)],
         suggestions: vec!["x".into()],
         mode: Mode::Keyword,
+        facets: set.then(|| midashi_core::answer::Facets {
+            category: vec![midashi_core::answer::FacetCount {
+                value: "guide".into(),
+                count: 2,
+            }],
+            ..Default::default()
+        }),
     };
     check(
         &types,

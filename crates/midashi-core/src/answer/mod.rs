@@ -65,6 +65,9 @@ pub struct SearchOptions {
     /// On a versioned site, show each section once (its newest matching version) with the
     /// other versions listed in [`SearchHit::other_versions`], instead of once per version.
     pub collapse_versions: bool,
+    /// Count the results per facet ([`SearchResponse::facets`]): what a search box offers
+    /// as filters.
+    pub facets: bool,
 }
 
 impl Default for SearchOptions {
@@ -86,6 +89,7 @@ impl Default for SearchOptions {
             fuzzy: true,
             group: true,
             collapse_versions: true,
+            facets: false,
         }
     }
 }
@@ -198,6 +202,33 @@ pub struct SearchResponse {
     pub suggestions: Vec<String>,
     /// The mode that ran (`keyword`, `semantic` or `hybrid`).
     pub mode: Mode,
+    /// The results (all of them, not just this page) counted per facet, when
+    /// [`SearchOptions::facets`] asked (`null` otherwise).
+    #[serde(default)]
+    pub facets: Option<Facets>,
+}
+
+/// Results counted per value of each facet a document can have, most first. A facet with
+/// no value among the results is empty.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Facets {
+    /// The part of the site (frontmatter `category`, else the first folder of the path).
+    pub category: Vec<FacetCount>,
+    /// Frontmatter tags.
+    pub tags: Vec<FacetCount>,
+    /// Versions (frontmatter or a version-like folder).
+    pub version: Vec<FacetCount>,
+    /// Languages (frontmatter `lang`, the page's, a locale folder or the site's).
+    pub lang: Vec<FacetCount>,
+}
+
+/// How many results have a facet's value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FacetCount {
+    /// The value, as the filter option of the same name takes it.
+    pub value: String,
+    /// Results with it.
+    pub count: u32,
 }
 
 /// A section with its full source text.

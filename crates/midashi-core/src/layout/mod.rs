@@ -62,10 +62,21 @@ pub(crate) trait Ranking {
         preview_lines: usize,
         terms: &HashSet<&str>,
     ) -> Result<Vec<SearchHit>>;
+    /// The facet values of the section's document: category, language, version, tags.
+    fn doc_facets(&self, s: u32) -> DocFacets<'_>;
     /// The section's own text (its heading to its own end), to check a quoted phrase in;
     /// `None` when a sharded index lacks its bundle (noted: [`Ranking::ready`] then asks
     /// for it).
     fn own_text(&self, s: u32) -> Result<Option<String>>;
+}
+
+/// The values a document has for each facet (see [`crate::answer::Facets`]).
+#[derive(Debug, Default)]
+pub(crate) struct DocFacets<'a> {
+    pub category: Option<&'a str>,
+    pub lang: Option<&'a str>,
+    pub version: Option<&'a str>,
+    pub tags: Vec<&'a str>,
 }
 
 /// A layout as a search uses it: plan, rank, and the files it has loaded.

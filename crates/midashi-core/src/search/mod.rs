@@ -4,6 +4,7 @@
 //!
 //! The result types are in [`crate::answer`]; the semantic leg in [`semantic`] (feature
 //! `semantic`); opening a single-file index in [`single_file`] (feature `single-file`).
+mod facets;
 pub mod needs;
 mod operators;
 pub mod policy;
@@ -14,7 +15,7 @@ mod single_file;
 pub(crate) mod suggest;
 
 use crate::analyzer::Analyzer;
-use crate::answer::{DocumentView, Mode, SearchOptions, SearchResponse, SectionView};
+use crate::answer::{DocumentView, Facets, Mode, SearchOptions, SearchResponse, SectionView};
 use crate::error::{Error, Result};
 use crate::format::{FileKind, Manifest};
 use crate::layout::sharded::{FileSource, Sharded};
@@ -252,6 +253,7 @@ impl SearchIndex {
                     Mode::Auto => Mode::Keyword,
                     m => m,
                 },
+                facets: opts.facets.then(Facets::default),
             });
         }
         let mode = match (opts.mode, query_vector.is_some()) {
@@ -355,6 +357,7 @@ impl SearchIndex {
                     .collect()
             };
         let total = collapsed.len();
+        let facets = opts.facets.then(|| facets::count(store, &collapsed));
         let terms: HashSet<&str> = plan.all_terms().collect();
         let page: Vec<&Collapsed> = collapsed
             .iter()
@@ -372,6 +375,7 @@ impl SearchIndex {
             results,
             suggestions,
             mode,
+            facets,
         })
     }
 

@@ -7,7 +7,7 @@ use crate::analyzer::Analyzer;
 use crate::answer::hit::{make_hit_from, HitDoc};
 use crate::answer::{SearchHit, SearchOptions};
 use crate::error::{Error, Result};
-use crate::layout::{Layout, Ranking};
+use crate::layout::{DocFacets, Layout, Ranking};
 use crate::query::lexicon::Lexicon;
 use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
 use crate::rank::pipeline::{
@@ -179,6 +179,19 @@ impl Ranking for Sharded {
             return self.hits_from_cards(analyzer, page, preview_lines, terms);
         }
         self.hits_from_bundles(analyzer, page, preview_lines, terms)
+    }
+
+    fn doc_facets(&self, s: u32) -> DocFacets<'_> {
+        let Some(f) = self.dir.docs.get(self.doc_of(s) as usize) else {
+            return DocFacets::default();
+        };
+        let string = |i: Option<u32>| self.dir.strings.get(i? as usize).map(String::as_str);
+        DocFacets {
+            category: string(f.category),
+            lang: string(f.lang),
+            version: string(f.version),
+            tags: f.tags.iter().filter_map(|&i| string(Some(i))).collect(),
+        }
     }
 
     fn own_text(&self, s: u32) -> Result<Option<String>> {

@@ -10,7 +10,7 @@ use crate::answer::{version_link, DocumentView, SearchHit, SearchOptions, Sectio
 use crate::error::{Error, Result};
 use crate::format::frame::decode;
 use crate::format::{FileKind, Manifest};
-use crate::layout::{Inventory, Layout, Lookups, Ranking};
+use crate::layout::{DocFacets, Inventory, Layout, Lookups, Ranking};
 use crate::query::lexicon::Lexicon;
 use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
 use crate::rank::bm25::Bm25f;
@@ -256,6 +256,21 @@ impl Ranking for Whole {
             .hints
             .version
             .as_deref()
+    }
+
+    fn doc_facets(&self, s: u32) -> DocFacets<'_> {
+        let Some(sec) = self.sections.sections.get(s as usize) else {
+            return DocFacets::default();
+        };
+        let Some(h) = self.sections.docs.get(sec.doc as usize).map(|d| &d.hints) else {
+            return DocFacets::default();
+        };
+        DocFacets {
+            category: h.category.as_deref(),
+            lang: h.lang.as_deref(),
+            version: h.version.as_deref(),
+            tags: h.tags.iter().map(String::as_str).collect(),
+        }
     }
 
     fn own_text(&self, s: u32) -> Result<Option<String>> {
