@@ -21,7 +21,8 @@ after(() => idx?.close());
 
 const HIT_FIELDS = [
   "id", "path", "url", "anchor", "heading", "heading_path", "depth", "section_number", "start_line",
-  "end_line", "score", "preview", "more_lines", "highlights", "title", "description", "token_estimate",
+  "end_line", "score", "preview", "more_lines", "highlights", "excerpt", "excerpt_highlights", "excerpt_line",
+  "title", "description", "token_estimate",
   "version", "other_versions",
 ];
 

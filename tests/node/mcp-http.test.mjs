@@ -99,7 +99,7 @@ describe("build-index mcp --http", () => {
       const section = await client.callTool({ name: "get_document", arguments: { path: hit.path, sectionId: hit.id } });
       assert.ok(text(section).endsWith(`id: ${hit.id}\n`));
       // A mistake is a tool error, and the session goes on.
-      const bad = await client.callTool({ name: "search", arguments: { query: "" } });
+      const bad = await client.callTool({ name: "search", arguments: { query: "page", limit: 0 } });
       assert.equal(bad.isError, true);
       assert.ok((await client.listTools()).tools.length === 3);
     } finally {

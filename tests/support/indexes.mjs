@@ -158,3 +158,15 @@ export function copyIndexWith(dir, file, transform) {
   }
   return out;
 }
+
+/**
+ * A response without its excerpts: a sharded result's excerpt is drawn from the lines its card
+ * holds (the section's first five), a single file's from the whole section, so they differ
+ * when the matched words lie deeper. Every other field must be equal.
+ */
+export function withoutExcerpts(response) {
+  return {
+    ...response,
+    results: response.results.map(({ excerpt: _e, excerpt_highlights: _h, excerpt_line: _l, ...hit }) => hit),
+  };
+}

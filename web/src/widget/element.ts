@@ -19,7 +19,8 @@
 import type { SearchHit, SearchOptions, SearchResponse } from "../types.js";
 import { appendHighlighted } from "./highlight.js";
 import { RecentSearches } from "./recent.js";
-import type { SearchSource, SemanticDetail, SemanticState, SourceFactory } from "./source.js";
+import { parseIndexes, type SearchSource, type SemanticDetail, type SemanticState, type SourceFactory, type SourceOptions } from "./source.js";
+import { chosenFromUrl, FacetBar, filterOptions } from "./facets.js";
 import { stringsFor, type Strings } from "./strings.js";
 import { css } from "./styles.js";
 import { copyText } from "./copy.js";
@@ -187,6 +188,8 @@ export class MidashiSearchElement extends HTMLElement {
   private items: Item[] = [];
   private active = -1;
   private readonly semanticBar: HTMLDivElement;
+  /** Filter chips per facet of the results. */
+  private readonly facetBar: FacetBar;
   /** Bytes of the semantic download, once known. */
   private semanticTotal?: number;
   /** The query whose results the list shows (its selection is kept when they are replaced). */
@@ -249,6 +252,11 @@ export class MidashiSearchElement extends HTMLElement {
     // meaning" when it has not loaded (not a live region: the status above announces).
     this.semanticBar = el("div", "semantic-bar");
     this.semanticBar.hidden = true;
+    // A chosen chip filters the query shown; the first page is asked again.
+    this.facetBar = new FacetBar(() => {
+      void this.run(true);
+      this.input.focus();
+    }, this.strings);
 
     const body = el("div", "body");
     // The result area scrolls; keyboard users must be able to scroll it too.
@@ -277,7 +285,7 @@ export class MidashiSearchElement extends HTMLElement {
     this.footer = el("div", "footer");
     this.footer.setAttribute("aria-hidden", "true");
 
-    this.dialog.append(bar, this.status, this.semanticBar, body, this.actions, this.footer);
+    this.dialog.append(bar, this.status, this.semanticBar, this.facetBar.element, body, this.actions, this.footer);
     this.backdrop.append(this.dialog);
     this.root.append(style, this.trigger, this.backdrop);
 
@@ -340,8 +348,12 @@ export class MidashiSearchElement extends HTMLElement {
     document.addEventListener("keydown", this.onDocumentKey);
     this.applyStrings();
     // `?q=…` in the page URL opens the box with that query (shareable searches).
+    // `filter=category:guide` (repeatable) chooses filters with it.
     const q = new URLSearchParams(globalThis.location?.search ?? "").get("q");
-    if (q && connected[0] === this) queueMicrotask(() => this.show(q));
+    if (q && connected[0] === this) {
+      this.facetBar.set(chosenFromUrl(globalThis.location?.search ?? ""));
+      queueMicrotask(() => this.show(q));
+    }
     this.offerTools();
   }
 
@@ -451,6 +463,7 @@ export class MidashiSearchElement extends HTMLElement {
 
   private applyStrings(): void {
     const s = this.strings;
+    this.facetBar.setStrings(s);
     const lang = this.language();
     this.dialog.setAttribute("lang", lang);
     this.trigger.setAttribute("lang", lang);
@@ -565,8 +578,11 @@ export class MidashiSearchElement extends HTMLElement {
     if (!factory) return Promise.reject(new Error("no search engine is registered for <midashi-search>"));
     this.setStatus(this.strings.loading);
     const semantic = this.getAttribute("semantic") ?? undefined;
-    const options = semantic && ["auto", "on-demand", "lazy", "idle", "off"].includes(semantic) ? { semantic: semantic as "auto" } : {};
-    const p = factory(url, options).then(
+    const options: SourceOptions = semantic && ["auto", "on-demand", "lazy", "idle", "off"].includes(semantic) ? { semantic: semantic as "auto" } : {};
+    // Several indexes searched as one (a site per language, docs and API reference apart).
+    const indexes = parseIndexes(this.getAttribute("indexes"), document.baseURI);
+    if (indexes.length) options.indexes = indexes;
+    const p = factory(indexes[0]?.url ?? url, options).then(
       (source) => {
         this.loadedSource = source;
         this.semantic = source.semanticState ?? "unavailable";
@@ -638,6 +654,9 @@ export class MidashiSearchElement extends HTMLElement {
       // A versioned site's page for one version sets `version="7.4"`: results from that
       // version only. Without it each section shows once, with the other versions named.
       version: this.getAttribute("version") || null,
+      // The counts the filter chips show, and the filters chosen (a chosen version wins).
+      facets: true,
+      ...filterOptions(this.facetBar.value),
     };
   }
 
@@ -759,6 +778,7 @@ export class MidashiSearchElement extends HTMLElement {
 
   private renderRecent(): void {
     this.clearList();
+    this.facetBar.clear();
     this.renderedQuery = undefined;
     this.lastResponse = undefined;
     if (this.status.textContent !== this.strings.loading) this.setStatus("");
@@ -791,6 +811,7 @@ export class MidashiSearchElement extends HTMLElement {
     const keep = query === this.renderedQuery && was?.kind === "hit" ? hitKey(was.hit) : undefined;
     this.renderedQuery = query;
     this.clearList();
+    this.facetBar.render(response.facets, response.total);
     this.setStatus(this.statusFor(response));
     if (response.results.length === 0) {
       this.renderEmpty(query, response.suggestions);

@@ -18,7 +18,9 @@ export { appendHighlighted, normalizeRanges } from "./highlight.js";
 
 /** Loads an index with the package's engine. */
 export async function loadSource(indexUrl: string, options: SourceOptions = {}): Promise<SearchSource> {
-  return Midashi.load(indexUrl, options.semantic ? { semantic: options.semantic } : {});
+  const load = options.semantic ? { semantic: options.semantic } : {};
+  if (options.indexes?.length) return Midashi.loadMany(options.indexes, load);
+  return Midashi.load(indexUrl, load);
 }
 
 defineMidashiSearch(loadSource);

@@ -40,4 +40,24 @@ export type SourceFactory = (indexUrl: string, options?: SourceOptions) => Promi
 export interface SourceOptions {
   /** The `semantic` attribute: when the semantic leg loads (`LoadOptions.semantic`). */
   semantic?: "auto" | "on-demand" | "lazy" | "idle" | "off";
+  /**
+   * The `indexes` attribute: several indexes searched as one (`Midashi.loadMany`), each
+   * `{ name, url }` with its URL resolved against the page. Overrides `indexUrl`.
+   */
+  indexes?: { name: string; url: string }[];
+}
+
+/**
+ * The `indexes` attribute: space-separated `name=url` pairs (`en=/en/search/ ja=/ja/search/`);
+ * a bare URL is named by its position (`1`, `2`, …). Empty: none.
+ */
+export function parseIndexes(attr: string | null, base: string): { name: string; url: string }[] {
+  return (attr ?? "")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((item, i) => {
+      const at = item.indexOf("=");
+      const name = at > 0 ? item.slice(0, at) : String(i + 1);
+      return { name, url: new URL(at > 0 ? item.slice(at + 1) : item, base).href };
+    });
 }

@@ -42,7 +42,6 @@ export interface Strings {
   hintNavigate: string;
   hintOpen: string;
   hintClose: string;
-  /** "N more lines" after a preview. */
   /** The button that copies the selected result's section as Markdown. */
   copyMarkdown: string;
   /** Said once a section is on the clipboard. */
@@ -53,6 +52,10 @@ export interface Strings {
   alsoIn: string;
   /** The last option when more results than shown match: loads the next page. */
   moreResults: (remaining: number) => string;
+  /** Accessible name of the filter chips. */
+  filters: string;
+  /** Names of the facets a result list can be narrowed by. */
+  facet: { category: string; tags: string; version: string; lang: string };
 }
 
 /** English. */
@@ -83,6 +86,8 @@ export const en: Strings = {
   copyFailed: (why) => `Could not copy: ${why}`,
   alsoIn: "Also in",
   moreResults: (n) => (n === 1 ? "Show 1 more result" : `Show more results (${n} more)`),
+  filters: "Filters",
+  facet: { category: "Section", tags: "Tag", version: "Version", lang: "Language" },
 };
 
 /** Japanese. */
@@ -113,6 +118,8 @@ export const ja: Strings = {
   copyFailed: (why) => `コピーできませんでした: ${why}`,
   alsoIn: "他のバージョン",
   moreResults: (n) => `さらに表示（残り ${n} 件）`,
+  filters: "絞り込み",
+  facet: { category: "セクション", tags: "タグ", version: "バージョン", lang: "言語" },
 };
 
 /** The strings for a BCP 47 language tag: Japanese for `ja*`, English otherwise. */

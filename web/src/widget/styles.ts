@@ -109,6 +109,18 @@ svg { width: 1.1em; height: 1.1em; flex: none; }
   font: inherit; color: var(--_accent, inherit); background: none; border: 1px solid currentColor;
   border-radius: 4px; padding: 0.1em 0.6em; cursor: pointer;
 }
+.facets { display: flex; flex-direction: column; gap: 0.3em; padding: 0 1em 0.5em; font-size: 0.8em; }
+.facets[hidden] { display: none; }
+.facet { display: flex; flex-wrap: wrap; gap: 0.35em; align-items: center; }
+.facet-name { color: var(--_muted); min-width: 6em; }
+.chip {
+  font: inherit; color: inherit; background: none; border: 1px solid var(--_border);
+  border-radius: 999px; padding: 0.05em 0.65em; cursor: pointer;
+}
+.chip .count { color: var(--_muted); margin-left: 0.4em; }
+.chip[aria-pressed="true"] { border-color: var(--_accent); background: var(--_selected-bg); color: var(--_selected-fg); }
+.chip[aria-pressed="true"] .count { color: inherit; }
+.chip:focus-visible { outline: 2px solid var(--_accent); outline-offset: 1px; }
 .body { overflow-y: auto; overscroll-behavior: contain; padding: 0 0.5em 0.5em; }
 .listbox { margin: 0; padding: 0; }
 .group { margin: 0.4em 0 0.6em; }

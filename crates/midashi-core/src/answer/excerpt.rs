@@ -90,7 +90,8 @@ impl Plain {
                 continue;
             }
             let kept = if fence.is_some() {
-                t.to_string()
+                // Code as one line of words: its alignment is no help in two lines of text.
+                t.split_whitespace().collect::<Vec<_>>().join(" ")
             } else {
                 if !heading_skipped && t.starts_with('#') {
                     // The section's own heading: the result shows it apart.

@@ -1,0 +1,159 @@
+// The search box people expect (#23), in headless Chromium over the demo site (Midashi's own
+// docs/ built with --site): filter chips with counts that narrow the list and survive in the
+// deep link, several indexes in one box, quoted phrases, excluded words and transposed typos
+// answered as the CLI answers them, and a screenshot for the widget's docs.
+
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { ROOT, buildIndexBin, buildSite, launch, newPage, record, remove, search, serve, widget } from "./helpers.mjs";
+
+let site;
+let server;
+let browser;
+
+before(async () => {
+  site = buildSite(join(ROOT, "docs"), { name: "search-box" });
+  // A second index (another docs set: one page of its own) and a page whose box searches both.
+  const other = mkdtempSync(join(tmpdir(), "midashi-other-docs-"));
+  writeFileSync(join(other, "fruit.md"), "# Kumquat\n\nHow to install a kumquat tree.\n");
+  execFileSync(buildIndexBin(), [other, "--out", join(site, "other-search"), "--keyword-only", "--quiet"], { stdio: ["ignore", "ignore", "inherit"] });
+  remove(other);
+  writeFileSync(
+    join(site, "multi.html"),
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Two indexes</title><link rel="icon" href="data:,">' +
+      '<script type="module" src="/search/midashi.js"></script></head><body><midashi-search indexes="docs=/search/ other=/other-search/"></midashi-search></body></html>',
+  );
+  server = await serve(site);
+  browser = await launch();
+  await record(browser.context);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  remove(site);
+});
+
+async function open(path = "/index.html") {
+  const problems = [];
+  const page = await newPage(browser.context, problems);
+  await page.goto(server.url + path);
+  await page.waitForFunction(() => customElements.get("midashi-search") !== undefined);
+  return { page, problems, w: widget(page) };
+}
+
+/** What the CLI answers on the site's index: ids in order. */
+function cli(query) {
+  const out = execFileSync(buildIndexBin(), ["search", join(site, "search"), query, "--json", "--limit", "5"], { encoding: "utf8" });
+  return JSON.parse(out).results.map((h) => h.id);
+}
+
+const chips = (page) => page.locator("midashi-search .facets .chip");
+
+describe("filters", () => {
+  test("chips show each facet's counts for the query; one narrows the list, again widens it", async () => {
+    const { page, problems } = await open();
+    await page.keyboard.press("Control+k");
+    const all = await search(page, "install");
+    assert.ok(all.facets?.category.length > 1, JSON.stringify(all.facets));
+    await chips(page).first().waitFor();
+    // One chip per category value shown, with its count.
+    const shown = await page.evaluate(() =>
+      [...document.querySelector("midashi-search").shadowRoot.querySelectorAll('.chip[data-facet="category"]')].map((c) => [c.dataset.value, Number(c.querySelector(".count").textContent)]),
+    );
+    assert.deepEqual(shown, all.facets.category.slice(0, 8).map((f) => [f.value, f.count]));
+    const [value, count] = shown[0];
+    const seen = await page.evaluate(() => window.__midashi.results.length);
+    await page.locator(`midashi-search .chip[data-facet="category"][data-value="${value}"]`).click();
+    const narrowed = await page
+      .waitForFunction((seen) => window.__midashi.results.slice(seen).at(-1)?.response, seen)
+      .then((h) => h.jsonValue());
+    assert.equal(narrowed.total, count);
+    assert.ok(narrowed.results.every((h) => h.path.startsWith(`${value}/`) || value === h.path.split("/")[0]), JSON.stringify(narrowed.results.map((h) => h.path)));
+    assert.equal(await page.locator(`midashi-search .chip[aria-pressed="true"]`).count(), 1);
+    // The input keeps the focus: typing goes on.
+    assert.equal(await page.evaluate(() => document.querySelector("midashi-search").shadowRoot.activeElement?.getAttribute("role")), "combobox");
+    const again = await page.evaluate(() => window.__midashi.results.length);
+    await page.locator(`midashi-search .chip[aria-pressed="true"]`).click();
+    const widened = await page
+      .waitForFunction((seen) => window.__midashi.results.slice(seen).at(-1)?.response, again)
+      .then((h) => h.jsonValue());
+    assert.equal(widened.total, all.total);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test("a deep link's filter=category:… is chosen with its ?q=", async () => {
+    const { page, problems } = await open("/index.html?q=install&filter=category:cli");
+    const response = await page
+      .waitForFunction(() => window.__midashi.results.at(-1)?.response)
+      .then((h) => h.jsonValue());
+    assert.ok(response.total > 0);
+    assert.ok(response.results.every((h) => h.path.startsWith("cli/")), JSON.stringify(response.results.map((h) => h.path)));
+    await page.locator('midashi-search .chip[aria-pressed="true"][data-value="cli"]').waitFor();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe("query syntax and typos, as the CLI answers", () => {
+  for (const q of ['"index format"', "widget -shortcuts", "serach", "tokenzier"]) {
+    test(q, async () => {
+      const { page, problems, w } = await open();
+      await page.keyboard.press("Control+k");
+      const response = await search(page, q);
+      assert.deepEqual(response.results.map((h) => h.id), cli(q));
+      assert.ok(response.results.length > 0, `${q}: no results`);
+      await w.options.first().waitFor();
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
+  test("a phrase finds fewer sections than its words, all holding it", async () => {
+    const { page } = await open();
+    await page.keyboard.press("Control+k");
+    const loose = await search(page, "index format");
+    const phrase = await search(page, '"index format"');
+    assert.ok(phrase.total < loose.total, `${phrase.total} vs ${loose.total}`);
+    for (const h of phrase.results) {
+      const text = await page.evaluate((id) => document.querySelector("midashi-search").searchSource.getSection(id).then((s) => s.text), h.id);
+      assert.match(text.toLowerCase().replace(/\s+/g, " "), /index formats?/, h.heading);
+    }
+    await page.close();
+  });
+});
+
+describe("several indexes in one box", () => {
+  test("indexes=\"docs=… other=…\" searches both, each hit naming its index", async () => {
+    const { page, problems, w } = await open("/multi.html");
+    await page.keyboard.press("Control+k");
+    // Hits are merged by the engines' scores (as loadMany does): each index answers its words.
+    const fruit = await search(page, "kumquat");
+    assert.deepEqual([fruit.results[0]?.index, fruit.results[0]?.heading], ["other", "Kumquat"]);
+    await w.options.first().waitFor();
+    const docs = await search(page, "install");
+    assert.ok(docs.results.length > 0 && docs.results.every((h) => h.index === "docs"));
+    const both = await page.evaluate(() => document.querySelector("midashi-search").searchSource.search("kumquat install", { limit: 20 }));
+    assert.deepEqual([...new Set(both.results.map((h) => h.index))].sort(), ["docs", "other"]);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+describe("screenshot", () => {
+  test("results with excerpts and filter chips (docs/assets/widget-filters.png)", async () => {
+    const { page } = await open();
+    await page.setViewportSize({ width: 900, height: 700 });
+    await page.keyboard.press("Control+k");
+    await search(page, "install");
+    await chips(page).first().waitFor();
+    const out = join(process.env.MIDASHI_SCREENSHOTS ?? join(ROOT, "target"), "widget-filters.png");
+    await page.screenshot({ path: out });
+    await page.close();
+  });
+});
