@@ -135,7 +135,8 @@ export interface SearchHit {
   /**
    * Why it matched, for people: the plain-text window of the section (Markdown and
    * frontmatter stripped) that best covers the matched words, `…` where cut. A hit that
-   * matched no query word (a semantic one) shows the start of its text.
+   * matched no query word (a semantic one) shows its sentence with the most words beginning
+   * with a query term, else the start of its text.
    */
   excerpt: string;
   /** `[start, end)` ranges of `excerpt` to wrap in `<mark>`, in UTF-16 code units. */

@@ -4,10 +4,12 @@
 //! The preview (a section's first lines, verbatim) is for quoting; the excerpt is for
 //! choosing. It is the window of the section's plain text that covers the most distinct
 //! matched terms (then the most matches, then the earliest), so a word that occurs only on
-//! line 40 shows line 40. A hit that matched no query word (a semantic one) shows the start
-//! of its text. The Markdown stripping is hand-written and line-based on purpose: a full
-//! CommonMark parse per result would add a parser to the browser's keyword module for a
-//! two-line string, and a section's text is already cut on line boundaries.
+//! line 40 shows line 40. A hit that matched no query word (a semantic one) shows the
+//! sentence closest to the query's words (see `closest_sentence`).
+//!
+//! The Markdown stripping is hand-written and line-based on purpose: a full CommonMark
+//! parse per result would add a parser to the browser's keyword module for a two-line
+//! string, and a section's text is already cut on line boundaries.
 use crate::analyzer::Analyzer;
 use rustc_hash::FxHashSet as HashSet;
 
@@ -320,7 +322,10 @@ fn best_window(analyzer: &Analyzer, plain: &Plain, terms: &HashSet<&str>) -> Exc
     }
     let (from, to) = match best {
         Some((_, _, a, b)) => (matched[a].0, matched[b].1),
-        None => (0, 0),
+        None => {
+            let s = closest_sentence(text, terms);
+            (s, s)
+        }
     };
     let (mut start, end) = frame(text, from, to);
     // The matched line from its start, when that start is within the context taken: a
@@ -352,6 +357,43 @@ fn best_window(analyzer: &Analyzer, plain: &Plain, terms: &HashSet<&str>) -> Exc
         text: out,
         line: plain.line_at(if matched.is_empty() { start } else { from }),
     }
+}
+
+/// Where the sentence of `text` closest to the query starts, for a hit none of whose words
+/// the query has (a semantic one): the sentence with the most query terms that begin one of
+/// its words (`configur` → "configuring"; the terms are stems, so a word the stemmer cut
+/// differently still counts), the first on ties; the text's start when none has any. A
+/// lexical proxy: which sentence the model liked best is not in the index.
+fn closest_sentence(text: &str, terms: &HashSet<&str>) -> usize {
+    let stems: Vec<&str> = terms
+        .iter()
+        .copied()
+        .filter(|t| t.chars().count() >= 3)
+        .collect();
+    if stems.is_empty() {
+        return 0;
+    }
+    let mut best = (0, 0);
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        let end = i + c.len_utf8();
+        let boundary = matches!(c, '.' | '!' | '?' | '。' | '！' | '？')
+            && text[end..].chars().next().is_none_or(char::is_whitespace);
+        if !boundary && end < text.len() {
+            continue;
+        }
+        let sentence = text[start..end].to_lowercase();
+        let words: Vec<&str> = sentence.split(|c: char| !c.is_alphanumeric()).collect();
+        let hits = stems
+            .iter()
+            .filter(|t| words.iter().any(|w| w.starts_with(**t)))
+            .count();
+        if hits > best.0 {
+            best = (hits, start);
+        }
+        start = end + text[end..].len() - text[end..].trim_start().len();
+    }
+    best.1
 }
 
 /// The byte range of `text` to show around the matches at `from..to`: about a quarter of
@@ -461,6 +503,31 @@ mod tests {
             &terms(&["zzz"]),
         );
         assert_eq!(e.text, "Child Words.");
+    }
+
+    #[test]
+    fn a_hit_without_the_query_words_shows_its_closest_sentence() {
+        let analyzer = Analyzer::new();
+        let mut src = String::from("# Setup\n");
+        for i in 0..30 {
+            src.push_str(&format!("Sentence {i} is about nothing. "));
+        }
+        src.push_str("\nThe configuration takes one attribute.\n");
+        // "configurat" is no term of the section's words ("configuration" stems to
+        // "configur"): no marks, but the sentence where a word starts with it.
+        let e = excerpt(
+            &analyzer,
+            &src,
+            1,
+            u32::MAX,
+            &terms(&["configurat", "zebra"]),
+        );
+        assert!(e.highlights.is_empty());
+        assert!(e.text.contains("The configuration takes"), "{}", e.text);
+        assert_eq!(e.line, 3);
+        // Nothing in common: the start.
+        let e = excerpt(&analyzer, &src, 1, u32::MAX, &terms(&["zebra"]));
+        assert!(e.text.starts_with("Sentence 0"), "{}", e.text);
     }
 
     #[test]

@@ -140,7 +140,8 @@ pub struct SearchHit {
     pub highlights: Vec<[u32; 2]>,
     /// The words of the section that show why it matched: plain text (Markdown syntax and
     /// frontmatter stripped) around the matched words, `…` where cut (see
-    /// [`excerpt`]). A hit that matched no query word shows the start of its text.
+    /// [`excerpt`]). A hit that matched no query word (a semantic one) shows its sentence
+    /// with the most words that begin with a query term, else the start of its text.
     pub excerpt: String,
     /// The matched words in `excerpt`, `[start, end)` UTF-16 code unit offsets.
     pub excerpt_highlights: Vec<[u32; 2]>,
