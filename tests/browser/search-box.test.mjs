@@ -145,6 +145,24 @@ describe("several indexes in one box", () => {
   });
 });
 
+describe("languages", () => {
+  test("the widget speaks the page's language, matched from its tag", async () => {
+    const { page, problems, w } = await open();
+    const label = () => page.locator("midashi-search .trigger").textContent();
+    for (const [tag, button] of [["de-CH", "Suche"], ["zh-Hant", "搜尋"], ["zh", "搜索"], ["ko", "검색"], ["pt-PT", "Pesquisar"], ["ru", "Поиск"], ["nl", "Search"]]) {
+      await page.evaluate((t) => document.querySelector("midashi-search").setAttribute("lang", t), tag);
+      assert.ok((await label()).includes(button), `${tag}: ${await label()}`);
+    }
+    await page.evaluate(() => document.querySelector("midashi-search").setAttribute("lang", "fr"));
+    await page.keyboard.press("Control+k");
+    assert.equal(await w.input.getAttribute("placeholder"), "Rechercher dans la documentation");
+    const response = await search(page, "install");
+    await page.waitForFunction((n) => document.querySelector("midashi-search").shadowRoot.querySelector("[role=status]").textContent.includes(`${n} résultats`), response.total);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
 describe("screenshot", () => {
   test("results with excerpts and filter chips (docs/assets/widget-filters.png)", async () => {
     const { page } = await open();
