@@ -5,6 +5,12 @@
 // Folders answer with their index.html, a path without extension tries `<path>.html` (clean
 // URLs, as most docs hosts do), `.wasm` goes out as application/wasm (required for streaming
 // compilation) and nothing outside <dir> is ever served.
+//
+// Caching, as docs/large-sites.md tells site owners to set it: a file whose name carries its
+// content hash (`terms.0123456789abcdef.bin`, `model.<hash>.onnx`) never changes, so it is
+// cached for a year as immutable; everything else (pages, midashi-entry.bin, the widget's
+// scripts and wasm modules) must be revalidated — `no-cache` with an ETag and Last-Modified,
+// answered 304 when unchanged, so a second visit downloads nothing again.
 
 import { createReadStream, promises as fs } from "node:fs";
 import { createServer } from "node:http";
@@ -31,6 +37,19 @@ const MIME = {
   ".md": "text/plain; charset=utf-8",
 };
 
+/** Names that carry their content's hash (16 hex digits or more): immutable. */
+const HASHED = /\.[0-9a-f]{16,64}\.[a-z0-9]+$/;
+
+/** The caching headers of a file: immutable when hashed, else revalidated by ETag. */
+export function cacheHeaders(name, stat) {
+  if (HASHED.test(name)) return { "cache-control": "public, max-age=31536000, immutable" };
+  return {
+    "cache-control": "no-cache",
+    etag: `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
+    "last-modified": new Date(stat.mtimeMs).toUTCString(),
+  };
+}
+
 /** The file a URL path names under `root`, or undefined. */
 async function resolveFile(root, urlPath) {
   const file = path.resolve(root, "." + urlPath);
@@ -40,7 +59,7 @@ async function resolveFile(root, urlPath) {
   else if (!path.extname(file)) candidates.push(`${file}.html`, path.join(file, "index.html"));
   for (const c of candidates) {
     const stat = await fs.stat(c).catch(() => null);
-    if (stat?.isFile()) return { file: c, size: stat.size };
+    if (stat?.isFile()) return { file: c, size: stat.size, stat };
   }
   return undefined;
 }
@@ -70,10 +89,18 @@ export async function serve(dir, { port = 0, host = "127.0.0.1" } = {}) {
         return res.end("not found");
       }
       const type = MIME[path.extname(found.file).toLowerCase()] ?? "application/octet-stream";
+      const cache = cacheHeaders(path.basename(found.file), found.stat);
+      const fresh =
+        (cache.etag && req.headers["if-none-match"]?.split(/\s*,\s*/).includes(cache.etag)) ||
+        (cache["last-modified"] && !req.headers["if-none-match"] && req.headers["if-modified-since"] === cache["last-modified"]);
+      if (fresh) {
+        res.writeHead(304, cache);
+        return res.end();
+      }
       res.writeHead(200, {
         "content-type": type,
         "content-length": found.size,
-        "cache-control": "no-cache",
+        ...cache,
         "x-content-type-options": "nosniff",
       });
       if (req.method === "HEAD") return res.end();
