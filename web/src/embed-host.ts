@@ -4,7 +4,7 @@
 // progress — and then turns query text into the vector the index's semantic leg scores with.
 
 import { MidashiError, toMidashiError } from "./errors.js";
-import { readBytes } from "./loader.js";
+import { compileModule, readBytes } from "./loader.js";
 import type { SemanticDetail } from "./types.js";
 
 /** Where the semantic module and the model are. */
@@ -80,7 +80,6 @@ export class EmbedHost {
       ["model", src.sizes.model ?? 0],
       ["tokenizer", src.sizes.tokenizer ?? 0],
       ["config", src.sizes.config ?? 0],
-      ["wasm", 0],
     ]);
     let lastEmit = 0;
     const report = (key: string) => (n: number, total: number | undefined) => {
@@ -94,9 +93,12 @@ export class EmbedHost {
     };
     const read = (key: string, url: string, what: string) =>
       readBytes(url, { what, missing: HOW_TO_GET, timeoutMs: src.timeoutMs }, report(key));
-    const [glue, wasm, onnx, tokenizer, config] = await Promise.all([
+    // The module compiles as it downloads (and from the browser's code cache on a second
+    // visit); its download is not in the progress, the model's and tokenizer's are.
+    const compiled = compileModule(src.wasmUrl, { what: "midashi's semantic module", missing: "serve the package's dist/embed/ folder next to index.js, or pass embedWasmUrl", timeoutMs: src.timeoutMs });
+    compiled.catch(() => undefined);
+    const [glue, onnx, tokenizer, config] = await Promise.all([
       importGlue(src.glueUrl),
-      readBytes(src.wasmUrl, { what: "midashi's semantic module", missing: "serve the package's dist/embed/ folder next to index.js, or pass embedWasmUrl", timeoutMs: src.timeoutMs }, report("wasm")),
       read("model", src.model, "the embedding model"),
       read("tokenizer", src.tokenizer, "the model's tokenizer"),
       read("config", src.config, "the model's configuration"),
@@ -108,8 +110,9 @@ export class EmbedHost {
     await checkModelBytes(onnx, src);
     let module: WebAssembly.Module;
     try {
-      module = await WebAssembly.compile(wasm as Uint8Array<ArrayBuffer>);
+      module = await compiled;
     } catch (e) {
+      if (e instanceof MidashiError) throw e;
       throw new MidashiError(
         "CORRUPTED",
         `${src.wasmUrl} is not a valid WebAssembly module (${e instanceof Error ? e.message : String(e)}); serve dist/embed/midashi_wasm_embed_bg.wasm unchanged (it needs a browser with WebAssembly SIMD)`,

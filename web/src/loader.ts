@@ -142,15 +142,7 @@ async function fetchBytes(url: string, ctx: ReadContext, onProgress?: OnProgress
         { cause: e },
       );
     }
-    if (res.status === 404 || res.status === 410) {
-      // Not reading the body: release the connection.
-      void res.body?.cancel().catch(() => undefined);
-      throw new MidashiError("NOT_FOUND", `${ctx.what}: ${url} was not found (HTTP ${res.status}); ${ctx.missing}`);
-    }
-    if (!res.ok) {
-      void res.body?.cancel().catch(() => undefined);
-      throw new MidashiError("NETWORK", `${ctx.what}: ${url} answered HTTP ${res.status} ${res.statusText}; try again later or check the server`);
-    }
+    refuseUnlessOk(res, url, ctx);
     try {
       arm();
       if (!res.body) return new Uint8Array(await res.arrayBuffer());
@@ -169,6 +161,52 @@ async function fetchBytes(url: string, ctx: ReadContext, onProgress?: OnProgress
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Throws the loader's error for a response that is not the file asked for. */
+function refuseUnlessOk(res: Response, url: string, ctx: ReadContext): void {
+  if (res.status === 404 || res.status === 410) {
+    // Not reading the body: release the connection.
+    void res.body?.cancel().catch(() => undefined);
+    throw new MidashiError("NOT_FOUND", `${ctx.what}: ${url} was not found (HTTP ${res.status}); ${ctx.missing}`);
+  }
+  if (!res.ok) {
+    void res.body?.cancel().catch(() => undefined);
+    throw new MidashiError("NETWORK", `${ctx.what}: ${url} answered HTTP ${res.status} ${res.statusText}; try again later or check the server`);
+  }
+}
+
+/**
+ * The WebAssembly module at `location`, compiled. Over http(s) in a browser it is compiled as
+ * it downloads, from the fetch's own response: browsers keep the compiled code of such a
+ * module with its HTTP cache entry (V8's wasm code cache), so a second visit skips compiling
+ * the 15 MB semantic module (~1.5 s here) — compiling from bytes read for progress, as
+ * before, compiled it again on every page. Elsewhere (Node, file paths), or when the server
+ * sends `.wasm` under another MIME type (streaming compilation refuses it), from its bytes.
+ * A module that is not valid WebAssembly rejects with the engine's `CompileError`.
+ */
+export async function compileModule(location: string, ctx: ReadContext): Promise<WebAssembly.Module> {
+  const streaming = isFetchable(location) && !isNode() && typeof WebAssembly.compileStreaming === "function";
+  if (streaming) {
+    let res: Response;
+    try {
+      res = await fetch(location);
+    } catch (e) {
+      throw new MidashiError(
+        "NETWORK",
+        `${ctx.what}: could not fetch ${location} (${e instanceof Error ? e.message : String(e)}); check the network connection and that the server is up`,
+        { cause: e },
+      );
+    }
+    refuseUnlessOk(res, location, ctx);
+    try {
+      return await WebAssembly.compileStreaming(res);
+    } catch (e) {
+      if (e instanceof WebAssembly.CompileError) throw e;
+      // Most often a MIME type other than application/wasm: compile its bytes instead.
+    }
+  }
+  return WebAssembly.compile((await readBytes(location, ctx)) as Uint8Array<ArrayBuffer>);
 }
 
 /** Reads a response body chunk by chunk, telling `onProgress` as bytes arrive. */
