@@ -212,6 +212,19 @@ fn inline(s: String) -> String {
             }
             '*' | '~' => i += 1,
             '_' if chars.get(i + 1) == Some(&'_') => i += 2,
+            // `_emphasis_`: an underscore opening or closing a word (not one inside it, as
+            // in snake_case).
+            '_' if {
+                let before = i
+                    .checked_sub(1)
+                    .map(|j| chars[j])
+                    .is_some_and(char::is_alphanumeric);
+                let after = chars.get(i + 1).is_some_and(|c| c.is_alphanumeric());
+                before != after
+            } =>
+            {
+                i += 1
+            }
             '!' if chars.get(i + 1) == Some(&'[') => i += 1,
             ']' if matches!(chars.get(i + 1), Some('(') | Some('[')) => {
                 // `](target)` or `][ref]`: the target goes, the words before it stay.
@@ -532,11 +545,11 @@ mod tests {
 
     #[test]
     fn markdown_and_frontmatter_are_stripped() {
-        let src = "---\ntitle: Install\ndescription: How\n---\n# Install\n\nRun **`npm i midashi`** from [the registry](https://x.test/y).\n\n```bash\nnpm i -D midashi\n```\n\n| Flag | Meaning |\n|---|---|\n| `--out` | where |\n";
+        let src = "---\ntitle: Install\ndescription: How\n---\n# Install\n\nRun **`npm i midashi`** from [the _registry_](https://x.test/y) as_is.\n\n```bash\nnpm i -D midashi\n```\n\n| Flag | Meaning |\n|---|---|\n| `--out` | where |\n";
         let p = Plain::of(src, 1, u32::MAX);
         assert_eq!(
             p.text,
-            "Run npm i midashi from the registry. npm i -D midashi Flag · Meaning --out · where"
+            "Run npm i midashi from the registry as_is. npm i -D midashi Flag · Meaning --out · where"
         );
         assert_eq!(p.line_at(0), 7);
         assert_eq!(p.line_at(p.text.find("npm i -D").unwrap()), 10);
