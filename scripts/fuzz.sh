@@ -67,7 +67,7 @@ for t in "${TARGETS[@]}"; do
     echo "== fuzzing $t for ${SECONDS_EACH}s"
     set +e
     cargo fuzz run "$t" --sanitizer "$SANITIZER" --target-dir "$FUZZ_TARGET_DIR" \
-        "$work" "$ROOT/fuzz/seeds/$t" -- \
+        "$work" "$ROOT/fuzz/seeds/$t" $([[ -d "$ROOT/fuzz/corpus/$t" ]] && echo "$ROOT/fuzz/corpus/$t") -- \
         -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
         -max_len="$(max_len "$t")" -artifact_prefix="$art/" -print_final_stats=1 \
         >"$log" 2>&1
