@@ -136,11 +136,7 @@ async function fetchBytes(url: string, ctx: ReadContext, onProgress?: OnProgress
       res = await fetch(url, controller ? { signal: controller.signal } : undefined);
     } catch (e) {
       if (stalled) throw stall(e);
-      throw new MidashiError(
-        "NETWORK",
-        `${ctx.what}: could not fetch ${url} (${e instanceof Error ? e.message : String(e)}); check the network connection and that the server is up`,
-        { cause: e },
-      );
+      throw unreachable(url, ctx, e);
     }
     refuseUnlessOk(res, url, ctx);
     try {
@@ -161,6 +157,15 @@ async function fetchBytes(url: string, ctx: ReadContext, onProgress?: OnProgress
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The error of a request that got no response at all. */
+function unreachable(url: string, ctx: ReadContext, e: unknown): MidashiError {
+  return new MidashiError(
+    "NETWORK",
+    `${ctx.what}: could not fetch ${url} (${e instanceof Error ? e.message : String(e)}); check the network connection and that the server is up`,
+    { cause: e },
+  );
 }
 
 /** Throws the loader's error for a response that is not the file asked for. */
@@ -192,11 +197,7 @@ export async function compileModule(location: string, ctx: ReadContext): Promise
     try {
       res = await fetch(location);
     } catch (e) {
-      throw new MidashiError(
-        "NETWORK",
-        `${ctx.what}: could not fetch ${location} (${e instanceof Error ? e.message : String(e)}); check the network connection and that the server is up`,
-        { cause: e },
-      );
+      throw unreachable(location, ctx, e);
     }
     refuseUnlessOk(res, location, ctx);
     try {

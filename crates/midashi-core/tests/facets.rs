@@ -2,12 +2,10 @@
 //! language of its document, most first, alike in both layouts — what the widget offers as
 //! filters, each value being what the filter option of the same name takes.
 
+mod common;
+
 use midashi_core::answer::FacetCount;
-use midashi_core::build::{IndexBuilder, IndexSettings, Layout};
-use midashi_core::layout::sharded::FileSource;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
-use midashi_markdown::{parse_document, Options};
-use std::collections::HashMap;
 
 const DOCS: [(&str, &str); 5] = [
     (
@@ -30,40 +28,7 @@ const DOCS: [(&str, &str); 5] = [
 ];
 
 fn indexes() -> [SearchIndex; 2] {
-    let build = |layout| -> HashMap<String, Vec<u8>> {
-        let mut b = IndexBuilder::new(IndexSettings {
-            layout,
-            ..IndexSettings::default()
-        });
-        for (path, src) in DOCS {
-            b.add(parse_document(path, src, &Options::default()).0);
-        }
-        b.build().unwrap().files.into_iter().collect()
-    };
-    let kind = |f: &HashMap<String, Vec<u8>>, stem: &str| {
-        f.iter()
-            .find(|(n, _)| n.starts_with(stem))
-            .unwrap()
-            .1
-            .clone()
-    };
-    let one = build(Layout::Single);
-    let single = SearchIndex::open(
-        &kind(&one, "midashi-entry"),
-        &kind(&one, "terms."),
-        &kind(&one, "sections."),
-    )
-    .unwrap();
-    let many = build(Layout::Sharded);
-    let all = many.clone();
-    let source: FileSource = Box::new(move |name: &str| Ok(all[name].clone()));
-    let sharded = SearchIndex::open_sharded(
-        &kind(&many, "midashi-entry"),
-        &kind(&many, "directory."),
-        Some(source),
-    )
-    .unwrap();
-    [single, sharded]
+    common::both_layouts(&DOCS)
 }
 
 fn counts(v: &[FacetCount]) -> Vec<(&str, u32)> {

@@ -4,11 +4,7 @@
 
 mod common;
 
-use midashi_core::build::{IndexBuilder, IndexSettings, Layout};
-use midashi_core::layout::sharded::FileSource;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
-use midashi_markdown::{parse_document, Options};
-use std::collections::HashMap;
 
 const DOCS: [(&str, &str); 4] = [
     (
@@ -29,39 +25,8 @@ const DOCS: [(&str, &str); 4] = [
     ),
 ];
 
-fn files(layout: Layout) -> HashMap<String, Vec<u8>> {
-    let mut b = IndexBuilder::new(IndexSettings {
-        layout,
-        ..IndexSettings::default()
-    });
-    for (path, src) in DOCS {
-        b.add(parse_document(path, src, &Options::default()).0);
-    }
-    b.build().unwrap().files.into_iter().collect()
-}
-
-fn kind<'a>(f: &'a HashMap<String, Vec<u8>>, stem: &str) -> &'a [u8] {
-    f.iter().find(|(n, _)| n.starts_with(stem)).unwrap().1
-}
-
 fn indexes() -> [SearchIndex; 2] {
-    let one = files(Layout::Single);
-    let single = SearchIndex::open(
-        kind(&one, "midashi-entry"),
-        kind(&one, "terms."),
-        kind(&one, "sections."),
-    )
-    .unwrap();
-    let many = files(Layout::Sharded);
-    let all = many.clone();
-    let source: FileSource = Box::new(move |name: &str| Ok(all[name].clone()));
-    let sharded = SearchIndex::open_sharded(
-        kind(&many, "midashi-entry"),
-        kind(&many, "directory."),
-        Some(source),
-    )
-    .unwrap();
-    [single, sharded]
+    common::both_layouts(&DOCS)
 }
 
 fn headings(idx: &SearchIndex, q: &str) -> Vec<String> {

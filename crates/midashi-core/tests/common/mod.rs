@@ -61,3 +61,46 @@ pub fn markdown_under(root: &Path, dir: &Path, out: &mut Vec<String>) {
         }
     }
 }
+
+/// The same Markdown documents indexed in both layouts: `[single file, sharded]`, the
+/// sharded one reading its files on demand through a file source.
+pub fn both_layouts(docs: &[(&str, &str)]) -> [midashi_core::SearchIndex; 2] {
+    use midashi_core::build::{IndexSettings, Layout};
+    use std::collections::HashMap;
+    let build = |layout| -> HashMap<String, Vec<u8>> {
+        let mut b = IndexBuilder::new(IndexSettings {
+            layout,
+            ..IndexSettings::default()
+        });
+        for (path, src) in docs {
+            let options = midashi_markdown::Options::default();
+            b.add(midashi_markdown::parse_document(path, src, &options).0);
+        }
+        b.build().unwrap().files.into_iter().collect()
+    };
+    let kind = |f: &HashMap<String, Vec<u8>>, stem: &str| {
+        f.iter()
+            .find(|(n, _)| n.starts_with(stem))
+            .unwrap()
+            .1
+            .clone()
+    };
+    let one = build(Layout::Single);
+    let single = midashi_core::SearchIndex::open(
+        &kind(&one, "midashi-entry"),
+        &kind(&one, "terms."),
+        &kind(&one, "sections."),
+    )
+    .unwrap();
+    let many = build(Layout::Sharded);
+    let all = many.clone();
+    let source: midashi_core::layout::sharded::FileSource =
+        Box::new(move |name: &str| Ok(all[name].clone()));
+    let sharded = midashi_core::SearchIndex::open_sharded(
+        &kind(&many, "midashi-entry"),
+        &kind(&many, "directory."),
+        Some(source),
+    )
+    .unwrap();
+    [single, sharded]
+}
