@@ -395,7 +395,9 @@ fn closest_sentence(text: &str, terms: &HashSet<&str>) -> usize {
         if !boundary && end < text.len() {
             continue;
         }
-        let sentence = text[start..end].to_lowercase();
+        // Folded as the terms were (the analyzer's normalisation, which in the browser asks
+        // the host to lower-case: `str::to_lowercase` would link Unicode's case tables).
+        let sentence = crate::analyzer::normalize(&text[start..end]);
         let words: Vec<&str> = sentence.split(|c: char| !c.is_alphanumeric()).collect();
         let hits = stems
             .iter()
