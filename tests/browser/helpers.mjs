@@ -147,3 +147,12 @@ export async function search(page, query) {
 export function anchorExists(page, anchor) {
   return page.evaluate((a) => document.getElementById(a) !== null, anchor);
 }
+
+/** A fresh page of `context` on `url`, once <midashi-search> is defined, with the problems list it reports into. */
+export async function openPage(context, url) {
+  const problems = [];
+  const page = await newPage(context, problems);
+  await page.goto(url);
+  await page.waitForFunction(() => customElements.get("midashi-search") !== undefined);
+  return { page, problems, w: widget(page) };
+}

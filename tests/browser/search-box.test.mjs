@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ROOT, buildIndexBin, buildSite, launch, newPage, record, remove, search, serve, widget } from "./helpers.mjs";
+import { ROOT, buildIndexBin, buildSite, launch, openPage, record, remove, search, serve } from "./helpers.mjs";
 
 let site;
 let server;
@@ -38,13 +38,7 @@ after(async () => {
   remove(site);
 });
 
-async function open(path = "/index.html") {
-  const problems = [];
-  const page = await newPage(browser.context, problems);
-  await page.goto(server.url + path);
-  await page.waitForFunction(() => customElements.get("midashi-search") !== undefined);
-  return { page, problems, w: widget(page) };
-}
+const open = (path = "/index.html") => openPage(browser.context, server.url + path);
 
 /** What the CLI answers on the site's index: ids in order. */
 function cli(query) {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ROOT, anchorExists, buildIndexBin, buildSite, launch, newPage, record, remove, search, serve, widget } from "./helpers.mjs";
+import { ROOT, anchorExists, buildIndexBin, buildSite, launch, newPage, openPage, record, remove, search, serve, widget } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -31,13 +31,7 @@ after(async () => {
 });
 
 /** A fresh page on `path` with the problems list it reports into. */
-async function open(path = "/index.html") {
-  const problems = [];
-  const page = await newPage(browser.context, problems);
-  await page.goto(server.url + path);
-  await page.waitForFunction(() => customElements.get("midashi-search") !== undefined);
-  return { page, problems, w: widget(page) };
-}
+const open = (path = "/index.html") => openPage(browser.context, server.url + path);
 
 describe("opening and closing", () => {
   test("Ctrl+K, Meta+K and / open the dialog with the input focused; Esc closes and restores focus", async () => {
