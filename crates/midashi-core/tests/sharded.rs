@@ -740,3 +740,96 @@ fn a_huge_line_gives_a_bounded_preview_and_card_in_both_layouts() {
     let view = single.get_section(SectionId::parse(&id).unwrap()).unwrap();
     assert!(view.text.contains(&huge));
 }
+
+/// A shard or tree whose facts name sections past the index's last, under a valid header
+/// and checksum (a crafted file, or one damaged before it was framed), fails the query with
+/// a typed error at once. Grouping walks a kept section's descendants: a fuzzed shard with a
+/// subtree of ~2³⁰ once kept the reader busy 22 s and 690 MB
+/// (`fuzz/regressions/load_sharded-slow-shard-payload.bin`).
+#[test]
+fn a_shard_or_tree_naming_sections_past_the_last_is_refused_at_once() {
+    use midashi_core::format::{decode, encode, FileKind};
+    use midashi_core::layout::sharded::{read_scored_list, write_scored_list, Shard, Tree};
+    let mut builder = IndexBuilder::new(IndexSettings {
+        layout: Layout::Sharded,
+        ..IndexSettings::default()
+    });
+    let docs = [
+        (
+            "a.md",
+            "# Alpha\n\nzebra words here\n\n## Beta\n\nzebra more\n",
+        ),
+        (
+            "b.md",
+            "# Gamma\n\nzebra again\n\n## Delta\n\nnothing else\n",
+        ),
+    ];
+    for (path, src) in docs {
+        builder.add(parse_document(path, src, &Options::default()).0);
+    }
+    common::add_vectors(&mut builder, &[]);
+    let files: HashMap<String, Vec<u8>> = builder.build().unwrap().files.into_iter().collect();
+    let open = || {
+        SearchIndex::open_sharded(
+            by_kind(&files, "midashi-entry"),
+            by_kind(&files, "directory."),
+            None,
+        )
+        .unwrap()
+    };
+    let mut idx = open();
+    let (ok, _) = drive(&mut idx, &files, |i| {
+        i.search_step("zebra", &SearchOptions::default(), None)
+    });
+    assert_eq!(ok.unwrap().results.len(), 2, "the undamaged index answers");
+
+    // The shard holding "zebra", its list appended again with a subtree of 2³⁰ and the
+    // term pointed at the copy.
+    let (name, bytes) = files
+        .iter()
+        .find(|(n, b)| {
+            n.starts_with("shard.")
+                && decode::<Shard>(FileKind::Shard, n, b)
+                    .ok()
+                    .and_then(|s| fst::Map::new(s.fst).ok()?.get("zebra"))
+                    .is_some()
+        })
+        .map(|(n, b)| (n.clone(), b.clone()))
+        .expect("a shard holds zebra");
+    let mut shard: Shard = decode(FileKind::Shard, &name, &bytes).unwrap();
+    let map = fst::Map::new(shard.fst.clone()).unwrap();
+    let at = map.get("zebra").unwrap() as usize;
+    let (df, mut list) = read_scored_list(&shard.lists, at, false, u32::MAX).unwrap();
+    list[0].facts.subtree = 1 << 30;
+    let copy = shard.lists.len() as u64;
+    write_scored_list(&mut shard.lists, df, false, &list);
+    let mut dictionary = fst::MapBuilder::memory();
+    let mut stream = map.stream();
+    while let Some((term, offset)) = fst::Streamer::next(&mut stream) {
+        let offset = if term == b"zebra" { copy } else { offset };
+        dictionary.insert(term, offset).unwrap();
+    }
+    shard.fst = dictionary.into_inner().unwrap();
+    let mut crafted = files.clone();
+    crafted.insert(name.clone(), encode(FileKind::Shard, &shard).unwrap());
+    let mut idx = open();
+    let (err, _) = drive(&mut idx, &crafted, |i| {
+        i.search_step("zebra", &SearchOptions::default(), None)
+    });
+    let err = err.unwrap_err();
+    assert_eq!(err.code(), "MALFORMED", "{err}");
+    assert!(err.to_string().contains(&name), "{err}");
+
+    // A tree whose first section's subtree runs past the last section.
+    let tree_name = files
+        .keys()
+        .find(|n| n.starts_with("tree."))
+        .unwrap()
+        .clone();
+    let mut tree: Tree = decode(FileKind::Tree, &tree_name, &files[&tree_name]).unwrap();
+    tree.facts[0].subtree = u32::MAX;
+    let err = open()
+        .attach_file(&tree_name, &encode(FileKind::Tree, &tree).unwrap())
+        .unwrap_err();
+    assert_eq!(err.code(), "MALFORMED", "{err}");
+}

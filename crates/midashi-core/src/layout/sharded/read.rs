@@ -405,7 +405,24 @@ impl Sharded {
         }
         let (i, offset) = split_ref(reference);
         let shard = self.shard(i)?;
-        let (_, list) = read_scored_list(&shard.data.lists, offset as usize, self.dir.versioned)?;
+        let read = read_scored_list(
+            &shard.data.lists,
+            offset as usize,
+            self.dir.versioned,
+            self.dir.n_sections,
+        );
+        let Some((_, list)) = read else {
+            // Past the checksum, so damaged when written or crafted: the query fails with
+            // why instead of answering without this word.
+            let name = FileKind::Shard.name_for_hash(self.dir.shards.get(i as usize)?.name_hash());
+            self.failed.lock_ok().get_or_insert(Error::Malformed {
+                file: name,
+                detail: "a posting list is damaged (a section outside the index); \
+                         fetch or copy the index folder again, or rebuild it"
+                    .into(),
+            });
+            return None;
+        };
         let list: Arc<[ScoredPosting]> = list.into();
         self.decoded.lock_ok().insert(reference, list.clone());
         Some(list)

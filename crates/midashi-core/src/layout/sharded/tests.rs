@@ -34,7 +34,7 @@ mod lists_and_columns {
         for versioned in [true, false] {
             let mut buf = vec![7];
             write_scored_list(&mut buf, 1, versioned, &list);
-            let (df, got) = read_scored_list(&buf, 1, versioned).unwrap();
+            let (df, got) = read_scored_list(&buf, 1, versioned, 70_001).unwrap();
             assert_eq!(df, 1);
             let want: Vec<ScoredPosting> = list
                 .iter()
@@ -48,7 +48,7 @@ mod lists_and_columns {
                 .collect();
             assert_eq!(got, want);
             // A cut list is an error, not a panic.
-            assert!(read_scored_list(&buf[..buf.len() - 1], 1, versioned).is_none());
+            assert!(read_scored_list(&buf[..buf.len() - 1], 1, versioned, 70_001).is_none());
         }
     }
 
@@ -69,7 +69,7 @@ mod lists_and_columns {
         let written = |scores: &[f32]| {
             let mut buf = Vec::new();
             write_scored_list(&mut buf, scores.len() as u64, false, &list(scores));
-            let (_, got) = read_scored_list(&buf, 0, false).unwrap();
+            let (_, got) = read_scored_list(&buf, 0, false, 1_000).unwrap();
             let got: Vec<u32> = got.iter().map(|p| p.score.to_bits()).collect();
             let want: Vec<u32> = scores.iter().map(|s| s.to_bits()).collect();
             assert_eq!(got, want, "{scores:?}");
@@ -95,7 +95,7 @@ mod lists_and_columns {
         let mut buf = Vec::new();
         write_scored_list(&mut buf, 1, false, &list(&[q(1.0)]));
         buf[4] = 0x03;
-        assert!(read_scored_list(&buf, 0, false).is_none());
+        assert!(read_scored_list(&buf, 0, false, 1_000).is_none());
     }
 
     /// Columns of two documents.

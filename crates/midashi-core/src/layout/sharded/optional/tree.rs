@@ -11,7 +11,11 @@ impl Sharded {
     /// Checks the tree file against the directory and keeps it.
     pub(in crate::layout::sharded) fn attach_tree(&self, name: &str, bytes: &[u8]) -> Result<()> {
         let data: Tree = decode(FileKind::Tree, name, bytes)?;
-        if data.facts.len() != self.dir.n_sections as usize {
+        // Grouping walks a section's descendants: a subtree past the last section would
+        // make it walk billions of ordinals.
+        let n = self.dir.n_sections;
+        let subtrees_fit = (0..n).zip(&data.facts).all(|(s, f)| f.subtree < n - s);
+        if data.facts.len() != n as usize || !subtrees_fit {
             return Err(Error::Malformed {
                 file: name.to_string(),
                 detail: "the tree does not match the directory".into(),
