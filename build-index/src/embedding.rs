@@ -44,6 +44,8 @@ pub struct EmbedReport {
     pub cache_misses: usize,
     /// Sections longer than one window.
     pub windowed: usize,
+    /// The best similarity nonsense queries reach (see `midashi_core::vectors::noise`).
+    pub noise_floor: Option<f32>,
 }
 
 /// The text embedded for a section: `Title > H1 > H2` then its own prose.
@@ -213,6 +215,9 @@ pub fn embed_documents(
             report.windows += 1;
         }
     }
+    // Measured with the model's query vectors, as queries are embedded.
+    vectors.noise_floor = noise_floor(embedder, &vectors)?;
+    report.noise_floor = vectors.noise_floor;
     // Keep only what this build used, so the cache does not grow without bound.
     let used: std::collections::HashSet<u128> = texts.iter().map(|(h, _)| *h).collect();
     cache.retain(|h, _| used.contains(h));
@@ -223,4 +228,16 @@ pub fn embed_documents(
         crate::output::write_atomic(&cache_file, &bytes)?;
     }
     Ok((vectors, report))
+}
+
+/// The noise floor of `vectors`: how close the model puts nonsense queries to their nearest
+/// section (a few dozen short encodings and scans; see `midashi_core::vectors::noise`).
+pub fn noise_floor(embedder: &Embedder, vectors: &VectorsData) -> Result<Option<f32>> {
+    let queries = midashi_core::vectors::noise::nonsense_queries();
+    let embedded: Vec<Vec<f32>> = queries
+        .par_iter()
+        .map(|q| embedder.embed(q))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| CliError::Model(e.to_string()))?;
+    Ok(midashi_core::vectors::noise::measure(vectors, &embedded))
 }

@@ -444,3 +444,53 @@ fn eval_auto_measures_what_users_get_and_takes_other_judgments() {
     ]);
     assert_eq!(ja["ndcg@10"], kw["ndcg@10"]);
 }
+
+/// Honest empty results (#22 item 2): the build measures the model's noise floor and says
+/// so; nonsense then finds nothing in any mode, while a question by meaning and a
+/// misspelling still find their sections.
+#[test]
+fn nonsense_finds_nothing_in_any_mode() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("index");
+    build(&docs(), &out, &model, &tmp.path().join("cache"), &[]);
+    // The report of a build that is not --quiet names the floor.
+    let o = run(bin()
+        .arg(docs())
+        .arg("--out")
+        .arg(tmp.path().join("again"))
+        .arg("--model")
+        .arg(&model)
+        .arg("--cache-dir")
+        .arg(tmp.path().join("cache")));
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(report.contains("noise floor 0."), "{report}");
+    for q in [
+        "xylophonequartz",
+        "asdfghjk",
+        "qwpzxk vlorbing",
+        "zumatek plinovar",
+    ] {
+        for mode in ["auto", "keyword", "semantic", "hybrid"] {
+            let r = search(&out, q, &["--mode", mode]);
+            assert_eq!(r["total"], 0, "{q} in {mode} mode: {r}");
+            assert!(r["results"].as_array().unwrap().is_empty());
+        }
+    }
+    // By meaning, words shared or not.
+    let r = search(
+        &out,
+        "my browser tab has no internet connection, can I still look things up",
+        &["--mode", "semantic", "--limit", "5"],
+    );
+    assert!(
+        r["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h["path"] == "getting-started/offline.md"),
+        "{r}"
+    );
+    let r = search(&out, "paginaton", &["--mode", "hybrid"]);
+    assert!(!ids(&r).is_empty(), "{r}");
+}

@@ -187,6 +187,21 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     assert.ok(r.results.some((h) => h.path === "getting-started/offline.md"), r.results.map((h) => `${h.path}#${h.anchor}`).join(" "));
   });
 
+  test("nonsense finds nothing in any mode once the model is ready, with the same answer as the CLI (#22 item 2)", async () => {
+    const idx = await Midashi.load(dir);
+    after(() => idx.close());
+    await idx.warmup();
+    for (const q of ["xylophonequartz", "asdfghjk", "zumatek plinovar"]) {
+      for (const mode of ["auto", "keyword", "semantic", "hybrid"]) {
+        const r = await idx.search(q, { mode, cache: false });
+        assert.equal(r.total, 0, `${q} (${mode}): ${r.results.map((h) => h.id).join(" ")}`);
+        assert.deepEqual(r.results, []);
+      }
+    }
+    const real = await idx.search("my browser tab has no internet connection, can I still look things up", { mode: "semantic", cache: false });
+    assert.ok(real.total > 0);
+  });
+
   test("a missing model fails semantic search clearly; keyword search goes on", async () => {
     const { readdirSync } = await import("node:fs");
     const model = readdirSync(dir).find((f) => f.startsWith("model.") && f.endsWith(".onnx"));

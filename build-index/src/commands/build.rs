@@ -444,6 +444,12 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
                     r.windowed
                 );
             }
+            if let Some(floor) = r.noise_floor {
+                println!(
+                    "             noise floor {floor:.3}: a query whose words match nothing \
+                     answers only when closer than that in meaning"
+                );
+            }
         }
         None => println!("  vectors    none (keyword-only index)"),
     }

@@ -32,11 +32,14 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// f32 planes, are refused with a request to rebuild (tag 21).
 /// 9: the terms file ends with page weights per section (`TermsData::section_weights`; empty
 /// unless a page is weighted); a 1.8 reader leaves them unread and ranks as if unweighted.
+/// 10: the vectors file ends with its noise floor (`VectorsData::noise_floor`, the best
+/// similarity nonsense reaches); a 1.9 reader leaves it unread and keeps semantic results
+/// for queries whose words match nothing, as before.
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 9;
+pub const FORMAT_MINOR: u16 = 10;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.

@@ -324,7 +324,10 @@ impl SearchIndex {
         };
         let ranked = match (mode, query_vector) {
             (Mode::Keyword, _) | (_, None) => keyword,
-            (_, Some(qv)) => self.semantic_leg(store, qv, opts, &facts, mode, keyword)?,
+            (_, Some(qv)) => {
+                let words_match = plan.all_terms().next().is_some();
+                self.semantic_leg(store, qv, opts, &facts, mode, keyword, words_match)?
+            }
         };
         let ranked = match &planned.filters {
             Some(f) => operators::apply(&self.analyzer, store, f, ranked)?,

@@ -77,7 +77,10 @@ impl SearchIndex {
     }
 
     /// The ranked list of a query that has a vector: the semantic leg alone, or fused with
-    /// the keyword leg's `keyword` (hybrid).
+    /// the keyword leg's `keyword` (hybrid). `words_match`: whether any of the query's words
+    /// (or their corrections) is in the index; when none is, the semantic leg answers only
+    /// if its best similarity lies above the index's noise floor (see `vectors::noise`).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn semantic_leg(
         &self,
         store: &dyn Layout,
@@ -86,6 +89,7 @@ impl SearchIndex {
         facts: &HashMap<u32, SectionFacts>,
         mode: Mode,
         keyword: Vec<(u32, f32)>,
+        words_match: bool,
     ) -> Result<Vec<(u32, f32)>> {
         let vectors = self
             .vectors
@@ -98,6 +102,12 @@ impl SearchIndex {
             Some(ann) if !opts.has_filters() => ann.search(vectors, qv),
             _ => vectors.scan(qv),
         };
+        let best = candidates.first().map_or(f32::NEG_INFINITY, |&(_, s)| s);
+        if !words_match && !vectors.clearly_above_noise(best) {
+            // Nonsense (or words this site never uses, with nothing close in meaning):
+            // an honest empty answer, not the least unrelated sections.
+            return Ok(Vec::new());
+        }
         let semantic: Vec<(u32, f32)> = candidates
             .into_iter()
             .filter(|&(s, _)| store.passes_filters(s, opts, facts))

@@ -16,6 +16,7 @@ impl SearchIndex {
     }
 
     /// No semantic leg in this build: the query runs in the full engine.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn semantic_leg(
         &self,
         _: &dyn Layout,
@@ -24,6 +25,7 @@ impl SearchIndex {
         _: &HashMap<u32, SectionFacts>,
         _: Mode,
         _: Vec<(u32, f32)>,
+        _: bool,
     ) -> Result<Vec<(u32, f32)>> {
         Err(Error::NeedsFullEngine("the semantic leg"))
     }

@@ -3,6 +3,7 @@
 //! scan that scores a section by its best window.
 
 pub mod ann;
+pub mod noise;
 
 use crate::format::reader::{Decode, ReadResult, Reader};
 use serde::{Deserialize, Serialize};
@@ -20,6 +21,10 @@ pub struct VectorsData {
     /// Rows of `dims` int8 values.
     #[serde(with = "serde_bytes")]
     pub data: Vec<u8>,
+    /// The best similarity nonsense reaches (see [`noise`]): a query whose words match
+    /// nothing keeps its semantic results only above it. `None` before format 1.10, or for
+    /// vectors not made by a model (no floor is applied then).
+    pub noise_floor: Option<f32>,
 }
 
 /// The int8 quantisation of a vector: values and the scale with `value ≈ scale * int8`. The
@@ -42,7 +47,14 @@ impl VectorsData {
             row_section: Vec::new(),
             scales: Vec::new(),
             data: Vec::new(),
+            noise_floor: None,
         }
+    }
+
+    /// Whether a query's best similarity `best` lies above the noise floor (always, when
+    /// the vectors have none).
+    pub fn clearly_above_noise(&self, best: f32) -> bool {
+        self.noise_floor.is_none_or(|floor| best > floor)
     }
 
     /// Number of rows.
@@ -139,6 +151,12 @@ impl Decode for VectorsData {
             row_section: Decode::decode(r)?,
             scales: r.bytes()?,
             data: r.bytes()?,
+            // Format 1.10 appended it; a 1.9 file ends before.
+            noise_floor: if r.remaining() > 0 {
+                r.option(|r| r.f32())?
+            } else {
+                None
+            },
         })
     }
 }
