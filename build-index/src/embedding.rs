@@ -5,6 +5,7 @@
 //! its own text; the model splits it into windows at its token limit and the section scores
 //! by its best window (see `midashi_core::vectors`).
 
+use crate::endpoint::{Endpoint, EndpointArgs};
 use crate::error::{CliError, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use midashi_core::build::ModelFiles;
@@ -46,6 +47,8 @@ pub struct EmbedReport {
     pub windowed: usize,
     /// The best similarity nonsense queries reach (see `midashi_core::vectors::noise`).
     pub noise_floor: Option<f32>,
+    /// The embedding server that encoded the sections, and the requests it took.
+    pub server: Option<(String, usize)>,
 }
 
 /// The text embedded for a section: `Title > H1 > H2` then its own prose.
@@ -143,6 +146,7 @@ pub fn embed_documents(
     cache_dir: &Path,
     site: &Path,
     progress: bool,
+    endpoint: Option<&EndpointArgs>,
 ) -> Result<(VectorsData, EmbedReport)> {
     let info = model_info(embedder);
     let cache_file = cache_path(cache_dir, &info, site);
@@ -174,31 +178,52 @@ pub fn embed_documents(
         sections: sections.len(),
         ..EmbedReport::default()
     };
-    let bar = if progress && !todo.is_empty() {
-        let bar = ProgressBar::new(todo.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} embedding {bar:30} {pos}/{len} sections ({eta} left)",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
+    // The server is probed only when there is something to send it.
+    let endpoint = match endpoint {
+        Some(args) if !todo.is_empty() => Some(Endpoint::connect(args, embedder, &info.name)?),
+        _ => None,
     };
-    let encoded: Vec<std::result::Result<(u128, Windows), String>> = todo
-        .par_iter()
-        .map(|(h, text)| {
-            let v = embedder.embed_windows(text).map_err(|e| e.to_string());
-            bar.inc(1);
-            v.map(|v| (*h, v))
-        })
-        .collect();
-    bar.finish_and_clear();
-    for r in encoded {
-        let (h, v) = r.map_err(CliError::Model)?;
+    let encoded: Vec<(u128, Windows)> = match &endpoint {
+        None => {
+            let bar = progress_bar(progress, todo.len(), "sections");
+            let encoded: std::result::Result<Vec<(u128, Windows)>, String> = todo
+                .par_iter()
+                .map(|(h, text)| {
+                    let v = embedder.embed_windows(text).map_err(|e| e.to_string());
+                    bar.inc(1);
+                    v.map(|v| (*h, v))
+                })
+                .collect();
+            bar.finish_and_clear();
+            encoded.map_err(CliError::Model)?
+        }
+        Some(endpoint) => {
+            // Windows are cut here, with the model's tokenizer: the same windows whoever
+            // encodes them.
+            let split: Vec<Vec<String>> = todo
+                .par_iter()
+                .map(|(_, text)| embedder.window_texts(text))
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|e| CliError::Model(e.to_string()))?;
+            let flat: Vec<String> = split.iter().flatten().cloned().collect();
+            let bar = progress_bar(progress, flat.len(), "windows via the server");
+            let mut vectors = endpoint
+                .embed_all(&flat, &|n| bar.inc(n as u64))?
+                .into_iter();
+            bar.finish_and_clear();
+            todo.iter()
+                .zip(&split)
+                .map(|((h, _), windows)| (*h, vectors.by_ref().take(windows.len()).collect()))
+                .collect()
+        }
+    };
+    for (h, v) in encoded {
         cache.insert(h, v);
     }
+    report.server = endpoint.map(|e| {
+        let requests = e.requests.load(std::sync::atomic::Ordering::Relaxed);
+        (e.url().to_string(), requests)
+    });
     let mut vectors = VectorsData::new(info.dims);
     for (ord, (h, _)) in texts.iter().enumerate() {
         let windows = &cache[h];
@@ -240,4 +265,18 @@ pub fn noise_floor(embedder: &Embedder, vectors: &VectorsData) -> Result<Option<
         .collect::<std::result::Result<_, _>>()
         .map_err(|e| CliError::Model(e.to_string()))?;
     Ok(midashi_core::vectors::noise::measure(vectors, &embedded))
+}
+
+/// A progress bar over `len` items (hidden without `progress` or work).
+fn progress_bar(progress: bool, len: usize, what: &str) -> ProgressBar {
+    if !progress || len == 0 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    let template =
+        format!("{{spinner}} embedding {{bar:30}} {{pos}}/{{len}} {what} ({{eta}} left)");
+    bar.set_style(
+        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
 }

@@ -3,6 +3,7 @@
 
 mod commands;
 mod embedding;
+mod endpoint;
 mod error;
 mod folder;
 mod llms;

@@ -9,33 +9,9 @@
 
 mod common;
 
-use common::{bin, run_ok as run};
+use common::{bin, model, root, run_ok as run};
 use std::fs;
 use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The model folder, or `None` (skip) when it is absent and not required.
-fn model() -> Option<PathBuf> {
-    let dir = std::env::var_os("MIDASHI_MODEL_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("models/all-MiniLM-L6-v2"));
-    if dir.join("model.onnx").is_file() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("MIDASHI_REQUIRE_SEMANTIC").as_deref() != Ok("1"),
-        "{} has no model.onnx: run scripts/fetch-model.sh",
-        dir.display()
-    );
-    eprintln!(
-        "skipped: no model at {} (run scripts/fetch-model.sh)",
-        dir.display()
-    );
-    None
-}
 
 /// Builds `docs` with the model into `out` (embedding cache in `cache`); returns the report.
 fn build(docs: &Path, out: &Path, model: &Path, cache: &Path, extra: &[&str]) -> String {

@@ -4,6 +4,7 @@ use crate::embedding::{
     default_cache_dir, default_model_places, embed_documents, load_model, model_info,
     resolve_model_dir, EmbedReport,
 };
+use crate::endpoint::EndpointArgs;
 use crate::error::{CliError, Result};
 use crate::output::write_index;
 use crate::sources::{input_files, load_html, load_markdown, load_records, InputKind, Loaded};
@@ -57,6 +58,20 @@ pub struct BuildArgs {
     /// semantic search; the CLI and the MCP server read the model folder instead).
     #[arg(long)]
     pub no_ship_model: bool,
+    /// Encode the sections on an OpenAI-compatible embeddings server (`http://host:8080`,
+    /// `…/v1` or `…/v1/embeddings`) serving the same model as --model, which still embeds
+    /// queries and is checked against the server first. API key: $MIDASHI_EMBED_API_KEY.
+    #[arg(long, value_name = "URL")]
+    pub embed_endpoint: Option<String>,
+    /// The `model` the server is asked for (default: the local model's name).
+    #[arg(long, requires = "embed_endpoint")]
+    pub embed_model: Option<String>,
+    /// Texts per request to the embeddings server.
+    #[arg(long, default_value_t = 32, requires = "embed_endpoint", value_parser = clap::value_parser!(u16).range(1..=2048))]
+    pub embed_batch: u16,
+    /// Requests to the embeddings server in flight at most.
+    #[arg(long, default_value_t = 4, requires = "embed_endpoint", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub embed_concurrency: u16,
     /// Where embeddings are cached between builds (default: $MIDASHI_CACHE_DIR or ~/.cache/midashi).
     #[arg(long)]
     pub cache_dir: Option<PathBuf>,
@@ -220,8 +235,20 @@ pub fn build(
         Some(dir) => {
             let (embedder, files) = load_model(&dir)?;
             let cache_dir = args.cache_dir.clone().unwrap_or_else(default_cache_dir);
-            let (vectors, r) =
-                embed_documents(&loaded.docs, &embedder, &cache_dir, input, !args.quiet)?;
+            let endpoint = args.embed_endpoint.as_ref().map(|url| EndpointArgs {
+                url: url.clone(),
+                model: args.embed_model.clone(),
+                batch: args.embed_batch.into(),
+                concurrency: args.embed_concurrency.into(),
+            });
+            let (vectors, r) = embed_documents(
+                &loaded.docs,
+                &embedder,
+                &cache_dir,
+                input,
+                !args.quiet,
+                endpoint.as_ref(),
+            )?;
             builder.set_vectors(model_info(&embedder), vectors);
             if !args.no_ship_model {
                 builder.set_model_files(files);
@@ -443,6 +470,9 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
                      several windows each",
                     r.windowed
                 );
+            }
+            if let Some((url, requests)) = &r.server {
+                println!("             encoded by {url} in {requests} requests");
             }
             if let Some(floor) = r.noise_floor {
                 println!(

@@ -139,6 +139,10 @@ pub fn index_corpus(
         no_llms: true,
         llms_full_limit: 0,
         lang: None,
+        embed_endpoint: None,
+        embed_model: None,
+        embed_batch: 32,
+        embed_concurrency: 4,
     };
     let embedder = if semantic {
         let dir = resolve_model_dir(model)?.ok_or_else(|| {

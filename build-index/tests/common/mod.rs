@@ -2,6 +2,7 @@
 
 #![allow(dead_code)] // each test file uses a part
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The `build-index` binary cargo built for these tests.
@@ -26,4 +27,30 @@ pub fn run_ok(cmd: &mut Command) -> Output {
         String::from_utf8_lossy(&out.stderr)
     );
     out
+}
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The embedding model's folder, or `None` (skip) when it is absent and not required:
+/// MIDASHI_REQUIRE_SEMANTIC=1 (scripts/test.sh sets it) makes a missing model a failure.
+pub fn model() -> Option<PathBuf> {
+    let dir = std::env::var_os("MIDASHI_MODEL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("models/all-MiniLM-L6-v2"));
+    if dir.join("model.onnx").is_file() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("MIDASHI_REQUIRE_SEMANTIC").as_deref() != Ok("1"),
+        "{} has no model.onnx: run scripts/fetch-model.sh",
+        dir.display()
+    );
+    eprintln!(
+        "skipped: no model at {} (run scripts/fetch-model.sh)",
+        dir.display()
+    );
+    None
 }

@@ -173,6 +173,26 @@ impl Embedder {
         Ok(self.windows(text)?.iter().map(|w| w.ids.clone()).collect())
     }
 
+    /// The text of each window [`Embedder::embed_windows`] would encode, for an embedding
+    /// server that takes text: the text itself when it fits in one window (so the server's
+    /// vector is the one this model makes), else each window's tokens decoded back to text.
+    /// Re-tokenised, a decoded window gives the same word pieces, up to the tokenizer's
+    /// normalisation (lower case, accents for BERT's): vectors close to the local ones.
+    pub fn window_texts(&self, text: &str) -> Result<Vec<String>, EmbedError> {
+        let windows = self.windows(text)?;
+        if windows.len() == 1 {
+            return Ok(vec![text.to_string()]);
+        }
+        windows
+            .iter()
+            .map(|w| {
+                self.counter
+                    .decode(&w.ids, true)
+                    .map_err(|e| EmbedError::Tokenizer(e.to_string()))
+            })
+            .collect()
+    }
+
     /// Splits a text into windows of at most `max_tokens` tokens, special tokens included.
     ///
     /// Done here rather than with the tokenizer's truncation stride: with tokenizers 0.23 the
