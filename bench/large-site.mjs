@@ -1,6 +1,7 @@
 // Large, versioned docs (issue #8's benchmark): `npm run bench:large`.
 //
 //   node bench/large-site.mjs [--corpus powershell-docs|<folder>] [--semantic] [--no-site]
+//                             [--layout auto|single|sharded]
 //                             [--queries N] [--queries-file <one query per line>]
 //
 // For one corpus (default ../shared/corpora/powershell-docs: 3,088 files, five versions; a
@@ -34,6 +35,8 @@ const { values: args } = parseArgs({
     semantic: { type: "boolean", default: false },
     "no-site": { type: "boolean", default: false },
     queries: { type: "string", default: "10" },
+    // The index layout of the measured site (default: what `build-index` chooses).
+    layout: { type: "string", default: "auto" },
     "queries-file": { type: "string" },
     out: { type: "string", default: path.join(ROOT, "bench/results") },
   },
@@ -144,7 +147,7 @@ if (args.semantic) {
 
 if (!args["no-site"]) {
   log("site: build-index --site and Pagefind over the same HTML");
-  const site = await buildSite(docs, "github");
+  const site = await buildSite(docs, "github", { layout: args.layout });
   const m = await measureSite(site, QUERIES);
   result.site = {
     queries: QUERIES,

@@ -16,9 +16,10 @@ import { buildIndexBin, pagefindBin, timed } from "./tools.mjs";
 const log = (...a) => console.error("[site]", ...a);
 
 /** Builds the site (Midashi's index + widget inside) and Pagefind's bundle over its HTML. */
-export async function buildSite(corpusDir, slug) {
+export async function buildSite(corpusDir, slug, { layout = "auto" } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-site-"));
-  execFileSync(buildIndexBin(), [corpusDir, "--out", dir, "--site", "--slug", slug, "--assets", path.join(ROOT, "web/dist"), "--quiet", "--keyword-only"], {
+  const args = [corpusDir, "--out", dir, "--site", "--slug", slug, "--assets", path.join(ROOT, "web/dist"), "--quiet", "--keyword-only", "--layout", layout];
+  execFileSync(buildIndexBin(), args, {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
   });

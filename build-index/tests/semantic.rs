@@ -281,9 +281,13 @@ fn the_hnsw_path_answers_like_the_exact_scan() {
         for mode in ["semantic", "hybrid"] {
             let a = search(&exact, q, &["--mode", mode]);
             let b = search(&ann, q, &["--mode", mode]);
-            // Fewer rows than the graph's search breadth: the graph finds every row, so the
-            // answers are the same.
-            assert_eq!(ids(&a), ids(&b), "{mode} {q}");
+            // The graph is approximate (the docs have more rows than its search breadth),
+            // but its candidates are scored exactly: the first results are the scan's, and
+            // nine of its ten at least.
+            let (a, b) = (ids(&a), ids(&b));
+            assert_eq!(a[..3], b[..3], "{mode} {q}");
+            let shared = a.iter().filter(|id| b.contains(id)).count();
+            assert!(shared >= 9, "{mode} {q}: {a:?} vs {b:?}");
         }
     }
 }
