@@ -474,3 +474,75 @@ fn nonsense_finds_nothing_in_any_mode() {
     let r = search(&out, "paginaton", &["--mode", "hybrid"]);
     assert!(!ids(&r).is_empty(), "{r}");
 }
+
+/// Headings typed as queries (#22 item 1: an exact heading match keeps its place): forty
+/// headings spread over the Rust book, each found only once there; hybrid must put the
+/// section first as often as keyword does. Before heading matches kept their keyword places
+/// in fusion, hybrid lost 3 of 40 (and `borrow checker`'s "The Borrow Checker" fell to 10th).
+#[test]
+fn heading_queries_rank_their_section_first_in_hybrid_as_in_keyword() {
+    let Some(model) = model() else { return };
+    let shared = std::env::var_os("MIDASHI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"));
+    let book = shared.join("corpora/rust-book");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("book");
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("embed-cache");
+    build(&book, &out, &model, &cache, &["--slug", "mdbook"]);
+    // Every heading outside code fences, by text; only those found once.
+    let mut files: Vec<PathBuf> = fs::read_dir(&book)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    files.sort();
+    let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut headings = Vec::new();
+    for f in &files {
+        let mut fenced = false;
+        for line in fs::read_to_string(f).unwrap().lines() {
+            if line.trim_start().starts_with("```") {
+                fenced = !fenced;
+            }
+            if fenced || !line.starts_with('#') {
+                continue;
+            }
+            let text = line.trim_start_matches('#').trim().to_string();
+            if text.split_whitespace().count() >= 2 && !text.contains('`') {
+                *seen.entry(text.to_lowercase()).or_default() += 1;
+                headings.push(text);
+            }
+        }
+    }
+    headings.retain(|h| seen[&h.to_lowercase()] == 1);
+    let step = (headings.len() / 40).max(1);
+    let queries: Vec<&String> = headings.iter().step_by(step).take(40).collect();
+    assert!(queries.len() >= 30, "{} headings", headings.len());
+    let mut first = [0usize; 2];
+    let mut lost = Vec::new();
+    for q in &queries {
+        for (i, mode) in ["keyword", "hybrid"].iter().enumerate() {
+            let r = search(&out, q, &["--mode", mode, "--limit", "5"]);
+            let top = r["results"][0]["heading"].as_str().unwrap_or_default();
+            if top.eq_ignore_ascii_case(q) {
+                first[i] += 1;
+            } else if i == 1 {
+                lost.push(format!("{q} -> {top}"));
+            }
+        }
+    }
+    eprintln!(
+        "headings first: keyword {}/{n}, hybrid {}/{n}",
+        first[0],
+        first[1],
+        n = queries.len()
+    );
+    assert!(first[1] >= first[0], "hybrid lost: {lost:#?}");
+    let r = search(
+        &out,
+        "borrow checker",
+        &["--mode", "hybrid", "--limit", "5"],
+    );
+    assert_eq!(r["results"][0]["heading"], "The Borrow Checker", "{r}");
+}

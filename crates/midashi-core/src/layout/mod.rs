@@ -46,7 +46,7 @@ pub(crate) trait Ranking {
         wanted: &[&str],
         query_len: usize,
         facts: &HashMap<u32, SectionFacts>,
-    ) -> Result<()>;
+    ) -> Result<Vec<u32>>;
     /// Loads what the semantic leg's candidates need.
     #[cfg(feature = "semantic")]
     fn prepare_semantic(&self) -> Result<()>;

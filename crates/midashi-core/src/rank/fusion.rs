@@ -77,6 +77,64 @@ pub fn fuse(keyword: &[(u32, f32)], semantic: &[(u32, f32)], fusion: Fusion) -> 
     out
 }
 
+/// How many of the keyword leg's first places a heading match keeps in a hybrid list: the
+/// results a search box shows.
+pub const ANCHORED_PLACES: usize = 10;
+
+/// The sections of `lifted` (headings holding every query word) among the first
+/// [`ANCHORED_PLACES`] of the keyword leg's `ranked` list, with their places.
+pub(crate) fn anchored(ranked: &[(u32, f32)], lifted: &[u32]) -> Vec<(u32, usize)> {
+    ranked
+        .iter()
+        .take(ANCHORED_PLACES)
+        .enumerate()
+        .filter(|(_, (s, _))| lifted.contains(s))
+        .map(|(i, &(s, _))| (s, i))
+        .collect()
+}
+
+/// A fused list in which each `anchored` section stands at its keyword place again.
+///
+/// Why: both legs count alike in fusion, so a section that only the keyword leg finds —
+/// "The Borrow Checker" for `borrow checker`, whose text the model places far from the two
+/// words — fell from first to tenth, under sections both legs find half-well. A heading
+/// holding every query word is the strongest evidence a docs query has; the semantic leg
+/// still fills every other place. Scores stay non-increasing: an anchored section takes the
+/// larger of its fused score and the score of the result after it, capped by the one
+/// before.
+pub fn keep_places(fused: Vec<(u32, f32)>, anchored: &[(u32, usize)]) -> Vec<(u32, f32)> {
+    if anchored.is_empty() {
+        return fused;
+    }
+    let own = |s: u32| fused.iter().find(|r| r.0 == s).map_or(0.0, |r| r.1);
+    let scores: Vec<f32> = anchored.iter().map(|&(s, _)| own(s)).collect();
+    let rest: Vec<(u32, f32)> = fused
+        .iter()
+        .copied()
+        .filter(|r| !anchored.iter().any(|a| a.0 == r.0))
+        .collect();
+    let mut out: Vec<(u32, f32)> = Vec::with_capacity(rest.len() + anchored.len());
+    let mut next_anchor = 0;
+    let mut rest_at = 0;
+    while next_anchor < anchored.len() || rest_at < rest.len() {
+        let anchor_due = next_anchor < anchored.len()
+            && (anchored[next_anchor].1 <= out.len() || rest_at == rest.len());
+        if anchor_due {
+            let ceiling = out.last().map_or(f32::INFINITY, |r| r.1);
+            let after = rest.get(rest_at).map_or(0.0, |r| r.1);
+            let score = scores[next_anchor].max(after).min(ceiling);
+            out.push((anchored[next_anchor].0, score));
+            next_anchor += 1;
+        } else {
+            let (s, score) = rest[rest_at];
+            let ceiling = out.last().map_or(f32::INFINITY, |r| r.1);
+            out.push((s, score.min(ceiling)));
+            rest_at += 1;
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +156,23 @@ mod tests {
         );
         assert_eq!(lin[0].0, 1);
         assert!((lin[0].1 - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn heading_matches_keep_their_keyword_places() {
+        // Fusion put the keyword leg's first result (7) fourth.
+        let fused = vec![(1, 0.05), (2, 0.04), (3, 0.03), (7, 0.02), (4, 0.01)];
+        let kept = keep_places(fused.clone(), &[(7, 0), (4, 2)]);
+        let order: Vec<u32> = kept.iter().map(|r| r.0).collect();
+        assert_eq!(order, [7, 1, 4, 2, 3]);
+        assert!(kept.windows(2).all(|w| w[0].1 >= w[1].1), "{kept:?}");
+        // A section fusion dropped (beyond both heads) comes back at its place.
+        let kept = keep_places(fused.clone(), &[(9, 1)]);
+        assert_eq!(kept[1].0, 9);
+        assert_eq!(kept.len(), 6);
+        // Places past the end are the end.
+        let kept = keep_places(vec![(1, 0.5)], &[(9, 5)]);
+        assert_eq!(kept, [(1, 0.5), (9, 0.0)]);
+        assert_eq!(keep_places(fused.clone(), &[]), fused);
     }
 }

@@ -99,13 +99,14 @@ pub(crate) struct HeadingMatch {
 /// above the best non-exact score (keeping order among exact matches). Headings that merely
 /// contain every query word get a smaller lift, larger for page-level headings (a page about
 /// X beats a subsection mentioning X). `matching(i, s)` describes the heading of the `i`th
-/// ranked section `s` (`None`: no match worth checking).
+/// ranked section `s` (`None`: no match worth checking). Returns the sections lifted:
+/// hybrid fusion keeps their keyword places ([`crate::rank::fusion::keep_places`]).
 pub(crate) fn lift_exact_headings(
     ranked: &mut [(u32, f32)],
     mut matching: impl FnMut(usize, u32) -> Option<HeadingMatch>,
-) {
+) -> Vec<u32> {
     let top = ranked.first().map_or(0.0, |r| r.1);
-    let mut any = false;
+    let mut lifted = Vec::new();
     // Exact matches are near the top anyway; looking further only costs time.
     for (i, r) in ranked.iter_mut().take(200).enumerate() {
         let Some(m) = matching(i, r.0) else {
@@ -113,19 +114,20 @@ pub(crate) fn lift_exact_headings(
         };
         if m.exact {
             r.1 += top;
-            any = true;
+            lifted.push(r.0);
         } else if m.contains_all {
             r.1 *= match m.depth {
                 0 | 1 => 1.25,
                 2 => 1.15,
                 _ => 1.1,
             };
-            any = true;
+            lifted.push(r.0);
         }
     }
-    if any {
+    if !lifted.is_empty() {
         crate::rank::bm25::sort_ranked(ranked);
     }
+    lifted
 }
 
 /// The best-scoring node of every ancestor chain, for a sharded index: a section's

@@ -23,6 +23,7 @@ use crate::layout::{Inventory, Layout, Lookups};
 use crate::query::syntax::parse as parse_operators;
 use crate::query::{PlanOptions, QueryPlan, MAX_QUERY_BYTES};
 use crate::rank::bm25::sort_ranked;
+use crate::rank::fusion::{anchored, keep_places};
 use crate::rank::pipeline::accumulate;
 use crate::rank::versions::{collapse, Collapsed};
 use crate::section::SectionId;
@@ -299,6 +300,9 @@ impl SearchIndex {
     ) -> Result<SearchResponse> {
         let plan = &planned.plan;
         let mut facts = HashMap::default();
+        // Keyword results whose heading has every query word, and where they stand: the
+        // fused list keeps them there.
+        let mut places: Vec<(u32, usize)> = Vec::new();
         let keyword = if mode == Mode::Semantic {
             Vec::new()
         } else {
@@ -318,7 +322,8 @@ impl SearchIndex {
             wanted.dedup();
             if !wanted.is_empty() {
                 let query_len = self.analyzer.analyze(query).len();
-                store.lift(&self.analyzer, &mut ranked, &wanted, query_len, &facts)?;
+                let lifted = store.lift(&self.analyzer, &mut ranked, &wanted, query_len, &facts)?;
+                places = anchored(&ranked, &lifted);
             }
             ranked
         };
@@ -326,7 +331,9 @@ impl SearchIndex {
             (Mode::Keyword, _) | (_, None) => keyword,
             (_, Some(qv)) => {
                 let words_match = plan.all_terms().next().is_some();
-                self.semantic_leg(store, qv, opts, &facts, mode, keyword, words_match)?
+                let fused =
+                    self.semantic_leg(store, qv, opts, &facts, mode, keyword, words_match)?;
+                keep_places(fused, &places)
             }
         };
         let ranked = match &planned.filters {

@@ -102,7 +102,7 @@ impl Ranking for Sharded {
         wanted: &[&str],
         query_len: usize,
         facts: &HashMap<u32, SectionFacts>,
-    ) -> Result<()> {
+    ) -> Result<Vec<u32>> {
         // Per section: how many of the query's words its heading has, its heading's length
         // and its number of distinct heading terms (the postings of heading terms say).
         let mut flags: HashMap<u32, (usize, u32, u32)> = HashMap::default();
@@ -121,7 +121,7 @@ impl Ranking for Sharded {
             }
         }
         self.need()?;
-        lift_exact_headings(ranked, |i, s| {
+        let lifted = lift_exact_headings(ranked, |i, s| {
             let &(have, len, count) = flags.get(&s)?;
             let same_len = len as usize == query_len;
             if !same_len && i >= 50 {
@@ -133,7 +133,7 @@ impl Ranking for Sharded {
                 depth: self.facts_of(s, facts).depth,
             })
         });
-        Ok(())
+        Ok(lifted)
     }
 
     #[cfg(feature = "semantic")]

@@ -182,8 +182,8 @@ impl Ranking for Whole {
         wanted: &[&str],
         query_len: usize,
         _: &HashMap<u32, SectionFacts>,
-    ) -> Result<()> {
-        lift_exact_headings(ranked, |i, s| {
+    ) -> Result<Vec<u32>> {
+        let lifted = lift_exact_headings(ranked, |i, s| {
             // The heading field's stored length is its term count under the same analyzer:
             // only headings as long as the query can say exactly the same thing; the rest is
             // only checked for the head of the list, where it can change what is seen.
@@ -203,7 +203,7 @@ impl Ranking for Whole {
                 depth: sec.depth,
             })
         });
-        Ok(())
+        Ok(lifted)
     }
 
     #[cfg(feature = "semantic")]
