@@ -93,10 +93,19 @@ enum Command {
         #[arg(long)]
         model: Option<PathBuf>,
     },
-    /// Retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv).
+    /// Retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv), or
+    /// with --docs on a docs folder whose sections a question set judges.
     Eval {
-        /// The BEIR folder.
+        /// The BEIR folder, or the question set's (queries.jsonl, qrels/test.tsv) with --docs.
         dir: PathBuf,
+        /// A folder of Markdown to index as a site (docs field weights, grouped results, as
+        /// users get them); judgments then name sections as `path#anchor` (`path` for a
+        /// page's top).
+        #[arg(long)]
+        docs: Option<PathBuf>,
+        /// Heading anchor style of the --docs folder.
+        #[arg(long, default_value = "github")]
+        slug: midashi_markdown::SlugStyle,
         /// keyword | semantic | hybrid | auto (auto: what users get, vectors when a model is
         /// at hand and only for queries the model covers).
         #[arg(long, default_value = "keyword")]
@@ -179,6 +188,8 @@ fn main() -> ExitCode {
         (
             Some(Command::Eval {
                 dir,
+                docs,
+                slug,
                 mode,
                 model,
                 qrels,
@@ -188,7 +199,19 @@ fn main() -> ExitCode {
             _,
             _,
         ) => fusion.to_fusion().and_then(|f| {
-            commands::eval::run(dir, mode, model.as_deref(), qrels.as_deref(), f, *json)
+            let corpus = match docs {
+                Some(d) => commands::eval::Corpus::Docs(d, *slug),
+                None => commands::eval::Corpus::Records,
+            };
+            commands::eval::run(
+                dir,
+                &corpus,
+                mode,
+                model.as_deref(),
+                qrels.as_deref(),
+                f,
+                *json,
+            )
         }),
         (None, Some(input), Some(build)) => commands::build::run(input, build),
         // No build option at all (`midashi dist`): every option at its default.

@@ -146,3 +146,31 @@ fn english_docs_questions_find_their_page_despite_typos() {
         ],
     );
 }
+
+/// The Rust-book question set (bench/questions/rust-book: natural questions and
+/// navigational queries, judged by reading the sections) through `eval --docs`: sections
+/// judged by `path#anchor`, grouped as users see them, reported per kind of query.
+#[test]
+fn the_rust_book_question_set_measures_sections_per_kind() {
+    let Some(shared) = shared() else { return };
+    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/questions/rust-book");
+    let o = bin()
+        .arg("eval")
+        .arg(&set)
+        .arg("--docs")
+        .arg(shared.join("corpora/rust-book"))
+        .args(["--mode", "keyword", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    eprintln!("rust-book questions, keyword: {v}");
+    let kinds = &v["ndcg@10_by_kind"];
+    let n = |k: &str| kinds[k]["queries"].as_u64().unwrap();
+    assert_eq!(v["queries"].as_u64().unwrap(), n("question") + n("navigational"));
+    assert!(n("question") >= 50 && n("navigational") >= 35, "{kinds}");
+    // Measured 0.752 (navigational 0.881, questions 0.662): a judged id that matched no
+    // section (a wrong anchor) would pull these down at once.
+    assert!(v["ndcg@10"].as_f64().unwrap() >= 0.72, "{v}");
+    assert!(kinds["navigational"]["ndcg@10"].as_f64().unwrap() >= 0.85, "{kinds}");
+}

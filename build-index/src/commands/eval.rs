@@ -48,8 +48,19 @@ pub fn read_qrels(path: &Path) -> Result<Qrels> {
     Ok(qrels)
 }
 
-/// Reads `queries.jsonl` as (id, text).
-pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>> {
+/// One query of `queries.jsonl`: its id, text and optional `kind` (a question set's
+/// `question` / `navigational`, reported apart).
+pub struct Query {
+    /// `_id`.
+    pub id: String,
+    /// `text`.
+    pub text: String,
+    /// `kind`, if given.
+    pub kind: Option<String>,
+}
+
+/// Reads `queries.jsonl`.
+pub fn read_queries(path: &Path) -> Result<Vec<Query>> {
     let file = fs::File::open(path).map_err(CliError::io(path))?;
     let mut out = Vec::new();
     for (i, line) in BufReader::new(file).lines().enumerate() {
@@ -67,7 +78,11 @@ pub fn read_queries(path: &Path) -> Result<Vec<(String, String)>> {
             serde_json::Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        out.push((id, v["text"].as_str().unwrap_or_default().to_string()));
+        out.push(Query {
+            id,
+            text: v["text"].as_str().unwrap_or_default().to_string(),
+            kind: v["kind"].as_str().map(str::to_string),
+        });
     }
     Ok(out)
 }
@@ -108,19 +123,47 @@ pub fn metrics(ranked: &[String], judged: &HashMap<String, f64>, k: usize) -> (f
     )
 }
 
-/// Builds an in-memory index from a BEIR corpus (with vectors when `semantic`), and returns
-/// the embedding model for queries.
-pub fn index_corpus(
+/// What is searched: a BEIR folder's records, or a docs folder's sections.
+pub enum Corpus<'a> {
+    /// `<dir>/corpus.jsonl`; results are judged by record id.
+    Records,
+    /// A folder of Markdown with its anchor style; results are judged by section
+    /// (`path#anchor`, `path` for a page's top) and grouped as users see them.
+    Docs(&'a Path, midashi_markdown::SlugStyle),
+}
+
+/// Builds an in-memory index of `corpus` (with vectors when `semantic`), and returns the
+/// embedding model for queries.
+fn index_corpus(
     dir: &Path,
+    corpus: &Corpus,
     semantic: bool,
     model: Option<&Path>,
 ) -> Result<(SearchIndex, Option<Embedder>)> {
-    let loaded = load_records(&dir.join("corpus.jsonl"))?;
+    let (loaded, input, records) = match corpus {
+        Corpus::Records => (load_records(&dir.join("corpus.jsonl"))?, dir, true),
+        Corpus::Docs(docs, _) => {
+            let mut args = crate::commands::build::BuildArgs::defaults()?;
+            args.input_kind = crate::sources::InputKind::Markdown;
+            (
+                crate::commands::build::load_input(docs, &args)?.0,
+                *docs,
+                false,
+            )
+        }
+    };
     let args = crate::commands::build::BuildArgs {
-        input_kind: crate::sources::InputKind::Jsonl,
+        input_kind: if records {
+            crate::sources::InputKind::Jsonl
+        } else {
+            crate::sources::InputKind::Markdown
+        },
         out: Some(dir.to_path_buf()),
         base_url: "/".into(),
-        slug: midashi_markdown::SlugStyle::Github,
+        slug: match corpus {
+            Corpus::Docs(_, slug) => *slug,
+            Corpus::Records => midashi_markdown::SlugStyle::Github,
+        },
         synonyms: None,
         include: Vec::new(),
         exclude: Vec::new(),
@@ -155,7 +198,7 @@ pub fn index_corpus(
     } else {
         None
     };
-    let (output, _) = build(loaded, dir, true, &args)?;
+    let (output, _) = build(loaded, input, records, &args)?;
     let file = |kind: FileKind| {
         let name = &output
             .manifest
@@ -190,6 +233,7 @@ pub fn index_corpus(
 /// `qrels/test.tsv`.
 pub fn run(
     dir: &Path,
+    corpus: &Corpus,
     mode: &str,
     model: Option<&Path>,
     qrels: Option<&Path>,
@@ -202,7 +246,7 @@ pub fn run(
         Mode::Auto => resolve_model_dir(model)?.is_some(),
         Mode::Keyword => false,
     };
-    let (index, embedder) = index_corpus(dir, semantic, model)?;
+    let (index, embedder) = index_corpus(dir, corpus, semantic, model)?;
     let queries = read_queries(&dir.join("queries.jsonl"))?;
     let qrels = match qrels {
         Some(path) => read_qrels(path)?,
@@ -213,13 +257,17 @@ pub fn run(
         mode,
         fusion,
         prefix: false,
-        group: false,
+        // Records are independent; a site's results are grouped as its visitors see them.
+        group: matches!(corpus, Corpus::Docs(..)),
         ..SearchOptions::default()
     };
     let (mut ndcg, mut recall, mut mrr, mut n) = (0.0, 0.0, 0.0, 0usize);
+    // nDCG@10 sum and count per query kind.
+    let mut by_kind: std::collections::BTreeMap<&str, (f64, usize)> = Default::default();
     let mut latencies = Vec::new();
     let mut encode_ms = Vec::new();
-    for (qid, text) in &queries {
+    for query in &queries {
+        let (qid, text) = (&query.id, &query.text);
         let Some(judged) = qrels.get(qid) else {
             continue;
         };
@@ -233,10 +281,18 @@ pub fn run(
             .search(text, &opts, vector.as_deref())?
             .results
             .into_iter()
-            .map(|h| h.path)
+            .map(|h| match (corpus, h.anchor) {
+                (Corpus::Docs(..), Some(anchor)) => format!("{}#{anchor}", h.path),
+                _ => h.path,
+            })
             .collect();
         latencies.push(started.elapsed().as_secs_f64() * 1000.0);
         let (a, b, c) = metrics(&ranked, judged, 10);
+        if let Some(kind) = &query.kind {
+            let e = by_kind.entry(kind.as_str()).or_default();
+            e.0 += a;
+            e.1 += 1;
+        }
         ndcg += a;
         recall += b;
         mrr += c;
@@ -258,6 +314,10 @@ pub fn run(
             "ndcg@10": ndcg / n_f, "recall@10": recall / n_f, "mrr@10": mrr / n_f,
             "latency_ms": { "p50": pct(0.5), "p95": pct(0.95), "p99": pct(0.99) },
             "query_encode_ms_p50": encode_p50,
+            "ndcg@10_by_kind": by_kind
+                .iter()
+                .map(|(k, (sum, count))| (k.to_string(), serde_json::json!({ "queries": count, "ndcg@10": sum / *count as f64 })))
+                .collect::<serde_json::Map<_, _>>(),
         });
         println!("{v}");
     } else {
@@ -273,6 +333,12 @@ pub fn run(
             pct(0.95),
             pct(0.99)
         );
+        for (kind, (sum, count)) in &by_kind {
+            println!(
+                "  {kind}: nDCG@10={:.4} over {count} queries",
+                sum / *count as f64
+            );
+        }
         if let Some(e) = encode_p50 {
             println!("query encoding p50={e:.2} ms (native tract, 1 thread per query)");
         }
