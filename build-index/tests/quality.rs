@@ -167,10 +167,16 @@ fn the_rust_book_question_set_measures_sections_per_kind() {
     eprintln!("rust-book questions, keyword: {v}");
     let kinds = &v["ndcg@10_by_kind"];
     let n = |k: &str| kinds[k]["queries"].as_u64().unwrap();
-    assert_eq!(v["queries"].as_u64().unwrap(), n("question") + n("navigational"));
+    assert_eq!(
+        v["queries"].as_u64().unwrap(),
+        n("question") + n("navigational")
+    );
     assert!(n("question") >= 50 && n("navigational") >= 35, "{kinds}");
     // Measured 0.752 (navigational 0.881, questions 0.662): a judged id that matched no
     // section (a wrong anchor) would pull these down at once.
     assert!(v["ndcg@10"].as_f64().unwrap() >= 0.72, "{v}");
-    assert!(kinds["navigational"]["ndcg@10"].as_f64().unwrap() >= 0.85, "{kinds}");
+    assert!(
+        kinds["navigational"]["ndcg@10"].as_f64().unwrap() >= 0.85,
+        "{kinds}"
+    );
 }

@@ -24,7 +24,7 @@ export interface EngineSearchOptions {
   offset?: number;
   /** Which legs (default `auto`). */
   mode?: Mode;
-  /** How hybrid fuses (default RRF, k = 60). */
+  /** How hybrid fuses (default: linear, min-max normalised scores, equal weights). */
   fusion?: Fusion;
   /** Only documents whose path starts with this. */
   path?: string | null;

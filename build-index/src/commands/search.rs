@@ -67,8 +67,9 @@ pub struct SearchArgs {
 /// How hybrid mode fuses the keyword and semantic legs (shared by `search` and `eval`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct FusionArgs {
-    /// rrf (reciprocal rank fusion: ranks only) | linear (min-max normalised scores).
-    #[arg(long, default_value = "rrf")]
+    /// linear (min-max normalised scores, the default) | rrf (reciprocal rank fusion: ranks
+    /// only).
+    #[arg(long, default_value = "linear")]
     pub fusion: String,
     /// RRF's k: larger values flatten the difference between ranks.
     #[arg(long, default_value_t = 60.0)]

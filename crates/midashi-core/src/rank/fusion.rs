@@ -1,8 +1,12 @@
 //! Combining the keyword and semantic legs of a hybrid query.
 //!
-//! Reciprocal rank fusion is the default: it needs no score calibration between BM25F and
-//! cosine similarity, which live on unrelated scales. A linear blend of min-max normalised
-//! scores is offered for those who tune it.
+//! A linear blend of min-max normalised scores is the default: each leg's scores are mapped
+//! to 0–1 over its own head, so how far ahead a leg's best result is still counts, where
+//! reciprocal rank fusion keeps only ranks and lets a leg that merely agrees half-well
+//! outvote one that is sure. Measured with all-MiniLM-L6-v2 (`build-index eval`): SciFact
+//! nDCG@10 keyword 0.699, semantic 0.654, RRF 0.718, linear 0.736; the Rust-book question
+//! set (`bench/questions`) keyword 0.752, semantic 0.499, RRF 0.735 (below keyword),
+//! linear 0.768. RRF stays an option.
 
 use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
@@ -32,8 +36,7 @@ pub enum Fusion {
 
 impl Default for Fusion {
     fn default() -> Self {
-        Fusion::Rrf {
-            k: 60.0,
+        Fusion::Linear {
             keyword_weight: 1.0,
             semantic_weight: 1.0,
         }
@@ -143,7 +146,12 @@ mod tests {
     fn rrf_rewards_agreement_and_linear_normalises() {
         let kw = [(1, 9.0), (2, 5.0), (3, 1.0)];
         let sem = [(3, 0.9), (1, 0.8)];
-        let fused = fuse(&kw, &sem, Fusion::default());
+        let rrf = Fusion::Rrf {
+            k: 60.0,
+            keyword_weight: 1.0,
+            semantic_weight: 1.0,
+        };
+        let fused = fuse(&kw, &sem, rrf);
         assert_eq!(fused[0].0, 1, "first in one leg, second in the other");
         assert_eq!(fused.len(), 3);
         let lin = fuse(
