@@ -172,11 +172,33 @@ fn the_rust_book_question_set_measures_sections_per_kind() {
         n("question") + n("navigational")
     );
     assert!(n("question") >= 50 && n("navigational") >= 35, "{kinds}");
-    // Measured 0.752 (navigational 0.881, questions 0.662): a judged id that matched no
-    // section (a wrong anchor) would pull these down at once.
+    // Measured 0.752 (navigational 0.881, questions 0.662).
     assert!(v["ndcg@10"].as_f64().unwrap() >= 0.72, "{v}");
     assert!(
         kinds["navigational"]["ndcg@10"].as_f64().unwrap() >= 0.85,
         "{kinds}"
+    );
+    // A judged section the corpus does not have is an error, not a silent miss.
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("bad.tsv");
+    std::fs::write(
+        &bad,
+        "query-id\tcorpus-id\tscore\nn01\tch04-01-what-is-ownership.md#no-such-anchor\t2\n",
+    )
+    .unwrap();
+    let o = bin()
+        .arg("eval")
+        .arg(&set)
+        .arg("--docs")
+        .arg(shared.join("corpora/rust-book"))
+        .arg("--qrels")
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("#no-such-anchor") && err.contains("not in"),
+        "{err}"
     );
 }

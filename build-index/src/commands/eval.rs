@@ -252,6 +252,9 @@ pub fn run(
         Some(path) => read_qrels(path)?,
         None => read_qrels(&dir.join("qrels").join("test.tsv"))?,
     };
+    if let Corpus::Docs(docs, _) = corpus {
+        check_judged_sections(&index, &qrels, docs)?;
+    }
     let opts = SearchOptions {
         limit: 10,
         mode,
@@ -344,6 +347,39 @@ pub fn run(
         }
     }
     Ok(())
+}
+
+/// Every section a docs question set judges must exist: a misspelt anchor would count as a
+/// miss for every mode alike and hide what the set measures.
+fn check_judged_sections(index: &SearchIndex, qrels: &Qrels, docs: &Path) -> Result<()> {
+    let paths: std::collections::HashSet<String> =
+        index.documents().into_iter().map(|(p, _)| p).collect();
+    let mut unknown: Vec<&str> = qrels
+        .values()
+        .flat_map(|judged| judged.keys())
+        .filter(|id| match id.split_once('#') {
+            Some((path, anchor)) => index.find_anchor(path, anchor).is_none(),
+            None => !paths.contains(id.as_str()),
+        })
+        .map(String::as_str)
+        .collect();
+    unknown.sort_unstable();
+    unknown.dedup();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::Usage(format!(
+        "{} judged sections are not in {}: {}{}",
+        unknown.len(),
+        docs.display(),
+        unknown
+            .iter()
+            .take(10)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", "),
+        if unknown.len() > 10 { ", …" } else { "" }
+    )))
 }
 
 #[cfg(test)]
