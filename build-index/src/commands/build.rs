@@ -2,7 +2,7 @@
 
 use crate::embedding::{
     default_cache_dir, default_model_places, embed_documents, load_model, model_info,
-    resolve_model_dir, EmbedReport,
+    resolve_model_dir, uncovered_language, EmbedReport,
 };
 use crate::endpoint::EndpointArgs;
 use crate::error::{CliError, Result};
@@ -54,6 +54,10 @@ pub struct BuildArgs {
     /// scan answers: faster to build, fewer bytes, and fast enough up to this size).
     #[arg(long, default_value_t = midashi_core::vectors::ann::ANN_MIN_ROWS)]
     pub ann_min_rows: usize,
+    /// Embed the sections even when the docs are mostly in a language the model does not
+    /// cover (by default such a build is keyword-only: its vectors would rank by noise).
+    #[arg(long)]
+    pub embed_any_language: bool,
     /// Do not copy the model's files into the index (then browsers need `modelUrl` for
     /// semantic search; the CLI and the MCP server read the model folder instead).
     #[arg(long)]
@@ -231,9 +235,29 @@ pub fn build(
     } else {
         resolve_model_dir(args.model.as_deref())?
     };
-    match model_dir {
-        Some(dir) => {
-            let (embedder, files) = load_model(&dir)?;
+    let model = match model_dir {
+        Some(dir) => Some(load_model(&dir)?),
+        None => None,
+    };
+    let uncovered = model.as_ref().and_then(|(embedder, _)| {
+        let languages = &embedder.config().languages;
+        let lang = uncovered_language(&loaded.docs, languages)?;
+        (!args.embed_any_language).then_some((
+            lang,
+            embedder.config().name.clone(),
+            languages.join(", "),
+        ))
+    });
+    if let Some((lang, name, covered)) = &uncovered {
+        eprintln!(
+            "note: these docs are mostly in {lang} and the model {name} covers {covered}: \
+             building a keyword-only index (its vectors of these sections would rank by noise, \
+             and every visitor would download them); pass --model with a model that covers \
+             {lang}, or --embed-any-language to embed them anyway"
+        );
+    }
+    match model.filter(|_| uncovered.is_none()) {
+        Some((embedder, files)) => {
             let cache_dir = args.cache_dir.clone().unwrap_or_else(default_cache_dir);
             let endpoint = args.embed_endpoint.as_ref().map(|url| EndpointArgs {
                 url: url.clone(),
@@ -255,7 +279,7 @@ pub fn build(
             }
             report = Some(r);
         }
-        None if !args.keyword_only => eprintln!(
+        None if !args.keyword_only && uncovered.is_none() => eprintln!(
             "note: no embedding model found: building a keyword-only index (pass --model <dir>, \
              or set MIDASHI_MODEL; looked in {}; --keyword-only silences this)",
             default_model_places()

@@ -138,6 +138,7 @@ fn index_corpus(
     dir: &Path,
     corpus: &Corpus,
     semantic: bool,
+    explicit_semantic: bool,
     model: Option<&Path>,
 ) -> Result<(SearchIndex, Option<Embedder>)> {
     let (loaded, input, records) = match corpus {
@@ -182,6 +183,9 @@ fn index_corpus(
         no_llms: true,
         llms_full_limit: 0,
         lang: None,
+        // Explicit semantic and hybrid runs measure the model whatever the docs' language;
+        // auto measures what a default build gives.
+        embed_any_language: explicit_semantic,
         embed_endpoint: None,
         embed_model: None,
         embed_batch: 32,
@@ -217,7 +221,8 @@ fn index_corpus(
         file(FileKind::Terms),
         file(FileKind::Sections),
     )?;
-    if semantic {
+    // Auto on docs the model does not cover builds no vectors, as a default build does.
+    if semantic && output.manifest.file(FileKind::Vectors).is_some() {
         index.attach_vectors(file(FileKind::Vectors))?;
         if output.manifest.file(FileKind::Ann).is_some() {
             index.attach_ann(file(FileKind::Ann))?;
@@ -246,7 +251,8 @@ pub fn run(
         Mode::Auto => resolve_model_dir(model)?.is_some(),
         Mode::Keyword => false,
     };
-    let (index, embedder) = index_corpus(dir, corpus, semantic, model)?;
+    let explicit_semantic = matches!(mode, Mode::Semantic | Mode::Hybrid);
+    let (index, embedder) = index_corpus(dir, corpus, semantic, explicit_semantic, model)?;
     let queries = read_queries(&dir.join("queries.jsonl"))?;
     let qrels = match qrels {
         Some(path) => read_qrels(path)?,
