@@ -281,35 +281,45 @@ fn progress_bar(progress: bool, len: usize, what: &str) -> ProgressBar {
     bar
 }
 
-/// The language of `docs` when it is one that `languages` (a model's) does not cover: the
-/// docs are mostly Chinese, Japanese or Korean text and the model names neither that
-/// language nor `multilingual`. `None`: covered, Latin-script docs, or a model that names no
-/// languages (trusted, as at query time).
+/// The language of `docs` when it is one that `languages` (a model's) does not cover: at
+/// least two thirds of the sections are mostly Chinese, Japanese or Korean text and the
+/// model names neither that language nor `multilingual`. `None`: covered, Latin-script or
+/// bilingual docs (whose English half the model serves; a Japanese query there runs keyword
+/// only, by the core's `semantic_covers`), or a model that names no languages (trusted).
 ///
 /// Why: an English-only model's vectors of Japanese sections place them by noise. On the
-/// Japanese Vue docs with all-MiniLM-L6-v2, `auto` (Latin-script queries such as `Pinia`
-/// still fused) scored nDCG@10 0.522 against keyword's 0.550, semantic 0.071; every visitor
-/// would still download ~25 MB to get that.
+/// Japanese Vue docs (83% of sections Japanese) with all-MiniLM-L6-v2, `auto` (Latin-script
+/// queries such as `Pinia` still fused) scored nDCG@10 0.522 against keyword's 0.550,
+/// semantic 0.071; every visitor would still download ~25 MB to get that.
 pub fn uncovered_language(docs: &[Document], languages: &[String]) -> Option<&'static str> {
     if languages.is_empty() || languages.iter().any(|l| l == "multilingual") {
         return None;
     }
-    let (mut latin, mut kana, mut hangul, mut han) = (0usize, 0usize, 0usize, 0usize);
+    let (mut sections, mut cjk_sections) = (0usize, 0usize);
+    let (mut kana, mut hangul, mut han) = (0usize, 0usize, 0usize);
     for section in docs.iter().flat_map(|d| &d.sections) {
-        for c in section.text.chars() {
-            match c {
+        let (mut latin, mut k, mut h, mut c) = (0usize, 0usize, 0usize, 0usize);
+        for ch in section.text.chars() {
+            match ch {
                 'a'..='z' | 'A'..='Z' => latin += 1,
-                '\u{3040}'..='\u{30ff}' => kana += 1,
-                '\u{ac00}'..='\u{d7af}' => hangul += 1,
-                '\u{4e00}'..='\u{9fff}' => han += 1,
+                '\u{3040}'..='\u{30ff}' => k += 1,
+                '\u{ac00}'..='\u{d7af}' => h += 1,
+                '\u{4e00}'..='\u{9fff}' => c += 1,
                 _ => {}
             }
         }
+        if latin + k + h + c == 0 {
+            continue;
+        }
+        sections += 1;
+        // A CJK character carries about a word: a third of the Latin letters' count (code
+        // samples included) makes it the section's language.
+        if (k + h + c) * 3 >= latin {
+            cjk_sections += 1;
+            (kana, hangul, han) = (kana + k, hangul + h, han + c);
+        }
     }
-    // CJK characters carry a word's worth each: a third of Latin letters' count makes them
-    // the docs' main script.
-    let cjk = kana + hangul + han;
-    if cjk * 3 < latin {
+    if sections == 0 || cjk_sections * 3 < sections * 2 {
         return None;
     }
     let lang = if kana > 0 && kana * 10 >= han {
