@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{bin, model, root, run, run_ok};
+use common::{bin, model, model_build, result_ids, root, run, run_ok};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -108,15 +108,7 @@ fn answer(stream: TcpStream, embedder: &midashi_embed::Embedder, stats: &Stats) 
 }
 
 fn build(out: &Path, model: &Path, cache: &Path, extra: &[&str]) -> std::process::Output {
-    run(bin()
-        .arg(root().join("docs"))
-        .arg("--out")
-        .arg(out)
-        .arg("--model")
-        .arg(model)
-        .arg("--cache-dir")
-        .arg(cache)
-        .args(extra))
+    run(model_build(&root().join("docs"), out, model, cache).args(extra))
 }
 
 /// Every vector row of an index, by section id and window order.
@@ -153,13 +145,7 @@ fn search_ids(dir: &Path, q: &str) -> Vec<String> {
             .arg(q)
             .args(["--json", "--mode", "semantic", "--limit", "5"]),
     );
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["id"].as_str().unwrap().to_string())
-        .collect()
+    result_ids(&serde_json::from_slice(&o.stdout).unwrap())
 }
 
 #[test]
@@ -173,14 +159,13 @@ fn a_server_of_the_same_model_encodes_the_sections_within_bounds() {
     let tmp = tempfile::tempdir().unwrap();
     let local = tmp.path().join("local");
     run_ok(
-        bin()
-            .arg(root().join("docs"))
-            .args(["--quiet", "--out"])
-            .arg(&local)
-            .arg("--model")
-            .arg(&model)
-            .arg("--cache-dir")
-            .arg(tmp.path().join("cache-local")),
+        model_build(
+            &root().join("docs"),
+            &local,
+            &model,
+            &tmp.path().join("cache-local"),
+        )
+        .arg("--quiet"),
     );
     let remote = tmp.path().join("remote");
     let cache: PathBuf = tmp.path().join("cache-remote");

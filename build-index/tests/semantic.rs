@@ -9,20 +9,13 @@
 
 mod common;
 
-use common::{bin, model, root, run_ok as run};
+use common::{bin, model, model_build, result_ids as ids, root, run_ok as run};
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Builds `docs` with the model into `out` (embedding cache in `cache`); returns the report.
 fn build(docs: &Path, out: &Path, model: &Path, cache: &Path, extra: &[&str]) -> String {
-    let o = run(bin()
-        .arg(docs)
-        .arg("--out")
-        .arg(out)
-        .arg("--model")
-        .arg(model)
-        .arg("--cache-dir")
-        .arg(cache)
+    let o = run(model_build(docs, out, model, cache)
         .arg("--quiet")
         .args(extra));
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -39,15 +32,6 @@ fn search(dir: &Path, query: &str, extra: &[&str]) -> serde_json::Value {
         .arg("--json")
         .args(extra));
     serde_json::from_slice(&o.stdout).expect("valid JSON")
-}
-
-fn ids(v: &serde_json::Value) -> Vec<String> {
-    v["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["id"].as_str().unwrap().to_string())
-        .collect()
 }
 
 fn docs() -> PathBuf {
@@ -435,14 +419,12 @@ fn nonsense_finds_nothing_in_any_mode() {
     let out = tmp.path().join("index");
     build(&docs(), &out, &model, &tmp.path().join("cache"), &[]);
     // The report of a build that is not --quiet names the floor.
-    let o = run(bin()
-        .arg(docs())
-        .arg("--out")
-        .arg(tmp.path().join("again"))
-        .arg("--model")
-        .arg(&model)
-        .arg("--cache-dir")
-        .arg(tmp.path().join("cache")));
+    let o = run(&mut model_build(
+        &docs(),
+        &tmp.path().join("again"),
+        &model,
+        &tmp.path().join("cache"),
+    ));
     let report = String::from_utf8_lossy(&o.stdout);
     assert!(report.contains("noise floor 0."), "{report}");
     for q in [
@@ -578,14 +560,7 @@ fn docs_in_a_language_the_model_does_not_cover_get_no_vectors() {
     };
     let cache = tmp.path().join("cache");
     let out = tmp.path().join("out");
-    let o = bin()
-        .arg(&ja)
-        .arg("--out")
-        .arg(&out)
-        .arg("--model")
-        .arg(&model)
-        .arg("--cache-dir")
-        .arg(&cache)
+    let o = model_build(&ja, &out, &model, &cache)
         .arg("--quiet")
         .output()
         .unwrap();

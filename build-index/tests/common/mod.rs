@@ -54,3 +54,26 @@ pub fn model() -> Option<PathBuf> {
     );
     None
 }
+
+/// `build-index <docs> --out <out> --model <model> --cache-dir <cache>`, to add to and run.
+pub fn model_build(docs: &Path, out: &Path, model: &Path, cache: &Path) -> Command {
+    let mut cmd = bin();
+    cmd.arg(docs)
+        .arg("--out")
+        .arg(out)
+        .arg("--model")
+        .arg(model)
+        .arg("--cache-dir")
+        .arg(cache);
+    cmd
+}
+
+/// The ids of a `search --json` answer's results, in order.
+pub fn result_ids(v: &serde_json::Value) -> Vec<String> {
+    v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["id"].as_str().unwrap().to_string())
+        .collect()
+}
