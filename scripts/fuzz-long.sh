@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The long fuzz run: a fixed number of executions per target (10 million in all by default),
 # two targets at a time (one per core), growing the committed corpora in fuzz/corpus/, then
-# minimising them and printing a report (docs/fuzzing.md carries the last one).
+# minimising them and printing a report (fuzz/README.md carries the figures).
 #
 #   scripts/fuzz-long.sh                       # the default budget, about an hour on 2 cores
 #   scripts/fuzz-long.sh load_sharded=200000   # chosen targets and executions
