@@ -5,7 +5,6 @@
 //! ≤ 1.9) answer as before. Both layouts.
 
 use midashi_core::build::{IndexBuilder, IndexSettings, Layout};
-use midashi_core::format::entry::ModelInfo;
 use midashi_core::format::{decode, encode, frame_as_minor, FileKind};
 use midashi_core::vectors::VectorsData;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
@@ -35,43 +34,13 @@ fn both(floor: Option<f32>) -> Vec<SearchIndex> {
             for (path, src) in DOCS {
                 b.add(midashi_markdown::parse_document(path, src, &Default::default()).0);
             }
-            let n: usize = b.documents_sorted().iter().map(|d| d.sections.len()).sum();
-            let mut v = VectorsData::new(common::DIMS as u32);
-            for s in 0..n {
-                v.push(s as u32, &unit_vector(s));
-            }
+            let mut v = common::synthetic_vectors(&mut b);
             v.noise_floor = floor;
-            let model = ModelInfo {
-                name: "test".into(),
-                dims: common::DIMS as u32,
-                sha256: "0".repeat(64),
-                languages: Vec::new(),
-            };
-            b.set_vectors(model, v);
+            b.set_vectors(common::test_model(&[]), v);
             let files: HashMap<String, Vec<u8>> = b.build().unwrap().files.into_iter().collect();
-            let get = |stem: &str| {
-                files
-                    .iter()
-                    .find(|(n, _)| n.starts_with(stem))
-                    .map(|(_, b)| b.clone())
-                    .unwrap()
-            };
-            let mut idx = match layout {
-                Layout::Single => {
-                    SearchIndex::open(&get("midashi-entry"), &get("terms."), &get("sections."))
-                        .unwrap()
-                }
-                _ => {
-                    let all = files.clone();
-                    SearchIndex::open_sharded(
-                        &get("midashi-entry"),
-                        &get("directory."),
-                        Some(Box::new(move |n: &str| Ok(all[n].clone()))),
-                    )
-                    .unwrap()
-                }
-            };
-            idx.attach_vectors(&get("vectors.")).unwrap();
+            let mut idx = common::open_built(&files);
+            idx.attach_vectors(&common::by_stem(&files, "vectors."))
+                .unwrap();
             idx
         })
         .collect()

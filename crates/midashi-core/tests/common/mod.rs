@@ -23,6 +23,12 @@ pub fn unit_vector(i: usize) -> Vec<f32> {
 
 /// Gives every section the builder holds a synthetic vector, from a model of `languages`.
 pub fn add_vectors(builder: &mut IndexBuilder, languages: &[&str]) {
+    let vectors = synthetic_vectors(builder);
+    builder.set_vectors(test_model(languages), vectors);
+}
+
+/// A synthetic vector for every section the builder holds.
+pub fn synthetic_vectors(builder: &mut IndexBuilder) -> VectorsData {
     let n: usize = builder
         .documents_sorted()
         .iter()
@@ -32,15 +38,48 @@ pub fn add_vectors(builder: &mut IndexBuilder, languages: &[&str]) {
     for s in 0..n {
         vectors.push(s as u32, &unit_vector(s));
     }
-    builder.set_vectors(
-        ModelInfo {
-            name: "test".into(),
-            dims: DIMS as u32,
-            sha256: "0".repeat(64),
-            languages: languages.iter().map(|l| l.to_string()).collect(),
-        },
-        vectors,
-    );
+    vectors
+}
+
+/// The model the synthetic vectors claim to come from, covering `languages`.
+pub fn test_model(languages: &[&str]) -> ModelInfo {
+    ModelInfo {
+        name: "test".into(),
+        dims: DIMS as u32,
+        sha256: "0".repeat(64),
+        languages: languages.iter().map(|l| l.to_string()).collect(),
+    }
+}
+
+/// The file of `files` whose name starts with `stem` (`"terms."`, `"midashi-entry"` …).
+pub fn by_stem(files: &std::collections::HashMap<String, Vec<u8>>, stem: &str) -> Vec<u8> {
+    files
+        .iter()
+        .find(|(n, _)| n.starts_with(stem))
+        .map(|(_, b)| b.clone())
+        .unwrap_or_else(|| panic!("no {stem} file"))
+}
+
+/// Opens built `files` as their layout: single files, or sharded read through a file source.
+pub fn open_built(files: &std::collections::HashMap<String, Vec<u8>>) -> midashi_core::SearchIndex {
+    if files.keys().any(|n| n.starts_with("directory.")) {
+        let all = files.clone();
+        let source: midashi_core::layout::sharded::FileSource =
+            Box::new(move |name: &str| Ok(all[name].clone()));
+        midashi_core::SearchIndex::open_sharded(
+            &by_stem(files, "midashi-entry"),
+            &by_stem(files, "directory."),
+            Some(source),
+        )
+        .unwrap()
+    } else {
+        midashi_core::SearchIndex::open(
+            &by_stem(files, "midashi-entry"),
+            &by_stem(files, "terms."),
+            &by_stem(files, "sections."),
+        )
+        .unwrap()
+    }
 }
 
 /// Markdown files under `dir`, as paths relative to `root`, in path order.
@@ -78,29 +117,7 @@ pub fn both_layouts(docs: &[(&str, &str)]) -> [midashi_core::SearchIndex; 2] {
         }
         b.build().unwrap().files.into_iter().collect()
     };
-    let kind = |f: &HashMap<String, Vec<u8>>, stem: &str| {
-        f.iter()
-            .find(|(n, _)| n.starts_with(stem))
-            .unwrap()
-            .1
-            .clone()
-    };
-    let one = build(Layout::Single);
-    let single = midashi_core::SearchIndex::open(
-        &kind(&one, "midashi-entry"),
-        &kind(&one, "terms."),
-        &kind(&one, "sections."),
-    )
-    .unwrap();
-    let many = build(Layout::Sharded);
-    let all = many.clone();
-    let source: midashi_core::layout::sharded::FileSource =
-        Box::new(move |name: &str| Ok(all[name].clone()));
-    let sharded = midashi_core::SearchIndex::open_sharded(
-        &kind(&many, "midashi-entry"),
-        &kind(&many, "directory."),
-        Some(source),
-    )
-    .unwrap();
+    let single = open_built(&build(Layout::Single));
+    let sharded = open_built(&build(Layout::Sharded));
     [single, sharded]
 }
