@@ -12,7 +12,7 @@ use midashi_core::build::ModelFiles;
 use midashi_core::format::entry::ModelInfo;
 use midashi_core::section::{Document, Section};
 use midashi_core::vectors::VectorsData;
-use midashi_embed::{Embedder, ModelDir};
+use midashi_embed::{Embedder, ModelConfig, ModelDir};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -49,6 +49,8 @@ pub struct EmbedReport {
     pub noise_floor: Option<f32>,
     /// The embedding server that encoded the sections, and the requests it took.
     pub server: Option<(String, usize)>,
+    /// The model folder the vectors come from (what `eval` loads to embed its queries).
+    pub model_dir: Option<PathBuf>,
 }
 
 /// The text embedded for a section: `Title > H1 > H2` then its own prose.
@@ -69,6 +71,48 @@ pub fn resolve_model_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
         Some(dir) => Ok(Some(dir.to_path_buf())),
         None => Ok(crate::locate::default_model()),
     }
+}
+
+/// The model folder a build uses, and why: `--model` when given; else the default model, or
+/// the multilingual one (when installed) for docs mostly in a language the default does not
+/// cover. `Ok(None)` means "build keyword-only" (with a notice from the caller).
+pub fn choose_model_dir(explicit: Option<&Path>, docs: &[Document]) -> Result<Option<Chosen>> {
+    let Some(dir) = resolve_model_dir(explicit)? else {
+        return Ok(None);
+    };
+    let mut chosen = Chosen {
+        dir,
+        instead_of: None,
+    };
+    if explicit.is_some() {
+        return Ok(Some(chosen));
+    }
+    // Only the default's midashi-model.json is read here: loading a graph costs seconds.
+    let Ok(config) = std::fs::read_to_string(chosen.dir.join(midashi_embed::MODEL_CONFIG_FILE))
+        .map_err(|e| e.to_string())
+        .and_then(|json| ModelConfig::from_json(&json).map_err(|e| e.to_string()))
+    else {
+        return Ok(Some(chosen));
+    };
+    let Some(lang) = uncovered_language(docs, &config.languages) else {
+        return Ok(Some(chosen));
+    };
+    let Some(multi) = crate::locate::multilingual_model() else {
+        return Ok(Some(chosen));
+    };
+    chosen.instead_of = Some((config.name, lang));
+    chosen.dir = multi;
+    Ok(Some(chosen))
+}
+
+/// A model folder chosen for a build.
+#[derive(Debug, Clone)]
+pub struct Chosen {
+    /// The folder.
+    pub dir: PathBuf,
+    /// The default model it replaces and the docs' language that default does not cover,
+    /// when the multilingual model was chosen for that reason.
+    pub instead_of: Option<(String, &'static str)>,
 }
 
 /// Loads the embedding model of a folder, with a message that says how to get one; also

@@ -113,12 +113,19 @@ impl Endpoint {
 
     /// Embeds the probe texts both ways; refuses a server that does not match.
     fn probe(&self, embedder: &Embedder, model_name: &str) -> Result<()> {
-        let texts: Vec<String> = PROBES.iter().map(|t| t.to_string()).collect();
+        // Probes are documents, as everything sent later is: each within one window, sent
+        // as window_texts gives it (with the model's document prefix).
+        let model_err = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
+        let mut texts = Vec::new();
+        for probe in PROBES {
+            texts.extend(embedder.window_texts(probe).map_err(model_err)?);
+        }
         let remote = self.send(&texts)?;
-        for (text, theirs) in texts.iter().zip(&remote) {
+        for ((text, probe), theirs) in texts.iter().zip(PROBES).zip(&remote) {
             let ours = embedder
-                .embed(text)
-                .map_err(|e| CliError::Model(e.to_string()))?;
+                .embed_windows(probe)
+                .map_err(model_err)?
+                .swap_remove(0);
             let cos = cosine(&ours, theirs);
             if cos.is_nan() || cos < MIN_PROBE_COSINE {
                 return Err(CliError::Model(format!(

@@ -1,8 +1,8 @@
 //! `build-index <docs-dir | records.jsonl> --out <dir>`: read, index, write, report.
 
 use crate::embedding::{
-    default_cache_dir, default_model_places, embed_documents, load_model, model_info,
-    resolve_model_dir, uncovered_language, EmbedReport,
+    choose_model_dir, default_cache_dir, default_model_places, embed_documents, load_model,
+    model_info, uncovered_language, EmbedReport,
 };
 use crate::endpoint::EndpointArgs;
 use crate::error::{CliError, Result};
@@ -230,15 +230,24 @@ pub fn build(
     // Vectors are numbered by section in index order: documents sorted by path.
     loaded.docs.sort_by(|a, b| a.path.cmp(&b.path));
     let mut report = None;
-    let model_dir = if args.keyword_only {
+    let chosen = if args.keyword_only {
         None
     } else {
-        resolve_model_dir(args.model.as_deref())?
+        choose_model_dir(args.model.as_deref(), &loaded.docs)?
     };
-    let model = match model_dir {
-        Some(dir) => Some(load_model(&dir)?),
+    let model = match &chosen {
+        Some(c) => Some(load_model(&c.dir)?),
         None => None,
     };
+    if let (Some(c), Some((embedder, _))) = (&chosen, &model) {
+        if let Some((default, lang)) = &c.instead_of {
+            eprintln!(
+                "note: these docs are mostly in {lang}, which {default} does not cover: \
+                 embedding with {} (pass --model to choose another)",
+                embedder.config().name
+            );
+        }
+    }
     let uncovered = model.as_ref().and_then(|(embedder, _)| {
         let languages = &embedder.config().languages;
         let lang = uncovered_language(&loaded.docs, languages)?;
@@ -252,8 +261,9 @@ pub fn build(
         eprintln!(
             "note: these docs are mostly in {lang} and the model {name} covers {covered}: \
              building a keyword-only index (its vectors of these sections would rank by noise, \
-             and every visitor would download them); pass --model with a model that covers \
-             {lang}, or --embed-any-language to embed them anyway"
+             and every visitor would download them); install the multilingual model \
+             (scripts/fetch-e5.sh) or pass --model with a model that covers {lang}, or \
+             --embed-any-language to embed them anyway"
         );
     }
     match model.filter(|_| uncovered.is_none()) {
@@ -277,7 +287,10 @@ pub fn build(
             if !args.no_ship_model {
                 builder.set_model_files(files);
             }
-            report = Some(r);
+            report = Some(EmbedReport {
+                model_dir: chosen.map(|c| c.dir),
+                ..r
+            });
         }
         None if !args.keyword_only && uncovered.is_none() => eprintln!(
             "note: no embedding model found: building a keyword-only index (pass --model <dir>, \

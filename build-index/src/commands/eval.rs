@@ -191,18 +191,19 @@ fn index_corpus(
         embed_batch: 32,
         embed_concurrency: 4,
     };
-    let embedder = if semantic {
-        let dir = resolve_model_dir(model)?.ok_or_else(|| {
-            CliError::Model(format!(
-                "semantic evaluation needs a model: pass --model <dir> (looked in {})",
-                default_model_places()
-            ))
-        })?;
-        Some(load_model(&dir)?.0)
-    } else {
-        None
+    if semantic && resolve_model_dir(model)?.is_none() {
+        return Err(CliError::Model(format!(
+            "semantic evaluation needs a model: pass --model <dir> (looked in {})",
+            default_model_places()
+        )));
+    }
+    let (output, report) = build(loaded, input, records, &args)?;
+    // Queries are embedded with the model the build chose (the multilingual one for docs the
+    // default does not cover), as the CLI and the browser embed them with the shipped model.
+    let embedder = match report.and_then(|r| r.model_dir) {
+        Some(dir) if semantic => Some(load_model(&dir)?.0),
+        _ => None,
     };
-    let (output, _) = build(loaded, input, records, &args)?;
     let file = |kind: FileKind| {
         let name = &output
             .manifest

@@ -42,6 +42,14 @@ pub struct ModelConfig {
     /// cover (a Japanese query with an English-only model).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub languages: Vec<String>,
+    /// Text an instruction-tuned model wants before every query (`"query: "` for the e5
+    /// family); empty for models trained without one. [`crate::Embedder::embed`] adds it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub query_prefix: String,
+    /// Text such a model wants before every document (`"passage: "` for e5), added to each
+    /// window by [`crate::Embedder::embed_windows`].
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub document_prefix: String,
     /// ONNX file name inside the model folder (default `model.onnx`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub onnx: Option<String>,
@@ -133,6 +141,8 @@ impl ModelConfig {
             pooling,
             normalize,
             languages: Vec::new(),
+            query_prefix: String::new(),
+            document_prefix: String::new(),
             onnx: None,
             tokenizer: None,
             sha256: None,

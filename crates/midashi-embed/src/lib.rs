@@ -108,7 +108,7 @@ impl Embedder {
         base.with_padding(None);
         let tokenizer = tokenizer_with(&base, Some(truncation(config.max_tokens, 0)))?;
         let counter = tokenizer_with(&base, None)?;
-        let template = Template::learn(&tokenizer, config.max_tokens)?;
+        let template = Template::learn(&tokenizer, config.max_tokens, &config.document_prefix)?;
 
         let (plan, inputs) = load_plan(onnx, &config)?;
         Ok(Embedder {
@@ -155,15 +155,18 @@ impl Embedder {
             .unwrap_or(0)
     }
 
-    /// The sentence vector of one text (a query), truncated at `max_tokens`.
+    /// The sentence vector of a query, truncated at `max_tokens`, with the model's
+    /// `query_prefix` before it.
     pub fn embed(&self, text: &str) -> Result<Vec<f32>, EmbedError> {
-        let encoding = self.encode(&self.tokenizer, text)?;
+        let text = prefixed(&self.config.query_prefix, text);
+        let encoding = self.encode(&self.tokenizer, &text)?;
         self.run(&Tokens::from(&encoding))
     }
 
     /// One vector per window of a document: the text is split at the token limit into
     /// windows that overlap by an eighth of a window, each encoded with its own special
-    /// tokens. A text within the limit gives exactly one vector, equal to [`Embedder::embed`]'s.
+    /// tokens and the model's `document_prefix`. For a model without prefixes, a text within
+    /// the limit gives exactly one vector, equal to [`Embedder::embed`]'s.
     pub fn embed_windows(&self, text: &str) -> Result<Vec<Vec<f32>>, EmbedError> {
         self.windows(text)?.iter().map(|w| self.run(w)).collect()
     }
@@ -177,11 +180,13 @@ impl Embedder {
     /// server that takes text: the text itself when it fits in one window (so the server's
     /// vector is the one this model makes), else each window's tokens decoded back to text.
     /// Re-tokenised, a decoded window gives the same word pieces, up to the tokenizer's
-    /// normalisation (lower case, accents for BERT's): vectors close to the local ones.
+    /// normalisation (lower case, accents for BERT's): vectors close to the local ones. The
+    /// model's `document_prefix` leads each text, as a server embeds exactly what it is sent.
     pub fn window_texts(&self, text: &str) -> Result<Vec<String>, EmbedError> {
         let windows = self.windows(text)?;
+        let prefix = &self.config.document_prefix;
         if windows.len() == 1 {
-            return Ok(vec![text.to_string()]);
+            return Ok(vec![prefixed(prefix, text).into_owned()]);
         }
         windows
             .iter()
@@ -302,10 +307,11 @@ impl From<&Encoding> for Tokens {
     }
 }
 
-/// The special tokens a tokenizer's post-processor wraps a single text in.
+/// What surrounds a document window: the special tokens a tokenizer's post-processor wraps
+/// a single text in, and the model's document prefix between the first of them and the text.
 #[derive(Debug, Clone)]
 struct Template {
-    /// (id, type id) of the tokens before the text.
+    /// (id, type id) of the tokens before the text: specials, then the document prefix.
     prefix: Vec<(u32, u32)>,
     /// (id, type id) of the tokens after the text.
     suffix: Vec<(u32, u32)>,
@@ -313,8 +319,14 @@ struct Template {
 
 impl Template {
     /// Encodes a one-word probe with special tokens and reads off what surrounds the text
-    /// (tokens whose sequence id is none are the template's).
-    fn learn(tokenizer: &Tokenizer, max_tokens: usize) -> Result<Self, EmbedError> {
+    /// (tokens whose sequence id is none are the template's). The document prefix is
+    /// tokenised on its own without its trailing space: "passage: " + text gives the same
+    /// pieces as "passage:" then text, as a word-splitting tokenizer cuts at that space.
+    fn learn(
+        tokenizer: &Tokenizer,
+        max_tokens: usize,
+        document_prefix: &str,
+    ) -> Result<Self, EmbedError> {
         let probe = tokenizer
             .encode_fast("a", true)
             .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
@@ -331,10 +343,20 @@ impl Template {
                 .map(|i| (probe.get_ids()[i], probe.get_type_ids()[i]))
                 .collect()
         };
-        let template = Template {
+        let mut template = Template {
             prefix: pairs(0..first),
             suffix: pairs(last + 1..probe.len()),
         };
+        let document_prefix = document_prefix.trim_end();
+        if !document_prefix.is_empty() {
+            let doc = tokenizer
+                .encode_fast(document_prefix, false)
+                .map_err(|e| EmbedError::Tokenizer(e.to_string()))?;
+            let kinds = doc.get_ids().iter().zip(doc.get_type_ids());
+            template
+                .prefix
+                .extend(kinds.map(|(&id, &type_id)| (id, type_id)));
+        }
         if template.prefix.len() + template.suffix.len() + 4 > max_tokens {
             return Err(EmbedError::BadModel(format!(
                 "max_tokens {max_tokens} leaves no room for text"
@@ -363,6 +385,15 @@ impl Template {
             out.mask.push(1);
         }
         out
+    }
+}
+
+/// `prefix` + `text`, borrowed when there is no prefix (most models).
+fn prefixed<'a>(prefix: &str, text: &'a str) -> std::borrow::Cow<'a, str> {
+    if prefix.is_empty() {
+        text.into()
+    } else {
+        format!("{prefix}{text}").into()
     }
 }
 
