@@ -4,7 +4,8 @@
 #
 #   scripts/setup.sh [--browser] [--model]
 #     --browser  Debian's chromium for the browser tests
-#     --model    the embedding model (scripts/fetch-model.sh)
+#     --model    the embedding models (scripts/fetch-model.sh: all-MiniLM-L6-v2, the default;
+#                scripts/fetch-e5.sh: multilingual-e5-small, for docs in other languages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,6 +54,7 @@ if [ "$want_browser" = 1 ]; then
 fi
 
 if [ "$want_model" = 1 ]; then
-  step "Embedding model"
+  step "Embedding models"
   bash scripts/fetch-model.sh
+  bash scripts/fetch-e5.sh
 fi

@@ -51,6 +51,10 @@ pub struct EmbedReport {
     pub server: Option<(String, usize)>,
     /// The model folder the vectors come from (what `eval` loads to embed its queries).
     pub model_dir: Option<PathBuf>,
+    /// The trimmed copy the index ships, loaded: queries are embedded with it.
+    pub shipped: Option<Embedder>,
+    /// Pieces kept of how many, and the model's bytes before and after, when trimmed.
+    pub trimmed: Option<((usize, usize), usize, usize)>,
 }
 
 /// The text embedded for a section: `Title > H1 > H2` then its own prose.

@@ -12,6 +12,7 @@ mod mcp;
 mod output;
 #[cfg(test)]
 mod ranking_tests;
+mod shipped_model;
 mod site;
 mod sources;
 

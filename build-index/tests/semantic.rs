@@ -579,3 +579,76 @@ fn docs_in_a_language_the_model_does_not_cover_get_no_vectors() {
     build(&ja, &forced, &model, &cache, &["--embed-any-language"]);
     assert!(has_vectors(&forced));
 }
+
+/// With no `--model`, docs mostly in a language the default model does not cover are
+/// embedded with the multilingual model when it is installed (#22 item 3): Japanese sections
+/// get e5 vectors, a Japanese question finds its page by meaning, and auto runs hybrid.
+#[test]
+fn japanese_docs_get_the_multilingual_model_by_default() {
+    let e5 = root().join("models/multilingual-e5-small");
+    if !e5.join("model.onnx").is_file() {
+        assert!(
+            std::env::var("MIDASHI_REQUIRE_SEMANTIC").as_deref() != Ok("1"),
+            "{} has no model.onnx: run scripts/fetch-e5.sh",
+            e5.display()
+        );
+        return;
+    }
+    let shared = std::env::var_os("MIDASHI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"));
+    let tmp = tempfile::tempdir().unwrap();
+    let ja = tmp.path().join("ja");
+    fs::create_dir_all(&ja).unwrap();
+    for f in ["computed.md", "watchers.md", "template-refs.md"] {
+        fs::copy(
+            shared.join("corpora/vue-docs-ja/guide/essentials").join(f),
+            ja.join(f),
+        )
+        .unwrap();
+    }
+    let out = tmp.path().join("out");
+    // The models beside the binary (the checkout's models/), not an environment override.
+    let o = run(bin()
+        .env_remove("MIDASHI_MODEL")
+        .arg(&ja)
+        .arg("--out")
+        .arg(&out)
+        .arg("--cache-dir")
+        .arg(tmp.path().join("cache")));
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("mostly in ja") && err.contains("multilingual-e5-small"),
+        "{err}"
+    );
+    // The index ships the model it was embedded with, for the browser's queries.
+    let shipped = fs::read_dir(&out).unwrap().any(|e| {
+        let p = e.unwrap().path();
+        p.extension().is_some_and(|x| x == "json")
+            && fs::read_to_string(&p).is_ok_and(|t| t.contains("\"query_prefix\": \"query: \""))
+    });
+    assert!(
+        shipped,
+        "no shipped midashi-model.json names e5's query prefix"
+    );
+    // Trimmed to this site's pieces: a fraction of the 120 MB model.
+    let onnx: u64 = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "onnx"))
+        .map(|p| fs::metadata(p).unwrap().len())
+        .sum();
+    assert!(onnx > 0 && onnx < 40_000_000, "shipped model {onnx} bytes");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("trimmed to the"));
+
+    let r = search(&out, "算出プロパティ", &[]);
+    assert_eq!(r["mode"], "hybrid", "{r}");
+    // Semantic only: an English-only model would place this Japanese question by noise.
+    let r = search(
+        &out,
+        "DOM 要素に直接アクセスしたい",
+        &["--mode", "semantic"],
+    );
+    assert_eq!(r["results"][0]["path"], "template-refs.md", "{r}");
+}

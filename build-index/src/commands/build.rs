@@ -2,11 +2,12 @@
 
 use crate::embedding::{
     choose_model_dir, default_cache_dir, default_model_places, embed_documents, load_model,
-    model_info, uncovered_language, EmbedReport,
+    model_info, noise_floor, uncovered_language, EmbedReport,
 };
 use crate::endpoint::EndpointArgs;
 use crate::error::{CliError, Result};
 use crate::output::write_index;
+use crate::shipped_model::trim_for_site;
 use crate::sources::{input_files, load_html, load_markdown, load_records, InputKind, Loaded};
 use midashi_core::build::{FieldWeights, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_markdown::{Options, SlugStyle};
@@ -275,7 +276,7 @@ pub fn build(
                 batch: args.embed_batch.into(),
                 concurrency: args.embed_concurrency.into(),
             });
-            let (vectors, r) = embed_documents(
+            let (mut vectors, mut r) = embed_documents(
                 &loaded.docs,
                 &embedder,
                 &cache_dir,
@@ -283,10 +284,24 @@ pub fn build(
                 !args.quiet,
                 endpoint.as_ref(),
             )?;
-            builder.set_vectors(model_info(&embedder), vectors);
+            let mut info = model_info(&embedder);
             if !args.no_ship_model {
+                // Vectors and their cache come from the whole model (the site's text embeds
+                // the same with either); queries use the copy the index ships.
+                let files = match trim_for_site(&loaded.docs, &embedder, &files)? {
+                    Some(t) => {
+                        vectors.noise_floor = noise_floor(&t.embedder, &vectors)?;
+                        r.noise_floor = vectors.noise_floor;
+                        info = model_info(&t.embedder);
+                        r.trimmed = Some((t.kept, files.onnx.len(), t.files.onnx.len()));
+                        r.shipped = Some(t.embedder);
+                        t.files
+                    }
+                    None => files,
+                };
                 builder.set_model_files(files);
             }
+            builder.set_vectors(info, vectors);
             report = Some(EmbedReport {
                 model_dir: chosen.map(|c| c.dir),
                 ..r
@@ -515,6 +530,14 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
                 println!(
                     "             noise floor {floor:.3}: a query whose words match nothing \
                      answers only when closer than that in meaning"
+                );
+            }
+            if let Some(((kept, total), before, after)) = r.trimmed {
+                println!(
+                    "  model      trimmed to the {kept} of {total} pieces a query on this site can \
+                     use: {:.1} MB shipped instead of {:.1} MB",
+                    after as f64 / 1e6,
+                    before as f64 / 1e6
                 );
             }
         }

@@ -4,7 +4,7 @@
 //! Also prints per-query latency percentiles of the search itself.
 
 use crate::commands::build::build;
-use crate::embedding::{default_model_places, load_model, resolve_model_dir};
+use crate::embedding::{default_model_places, load_model, resolve_model_dir, EmbedReport};
 use crate::error::{CliError, Result};
 use crate::sources::load_records;
 use midashi_core::format::FileKind;
@@ -175,8 +175,8 @@ fn index_corpus(
         assets: None,
         model: model.map(Path::to_path_buf),
         keyword_only: !semantic,
-        // Evaluation reads the model from its folder; no copy into the in-memory index.
-        no_ship_model: true,
+        // Shipped as a default build ships it: a trimmed copy is what queries then use.
+        no_ship_model: false,
         ann_min_rows: midashi_core::vectors::ann::ANN_MIN_ROWS,
         cache_dir: None,
         // Nothing is written beside pages: there are none.
@@ -200,8 +200,14 @@ fn index_corpus(
     let (output, report) = build(loaded, input, records, &args)?;
     // Queries are embedded with the model the build chose (the multilingual one for docs the
     // default does not cover), as the CLI and the browser embed them with the shipped model.
-    let embedder = match report.and_then(|r| r.model_dir) {
-        Some(dir) if semantic => Some(load_model(&dir)?.0),
+    let embedder = match report {
+        Some(EmbedReport {
+            shipped: Some(e), ..
+        }) if semantic => Some(e),
+        Some(EmbedReport {
+            model_dir: Some(dir),
+            ..
+        }) if semantic => Some(load_model(&dir)?.0),
         _ => None,
     };
     let file = |kind: FileKind| {

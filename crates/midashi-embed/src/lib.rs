@@ -21,6 +21,7 @@
 
 mod config;
 mod error;
+pub mod trim;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use config::ModelDir;

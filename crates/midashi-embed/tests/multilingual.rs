@@ -151,3 +151,49 @@ fn the_model_folder_names_its_languages_and_prefixes() {
     }
     assert_eq!(files.config.max_tokens, 512);
 }
+
+/// A copy trimmed to a site's pieces embeds the site's text exactly as the whole model does
+/// (the ids it gives select the same rows), and any other text still embeds, close to the
+/// whole model's vector: rare words fall back to shorter pieces, never to an error.
+#[test]
+fn a_vocabulary_trimmed_to_a_site_embeds_its_text_as_the_whole_model_does() {
+    let Some(e) = embedder() else { return };
+    let files = ModelDir::read(&model_dir()).unwrap();
+    let site = [
+        "算出プロパティは依存関係にもとづいてキャッシュされます。",
+        "Ownership is a set of rules that govern how a Rust program manages memory.",
+    ];
+    let mut used = std::collections::BTreeSet::new();
+    for t in site {
+        used.extend(e.window_token_ids(t).unwrap().into_iter().flatten());
+    }
+    used.extend(e.token_ids(&e.config().query_prefix).unwrap());
+    let t = midashi_embed::trim::trim_vocabulary(&files.onnx, &files.tokenizer, &used)
+        .unwrap()
+        .expect("a 250k-piece Unigram vocabulary is trimmed");
+    assert!(t.kept.0 * 5 < t.kept.1, "kept {:?}", t.kept);
+    assert!(t.onnx.len() * 3 < files.onnx.len());
+    let trimmed = Embedder::from_bytes(&t.onnx, &t.tokenizer, files.config.clone()).unwrap();
+    for text in site {
+        let (a, b) = (
+            e.embed_windows(text).unwrap(),
+            trimmed.embed_windows(text).unwrap(),
+        );
+        assert!(cosine(&a[0], &b[0]) > 0.99999, "{text}");
+        let (a, b) = (e.embed(text).unwrap(), trimmed.embed(text).unwrap());
+        assert!(cosine(&a, &b) > 0.99999, "{text}");
+    }
+    for other in [
+        "東京は日本の首都であり、世界最大級の都市圏を持つ。",
+        "photosynthesis in chloroplasts",
+    ] {
+        let c = cosine(&e.embed(other).unwrap(), &trimmed.embed(other).unwrap());
+        assert!(c > 0.85, "{other}: cosine {c:.3} with the whole model");
+    }
+    // A WordPiece vocabulary (MiniLM's) is left whole.
+    let minilm = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models/all-MiniLM-L6-v2");
+    if let Ok(m) = ModelDir::read(&minilm) {
+        let none = midashi_embed::trim::trim_vocabulary(&m.onnx, &m.tokenizer, &used).unwrap();
+        assert!(none.is_none());
+    }
+}

@@ -1,0 +1,79 @@
+//! The copy of the embedding model an index ships for the browser's queries: the model
+//! itself, or for a large multilingual vocabulary, a copy trimmed to what a query on this
+//! site can use (see `midashi_embed::trim` for what is kept and why).
+
+use crate::embedding::embedded_text;
+use crate::error::{CliError, Result};
+use midashi_core::build::ModelFiles;
+use midashi_core::section::Document;
+use midashi_embed::{Embedder, ModelConfig};
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
+
+/// A trimmed copy, ready to ship.
+pub struct Trimmed {
+    /// Its files (the configuration names the copy's own sha256).
+    pub files: ModelFiles,
+    /// The copy loaded, to measure the noise floor with the model queries will use.
+    pub embedder: Embedder,
+    /// Pieces kept, of how many.
+    pub kept: (usize, usize),
+}
+
+/// The trimmed copy of `files` for `docs`, or `None` when the model is not worth trimming
+/// (a small or WordPiece vocabulary ships whole).
+pub fn trim_for_site(
+    docs: &[Document],
+    embedder: &Embedder,
+    files: &ModelFiles,
+) -> Result<Option<Trimmed>> {
+    let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
+    // Every id the site's sections tokenise to (with the document prefix and specials), and
+    // the query prefix's.
+    let texts: Vec<String> = docs
+        .iter()
+        .flat_map(|d| d.sections.iter().map(embedded_text))
+        .collect();
+    let mut used: BTreeSet<u32> = texts
+        .par_iter()
+        .map(|t| {
+            embedder
+                .window_token_ids(t)
+                .unwrap_or_default()
+                .into_iter()
+                .flatten()
+                .collect::<BTreeSet<u32>>()
+        })
+        .reduce(BTreeSet::new, |mut a, b| {
+            a.extend(b);
+            a
+        });
+    used.extend(
+        embedder
+            .token_ids(&embedder.config().query_prefix)
+            .map_err(model)?,
+    );
+    let Some(t) = midashi_embed::trim::trim_vocabulary(&files.onnx, &files.tokenizer, &used)
+        .map_err(model)?
+    else {
+        return Ok(None);
+    };
+    let sha = Sha256::digest(&t.onnx)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>();
+    let mut config: ModelConfig = ModelConfig::from_json(&files.config_json).map_err(model)?;
+    config.sha256 = Some(sha);
+    let trimmed = Embedder::from_bytes(&t.onnx, &t.tokenizer, config.clone()).map_err(model)?;
+    let config_json = serde_json::to_string_pretty(&config).unwrap_or_default();
+    Ok(Some(Trimmed {
+        files: ModelFiles {
+            onnx: t.onnx,
+            tokenizer: t.tokenizer,
+            config_json,
+        },
+        embedder: trimmed,
+        kept: t.kept,
+    }))
+}

@@ -1,0 +1,157 @@
+//! Cutting a model's vocabulary down to what one site can use, before it ships.
+//!
+//! Why: multilingual-e5-small's word embeddings are 250,037 rows × 384 — 96 MB of its 120 MB
+//! in int8 — for a hundred languages, and one docs site uses a few thousand of its pieces
+//! (4,199 on the whole Japanese Vue docs). The browser downloads the model on a visitor's
+//! first question, so the index ships a copy that keeps only the rows a query on this site
+//! can reach: every piece of the site's own text, every single-character piece (any word,
+//! however rare, still segments into something the model knows), and the most frequent
+//! pieces of the language model (a visitor's words that the site never uses). Token ids are
+//! renumbered in the tokenizer and the embedding table alike, so the ids the trimmed
+//! tokenizer gives select exactly the rows they selected before: the site's text embeds to
+//! the same vectors with either copy.
+//!
+//! Only SentencePiece Unigram tokenizers are trimmed (their pieces are independent; a
+//! WordPiece vocabulary's `##` continuations and greedy longest match make a cut vocabulary
+//! segment differently), and only graphs whose word-embedding rows are initializers gathered
+//! by `input_ids` with raw bytes (what scripts/model writes). Anything else ships whole.
+
+use crate::error::EmbedError;
+use prost::Message;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use tract_onnx::pb::ModelProto;
+
+/// How many of the language model's most frequent pieces a trimmed copy keeps beside the
+/// site's own: enough for common words of the site's languages that its text lacks.
+pub const FREQUENT_PIECES: usize = 8000;
+
+/// A trimmed copy of a model's graph and tokenizer.
+#[derive(Debug, Clone)]
+pub struct Trimmed {
+    /// The ONNX graph with the kept embedding rows only.
+    pub onnx: Vec<u8>,
+    /// `tokenizer.json` with the kept pieces only, renumbered.
+    pub tokenizer: Vec<u8>,
+    /// Pieces kept, of how many.
+    pub kept: (usize, usize),
+}
+
+/// Trims `onnx` + `tokenizer_json` to the pieces `used` names (token ids of the site's text),
+/// single characters, specials and the [`FREQUENT_PIECES`] most frequent. `Ok(None)` when the
+/// model is not of a kind this can trim, or trimming would keep most of it anyway.
+pub fn trim_vocabulary(
+    onnx: &[u8],
+    tokenizer_json: &[u8],
+    used: &BTreeSet<u32>,
+) -> Result<Option<Trimmed>, EmbedError> {
+    let bad = |what: String| EmbedError::BadModel(format!("trimming the vocabulary: {what}"));
+    let mut tok: Value =
+        serde_json::from_slice(tokenizer_json).map_err(|e| bad(format!("tokenizer.json: {e}")))?;
+    if tok["model"]["type"] != "Unigram" {
+        return Ok(None);
+    }
+    let Some(vocab) = tok["model"]["vocab"].as_array() else {
+        return Ok(None);
+    };
+    let total = vocab.len();
+
+    // Which pieces to keep.
+    let mut keep: BTreeSet<u32> = used
+        .iter()
+        .copied()
+        .filter(|&i| (i as usize) < total)
+        .collect();
+    let mut by_score: Vec<(usize, f64)> = Vec::with_capacity(total);
+    for (i, entry) in vocab.iter().enumerate() {
+        let piece = entry[0].as_str().unwrap_or_default();
+        if piece.trim_start_matches('\u{2581}').chars().count() <= 1 {
+            keep.insert(i as u32);
+        }
+        by_score.push((i, entry[1].as_f64().unwrap_or(f64::MIN)));
+    }
+    // Pieces with score 0 are the specials; the rest, most frequent first.
+    by_score.sort_by(|a, b| b.1.total_cmp(&a.1));
+    keep.extend(
+        by_score
+            .iter()
+            .take(FREQUENT_PIECES)
+            .map(|&(i, _)| i as u32),
+    );
+    if let Some(unk) = tok["model"]["unk_id"].as_u64() {
+        keep.insert(unk as u32);
+    }
+    for added in tok["added_tokens"].as_array().into_iter().flatten() {
+        if let Some(id) = added["id"].as_u64() {
+            keep.insert(id as u32);
+        }
+    }
+    if keep.len() * 2 > total {
+        return Ok(None);
+    }
+    let mut new_id = vec![u32::MAX; total];
+    for (n, &old) in keep.iter().enumerate() {
+        new_id[old as usize] = n as u32;
+    }
+    let remap = |v: &mut Value| {
+        if let Some(old) = v.as_u64() {
+            *v = Value::from(new_id[old as usize]);
+        }
+    };
+
+    // The graph first: if its table cannot be found, ship the model whole.
+    let mut model =
+        ModelProto::decode(onnx).map_err(|e| bad(format!("ONNX does not parse: {e}")))?;
+    let Some(graph) = model.graph.as_mut() else {
+        return Ok(None);
+    };
+    let gathered: BTreeSet<String> = graph
+        .node
+        .iter()
+        .filter(|n| n.op_type == "Gather" && n.input.get(1).is_some_and(|i| i == "input_ids"))
+        .filter_map(|n| n.input.first().cloned())
+        .collect();
+    let mut trimmed_tables = 0;
+    for init in graph.initializer.iter_mut() {
+        if !gathered.contains(&init.name) {
+            continue;
+        }
+        let rows = init.dims.first().copied().unwrap_or(0) as usize;
+        if rows < total || init.raw_data.is_empty() || init.raw_data.len() % rows != 0 {
+            return Ok(None);
+        }
+        let row_bytes = init.raw_data.len() / rows;
+        let mut data = Vec::with_capacity(keep.len() * row_bytes);
+        for &old in &keep {
+            let at = old as usize * row_bytes;
+            data.extend_from_slice(&init.raw_data[at..at + row_bytes]);
+        }
+        init.raw_data = data;
+        init.dims[0] = keep.len() as i64;
+        trimmed_tables += 1;
+    }
+    if trimmed_tables == 0 {
+        return Ok(None);
+    }
+
+    // Then the tokenizer: pieces in their old order, every id that names one renumbered.
+    let kept_vocab: Vec<Value> = keep.iter().map(|&i| vocab[i as usize].clone()).collect();
+    tok["model"]["vocab"] = Value::Array(kept_vocab);
+    remap(&mut tok["model"]["unk_id"]);
+    for added in tok["added_tokens"].as_array_mut().into_iter().flatten() {
+        remap(&mut added["id"]);
+    }
+    if let Some(specials) = tok["post_processor"]["special_tokens"].as_object_mut() {
+        for special in specials.values_mut() {
+            for id in special["ids"].as_array_mut().into_iter().flatten() {
+                remap(id);
+            }
+        }
+    }
+    let tokenizer = serde_json::to_vec(&tok).map_err(|e| bad(e.to_string()))?;
+    Ok(Some(Trimmed {
+        onnx: model.encode_to_vec(),
+        tokenizer,
+        kept: (keep.len(), total),
+    }))
+}
