@@ -267,9 +267,12 @@ fn the_hnsw_path_answers_like_the_exact_scan() {
             let b = search(&ann, q, &["--mode", mode]);
             // The graph is approximate (the docs have more rows than its search breadth),
             // but its candidates are scored exactly: the first results are the scan's, and
-            // nine of its ten at least.
+            // nine of its ten at least. Hybrid's min-max blend spans the candidates the leg
+            // returns, which the graph bounds by its breadth: past the first place, a query the
+            // English model reads as noise (日本語の検索, all similarities alike) may reorder.
             let (a, b) = (ids(&a), ids(&b));
-            assert_eq!(a[..3], b[..3], "{mode} {q}");
+            let same = if mode == "hybrid" { 1 } else { 3 };
+            assert_eq!(a[..same], b[..same], "{mode} {q}");
             let shared = a.iter().filter(|id| b.contains(id)).count();
             assert!(shared >= 9, "{mode} {q}: {a:?} vs {b:?}");
         }
