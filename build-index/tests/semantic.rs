@@ -532,6 +532,20 @@ fn heading_queries_rank_their_section_first_in_hybrid_as_in_keyword() {
     assert_eq!(r["results"][0]["heading"], "The Borrow Checker", "{r}");
 }
 
+/// A folder `ja` in `tmp` with these pages of the Japanese Vue docs' essentials guide.
+fn vue_ja_pages(tmp: &Path, pages: &[&str]) -> PathBuf {
+    let shared = std::env::var_os("MIDASHI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"));
+    let ja = tmp.join("ja");
+    fs::create_dir_all(&ja).unwrap();
+    for f in pages {
+        let from = shared.join("corpora/vue-docs-ja/guide/essentials").join(f);
+        fs::copy(&from, ja.join(f)).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    }
+    ja
+}
+
 /// Docs mostly in a language the model does not cover get a keyword-only index by default
 /// (#22 item 4): the English model's vectors of Japanese sections rank by noise (the
 /// Japanese question set: auto 0.522 with them, 0.550 without), and every visitor would
@@ -540,19 +554,8 @@ fn heading_queries_rank_their_section_first_in_hybrid_as_in_keyword() {
 #[test]
 fn docs_in_a_language_the_model_does_not_cover_get_no_vectors() {
     let Some(model) = model() else { return };
-    let shared = std::env::var_os("MIDASHI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared"));
     let tmp = tempfile::tempdir().unwrap();
-    let ja = tmp.path().join("ja");
-    fs::create_dir_all(&ja).unwrap();
-    for f in ["computed.md", "watchers.md", "list.md"] {
-        fs::copy(
-            shared.join("corpora/vue-docs-ja/guide/essentials").join(f),
-            ja.join(f),
-        )
-        .unwrap();
-    }
+    let ja = vue_ja_pages(tmp.path(), &["computed.md", "watchers.md", "list.md"]);
     let has_vectors = |d: &Path| {
         fs::read_dir(d).unwrap().any(|e| {
             e.unwrap()
@@ -597,19 +600,11 @@ fn japanese_docs_get_the_multilingual_model_by_default() {
         );
         return;
     }
-    let shared = std::env::var_os("MIDASHI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared"));
     let tmp = tempfile::tempdir().unwrap();
-    let ja = tmp.path().join("ja");
-    fs::create_dir_all(&ja).unwrap();
-    for f in ["computed.md", "watchers.md", "template-refs.md"] {
-        fs::copy(
-            shared.join("corpora/vue-docs-ja/guide/essentials").join(f),
-            ja.join(f),
-        )
-        .unwrap();
-    }
+    let ja = vue_ja_pages(
+        tmp.path(),
+        &["computed.md", "watchers.md", "template-refs.md"],
+    );
     let out = tmp.path().join("out");
     // The models beside the binary (the checkout's models/), not an environment override.
     let o = run(bin()

@@ -6,6 +6,9 @@
 //! Needs models/multilingual-e5-small (or $MIDASHI_E5_DIR); without it each test says so and
 //! passes, unless MIDASHI_REQUIRE_SEMANTIC=1 (scripts/test.sh), which makes it a failure.
 
+mod common;
+
+use common::cosine;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -25,44 +28,19 @@ struct Text {
 }
 
 fn model_dir() -> PathBuf {
-    std::env::var_os("MIDASHI_E5_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models/multilingual-e5-small")
-        })
+    common::model_dir("MIDASHI_E5_DIR", "multilingual-e5-small")
 }
 
 fn embedder() -> Option<&'static Embedder> {
     static EMBEDDER: OnceLock<Option<Embedder>> = OnceLock::new();
     EMBEDDER
-        .get_or_init(|| {
-            let dir = model_dir();
-            if !dir.join("model.onnx").is_file() {
-                assert!(
-                    std::env::var("MIDASHI_REQUIRE_SEMANTIC").as_deref() != Ok("1"),
-                    "{} has no model.onnx: run scripts/fetch-e5.sh",
-                    dir.display()
-                );
-                eprintln!(
-                    "SKIPPED: no model at {} (run scripts/fetch-e5.sh)",
-                    dir.display()
-                );
-                return None;
-            }
-            Some(Embedder::load_dir(&dir).expect("multilingual-e5-small loads"))
-        })
+        .get_or_init(|| common::load(&model_dir(), "scripts/fetch-e5.sh", true))
         .as_ref()
 }
 
 fn reference() -> Reference {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/e5-reference.json");
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn cosine(a: &[f32], b: &[f32]) -> f64 {
-    let dot: f64 = a.iter().zip(b).map(|(x, y)| *x as f64 * *y as f64).sum();
-    let n = |v: &[f32]| v.iter().map(|x| (*x as f64).powi(2)).sum::<f64>().sqrt();
-    dot / (n(a) * n(b))
 }
 
 #[test]

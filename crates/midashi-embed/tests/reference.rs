@@ -6,6 +6,9 @@
 //! test prints a notice and passes when either is absent, so `cargo test` works on a fresh
 //! clone.
 
+mod common;
+
+use common::cosine;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -20,11 +23,7 @@ struct Reference {
 }
 
 fn model_dir() -> PathBuf {
-    std::env::var_os("MIDASHI_MODEL_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models/all-MiniLM-L6-v2")
-        })
+    common::model_dir("MIDASHI_MODEL_DIR", "all-MiniLM-L6-v2")
 }
 
 fn references() -> Option<Vec<Reference>> {
@@ -39,29 +38,12 @@ fn references() -> Option<Vec<Reference>> {
     }
 }
 
-/// The int8 model, loaded once for all tests (loading optimises the graph: ~1 s).
+/// The int8 model, loaded once for all tests.
 fn embedder() -> Option<&'static Embedder> {
     static EMBEDDER: OnceLock<Option<Embedder>> = OnceLock::new();
     EMBEDDER
-        .get_or_init(|| {
-            let dir = model_dir();
-            if !dir.join("model.onnx").is_file() {
-                eprintln!(
-                    "SKIPPED: no model at {} (run scripts/fetch-model.sh)",
-                    dir.display()
-                );
-                return None;
-            }
-            Some(Embedder::load_dir(&dir).expect("model loads"))
-        })
+        .get_or_init(|| common::load(&model_dir(), "scripts/fetch-model.sh", false))
         .as_ref()
-}
-
-fn cosine(a: &[f32], b: &[f32]) -> f64 {
-    let dot: f64 = a.iter().zip(b).map(|(x, y)| *x as f64 * *y as f64).sum();
-    let na: f64 = a.iter().map(|x| (*x as f64).powi(2)).sum::<f64>().sqrt();
-    let nb: f64 = b.iter().map(|x| (*x as f64).powi(2)).sum::<f64>().sqrt();
-    dot / (na * nb)
 }
 
 #[test]
