@@ -175,3 +175,22 @@ fn a_vocabulary_trimmed_to_a_site_embeds_its_text_as_the_whole_model_does() {
         assert!(none.is_none());
     }
 }
+
+/// What an embedding server is sent (`--embed-endpoint`) carries the document prefix, as a
+/// server embeds exactly the text it gets: one window is the prefixed text, and each window
+/// of a long text, decoded, starts with it.
+#[test]
+fn texts_for_an_embedding_server_carry_the_passage_prefix() {
+    let Some(e) = embedder() else { return };
+    let short = "算出プロパティはキャッシュされます。";
+    assert_eq!(
+        e.window_texts(short).unwrap(),
+        vec![format!("passage: {short}")]
+    );
+    let long = "東京は日本の首都であり、世界最大級の都市圏を持つ。".repeat(60);
+    let texts = e.window_texts(&long).unwrap();
+    assert!(texts.len() > 1);
+    for t in &texts {
+        assert!(t.starts_with("passage:"), "{}", &t[..40.min(t.len())]);
+    }
+}
