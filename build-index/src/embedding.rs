@@ -17,11 +17,12 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Says where the default model is looked for, for messages.
+/// Says where the default models are looked for, for messages.
 pub fn default_model_places() -> String {
     format!(
-        "$MIDASHI_MODEL, or models/{} beside build-index or in the cache: {}",
+        "$MIDASHI_MODEL, or models/{} (or models/{}) beside build-index or in the cache: {}",
         crate::locate::MODEL_NAME,
+        crate::locate::MULTILINGUAL_MODEL_NAME,
         crate::locate::listed(&crate::locate::model_candidates())
     )
 }
@@ -79,10 +80,14 @@ pub fn resolve_model_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
 
 /// The model folder a build uses, and why: `--model` when given; else the default model, or
 /// the multilingual one (when installed) for docs mostly in a language the default does not
-/// cover. `Ok(None)` means "build keyword-only" (with a notice from the caller).
+/// cover or when it is the only one installed. `Ok(None)` means "build keyword-only" (with a notice from the caller).
 pub fn choose_model_dir(explicit: Option<&Path>, docs: &[Document]) -> Result<Option<Chosen>> {
     let Some(dir) = resolve_model_dir(explicit)? else {
-        return Ok(None);
+        // Only the multilingual model installed: it covers English too.
+        return Ok(crate::locate::multilingual_model().map(|dir| Chosen {
+            dir,
+            instead_of: None,
+        }));
     };
     let mut chosen = Chosen {
         dir,

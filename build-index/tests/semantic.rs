@@ -650,3 +650,49 @@ fn japanese_docs_get_the_multilingual_model_by_default() {
     );
     assert_eq!(r["results"][0]["path"], "template-refs.md", "{r}");
 }
+
+/// A user who installed only the multilingual model (in the cache, as an npm user does) gets
+/// vectors with it, not a keyword-only index: it covers English too.
+#[test]
+fn with_only_the_multilingual_model_installed_builds_use_it() {
+    let e5 = root().join("models/multilingual-e5-small");
+    if !e5.join("model.onnx").is_file() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    // A copy of the binary away from the checkout's models/ folder.
+    let exe = tmp.path().join("bin/build-index");
+    fs::create_dir_all(exe.parent().unwrap()).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_build-index"), &exe).unwrap();
+    let models = tmp.path().join("cache/models");
+    fs::create_dir_all(&models).unwrap();
+    std::os::unix::fs::symlink(&e5, models.join("multilingual-e5-small")).unwrap();
+    let docs = tmp.path().join("docs");
+    fs::create_dir_all(&docs).unwrap();
+    fs::write(
+        docs.join("a.md"),
+        "# Install\n\nRun the installer, then restart.\n",
+    )
+    .unwrap();
+    fs::write(
+        docs.join("b.md"),
+        "# Themes\n\nColours come from CSS variables.\n",
+    )
+    .unwrap();
+    let o = run(std::process::Command::new(&exe)
+        .env_remove("MIDASHI_MODEL")
+        .env("MIDASHI_CACHE_DIR", tmp.path().join("cache"))
+        .arg(&docs)
+        .arg("--out")
+        .arg(tmp.path().join("out")));
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(o.status.success(), "{err}");
+    assert!(!err.contains("no embedding model found"), "{err}");
+    assert!(
+        out.contains("windows for") && !out.contains("keyword-only"),
+        "{out}"
+    );
+}

@@ -191,7 +191,7 @@ fn index_corpus(
         embed_batch: 32,
         embed_concurrency: 4,
     };
-    if semantic && resolve_model_dir(model)?.is_none() {
+    if semantic && !model_at_hand(model)? {
         return Err(CliError::Model(format!(
             "semantic evaluation needs a model: pass --model <dir> (looked in {})",
             default_model_places()
@@ -255,7 +255,7 @@ pub fn run(
     let mode = crate::folder::parse_mode(mode)?;
     let semantic = match mode {
         Mode::Semantic | Mode::Hybrid => true,
-        Mode::Auto => resolve_model_dir(model)?.is_some(),
+        Mode::Auto => model_at_hand(model)?,
         Mode::Keyword => false,
     };
     let explicit_semantic = matches!(mode, Mode::Semantic | Mode::Hybrid);
@@ -393,6 +393,11 @@ fn check_judged_sections(index: &SearchIndex, qrels: &Qrels, docs: &Path) -> Res
             .join(", "),
         if unknown.len() > 10 { ", …" } else { "" }
     )))
+}
+
+/// Whether a build would find a model: `--model`, the default, or the multilingual one.
+fn model_at_hand(model: Option<&Path>) -> Result<bool> {
+    Ok(resolve_model_dir(model)?.is_some() || crate::locate::multilingual_model().is_some())
 }
 
 #[cfg(test)]
