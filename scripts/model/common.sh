@@ -42,3 +42,18 @@ exit_if_up_to_date() {
   echo "$who: $out is up to date (--force to rebuild)"
   exit 0
 }
+
+# Sets `force` from the script's arguments: --force rebuilds, anything else is refused.
+#
+#   parse_force <script name> "$@"
+parse_force() {
+  local who="$1" arg
+  shift
+  force=0
+  for arg in "$@"; do
+    case "$arg" in
+      --force) force=1 ;;
+      *) echo "$who: unknown option $arg (use --force to rebuild)" >&2; exit 2 ;;
+    esac
+  done
+}

@@ -294,7 +294,7 @@ pub fn build(
                         r.noise_floor = vectors.noise_floor;
                         info = model_info(&t.embedder);
                         r.trimmed = Some((t.kept, files.onnx.len(), t.files.onnx.len()));
-                        r.shipped = Some(t.embedder);
+                        r.query_embedder = Some(t.embedder);
                         t.files
                     }
                     None => files,
@@ -302,10 +302,8 @@ pub fn build(
                 builder.set_model_files(files);
             }
             builder.set_vectors(info, vectors);
-            report = Some(EmbedReport {
-                model_dir: chosen.map(|c| c.dir),
-                ..r
-            });
+            r.query_embedder.get_or_insert(embedder);
+            report = Some(r);
         }
         None if !args.keyword_only && uncovered.is_none() => eprintln!(
             "note: no embedding model found: building a keyword-only index (pass --model <dir>, \

@@ -4,7 +4,7 @@
 //! Also prints per-query latency percentiles of the search itself.
 
 use crate::commands::build::build;
-use crate::embedding::{default_model_places, load_model, resolve_model_dir, EmbedReport};
+use crate::embedding::{default_model_places, model_at_hand};
 use crate::error::{CliError, Result};
 use crate::sources::load_records;
 use midashi_core::format::FileKind;
@@ -200,16 +200,7 @@ fn index_corpus(
     let (output, report) = build(loaded, input, records, &args)?;
     // Queries are embedded with the model the build chose (the multilingual one for docs the
     // default does not cover), as the CLI and the browser embed them with the shipped model.
-    let embedder = match report {
-        Some(EmbedReport {
-            shipped: Some(e), ..
-        }) if semantic => Some(e),
-        Some(EmbedReport {
-            model_dir: Some(dir),
-            ..
-        }) if semantic => Some(load_model(&dir)?.0),
-        _ => None,
-    };
+    let embedder = report.and_then(|r| r.query_embedder).filter(|_| semantic);
     let file = |kind: FileKind| {
         let name = &output
             .manifest
@@ -393,11 +384,6 @@ fn check_judged_sections(index: &SearchIndex, qrels: &Qrels, docs: &Path) -> Res
             .join(", "),
         if unknown.len() > 10 { ", …" } else { "" }
     )))
-}
-
-/// Whether a build would find a model: `--model`, the default, or the multilingual one.
-fn model_at_hand(model: Option<&Path>) -> Result<bool> {
-    Ok(resolve_model_dir(model)?.is_some() || crate::locate::multilingual_model().is_some())
 }
 
 #[cfg(test)]
