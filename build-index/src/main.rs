@@ -123,6 +123,11 @@ enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// Also write each query's first 100 results, with scores, as a TREC run file
+        /// (`qid Q0 doc rank score mode`): for trec_eval, or to try fusion offline from a
+        /// keyword and a semantic run.
+        #[arg(long)]
+        run: Option<PathBuf>,
     },
 }
 
@@ -196,6 +201,7 @@ fn main() -> ExitCode {
                 qrels,
                 fusion,
                 json,
+                run,
             }),
             _,
             _,
@@ -211,7 +217,10 @@ fn main() -> ExitCode {
                 model.as_deref(),
                 qrels.as_deref(),
                 f,
-                *json,
+                commands::eval::Report {
+                    json: *json,
+                    run: run.as_deref(),
+                },
             )
         }),
         (None, Some(input), Some(build)) => commands::build::run(input, build),

@@ -178,8 +178,45 @@ fn the_rust_book_question_set_measures_sections_per_kind() {
         kinds["navigational"]["ndcg@10"].as_f64().unwrap() >= 0.85,
         "{kinds}"
     );
-    // A judged section the corpus does not have is an error, not a silent miss.
+    // A TREC run file of each query's first results, scored, best first; asking for it
+    // deepens the search but must not change the first ten.
     let tmp = tempfile::tempdir().unwrap();
+    let run_file = tmp.path().join("keyword.run");
+    let o = bin()
+        .arg("eval")
+        .arg(&set)
+        .arg("--docs")
+        .arg(shared.join("corpora/rust-book"))
+        .args(["--mode", "keyword", "--json", "--run"])
+        .arg(&run_file)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let with_run: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(with_run["ndcg@10"], v["ndcg@10"]);
+    let text = std::fs::read_to_string(&run_file).unwrap();
+    let mut per_query: std::collections::BTreeMap<&str, Vec<(usize, f32)>> = Default::default();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split(' ').collect();
+        assert_eq!(f.len(), 6, "{line}");
+        assert_eq!((f[1], f[5]), ("Q0", "Keyword"), "{line}");
+        assert!(f[2].ends_with(".md") || f[2].contains(".md#"), "{line}");
+        per_query
+            .entry(f[0])
+            .or_default()
+            .push((f[3].parse().unwrap(), f[4].parse().unwrap()));
+    }
+    assert_eq!(per_query.len() as u64, v["queries"].as_u64().unwrap());
+    assert!(
+        per_query.values().any(|rows| rows.len() > 10),
+        "no deeper than ten"
+    );
+    for (q, rows) in &per_query {
+        assert!(rows.len() <= 100, "{q}: {}", rows.len());
+        assert!(rows.iter().enumerate().all(|(i, r)| r.0 == i + 1), "{q}");
+        assert!(rows.windows(2).all(|w| w[0].1 >= w[1].1), "{q}: {rows:?}");
+    }
+    // A judged section the corpus does not have is an error, not a silent miss.
     let bad = tmp.path().join("bad.tsv");
     std::fs::write(
         &bad,

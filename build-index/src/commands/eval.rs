@@ -234,6 +234,18 @@ fn index_corpus(
 /// vector only when the CLI, the JS API and the widget would compute one
 /// (`folder::query_vector`, the core's `semantic_covers`). `qrels` replaces
 /// `qrels/test.tsv`.
+/// How `eval` reports.
+pub struct Report<'a> {
+    /// JSON instead of text.
+    pub json: bool,
+    /// Where to write a TREC run file of each query's first [`RUN_DEPTH`] results.
+    pub run: Option<&'a Path>,
+}
+
+/// How many results per query a run file holds: deep enough to fuse two runs offline as
+/// hybrid search fuses its legs' heads.
+pub const RUN_DEPTH: usize = 100;
+
 pub fn run(
     dir: &Path,
     corpus: &Corpus,
@@ -241,8 +253,10 @@ pub fn run(
     model: Option<&Path>,
     qrels: Option<&Path>,
     fusion: Fusion,
-    json: bool,
+    report: Report,
 ) -> Result<()> {
+    let json = report.json;
+    let mut run_file = String::new();
     let mode = crate::folder::parse_mode(mode)?;
     let semantic = match mode {
         Mode::Semantic | Mode::Hybrid => true,
@@ -260,7 +274,7 @@ pub fn run(
         check_judged_sections(&index, &qrels, docs)?;
     }
     let opts = SearchOptions {
-        limit: 10,
+        limit: if report.run.is_some() { RUN_DEPTH } else { 10 },
         mode,
         fusion,
         prefix: false,
@@ -284,16 +298,23 @@ pub fn run(
             encode_ms.push(t.elapsed().as_secs_f64() * 1000.0);
         }
         let started = Instant::now();
-        let ranked: Vec<String> = index
+        let scored: Vec<(String, f32)> = index
             .search(text, &opts, vector.as_deref())?
             .results
             .into_iter()
             .map(|h| match (corpus, h.anchor) {
-                (Corpus::Docs(..), Some(anchor)) => format!("{}#{anchor}", h.path),
-                _ => h.path,
+                (Corpus::Docs(..), Some(anchor)) => (format!("{}#{anchor}", h.path), h.score),
+                _ => (h.path, h.score),
             })
             .collect();
         latencies.push(started.elapsed().as_secs_f64() * 1000.0);
+        if report.run.is_some() {
+            for (rank, (doc, score)) in scored.iter().enumerate() {
+                let line = format!("{qid} Q0 {doc} {} {score} {mode:?}\n", rank + 1);
+                run_file.push_str(&line);
+            }
+        }
+        let ranked: Vec<String> = scored.into_iter().map(|(d, _)| d).collect();
         let (a, b, c) = metrics(&ranked, judged, 10);
         if let Some(kind) = &query.kind {
             let e = by_kind.entry(kind.as_str()).or_default();
@@ -304,6 +325,9 @@ pub fn run(
         recall += b;
         mrr += c;
         n += 1;
+    }
+    if let Some(path) = report.run {
+        fs::write(path, run_file).map_err(CliError::io(path))?;
     }
     let n_f = n.max(1) as f64;
     latencies.sort_by(|a, b| a.total_cmp(b));
