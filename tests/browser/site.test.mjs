@@ -3,7 +3,7 @@
 // render inert; and the same site opened from file://.
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -210,30 +210,39 @@ payload again
   });
 });
 
-describe("file://", () => {
-  let site;
-  before(() => {
-    site = buildSite(join(ROOT, "docs"), { name: "file" });
-  });
-  after(() => remove(site));
+// A sharded site (every large one) inlines a single-file copy of its keyword index: a page
+// opened from file:// can fetch no shard.
+for (const layout of ["single", "sharded"]) {
+  describe(`file:// (${layout} index)`, () => {
+    let site;
+    before(() => {
+      site = buildSite(join(ROOT, "docs"), { name: `file-${layout}`, layout });
+    });
+    after(() => remove(site));
 
-  test("the site searches from file:// with the inlined index, and results open their pages", async () => {
-    const { page, problems, w } = await openPage(pathToFileURL(join(site, "index.html")).href);
-    const requests = [];
-    page.on("request", (r) => requests.push(r.url()));
-    await page.keyboard.press("Control+k");
-    const response = await search(page, "offline bundles");
-    assert.ok(response.results.length > 0);
-    await w.options.first().waitFor();
-    assert.ok((await w.marks.count()) > 0);
-    const hit = response.results[0];
-    await Promise.all([page.waitForURL((u) => u.protocol === "file:" && u.pathname.endsWith(".html") && u.href !== pathToFileURL(join(site, "index.html")).href), page.keyboard.press("Enter")]);
-    if (hit.anchor) assert.ok(await anchorExists(page, hit.anchor));
-    assert.ok(requests.every((u) => u.startsWith("file:") || u.startsWith("data:")), requests.join("\n"));
-    assert.deepEqual(problems, []);
-    // The inline bundle holds the keyword files only.
-    const inline = readFileSync(join(site, "search", "midashi-inline.js"), "utf8");
-    assert.ok(inline.includes("midashi-entry.bin") && !inline.includes("vectors."));
-    await page.close();
+    test("the site searches from file:// with the inlined index, and results open their pages", async () => {
+      const { page, problems, w } = await openPage(pathToFileURL(join(site, "index.html")).href);
+      const requests = [];
+      page.on("request", (r) => requests.push(r.url()));
+      await page.keyboard.press("Control+k");
+      const response = await search(page, "offline bundles");
+      assert.ok(response.results.length > 0);
+      await w.options.first().waitFor();
+      assert.ok((await w.marks.count()) > 0);
+      const hit = response.results[0];
+      await Promise.all([page.waitForURL((u) => u.protocol === "file:" && u.pathname.endsWith(".html") && u.href !== pathToFileURL(join(site, "index.html")).href), page.keyboard.press("Enter")]);
+      if (hit.anchor) assert.ok(await anchorExists(page, hit.anchor));
+      assert.ok(requests.every((u) => u.startsWith("file:") || u.startsWith("data:")), requests.join("\n"));
+      assert.deepEqual(problems, []);
+      // The inline bundle holds the keyword files only: a terms and a sections file, whatever
+      // the served layout.
+      const inline = readFileSync(join(site, "search", "midashi-inline.js"), "utf8");
+      assert.ok(inline.includes("midashi-entry.bin") && !inline.includes("vectors."));
+      assert.ok(/"terms\.[0-9a-f]{16}\.bin"/.test(inline) && /"sections\.[0-9a-f]{16}\.bin"/.test(inline));
+      assert.ok(!inline.includes('"directory.') && !inline.includes('"shard.'));
+      const served = readdirSync(join(site, "search"));
+      assert.equal(served.some((f) => f.startsWith("shard.")), layout === "sharded", served.join(" "));
+      await page.close();
+    });
   });
-});
+}

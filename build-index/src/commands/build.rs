@@ -446,7 +446,13 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
             base_url: &args.base_url,
             lang: args.lang.as_deref(),
         };
-        crate::site::build_site(input, &site, docs, &output.files)?;
+        crate::site::build_site(
+            input,
+            &site,
+            docs,
+            &output.files,
+            output.keyword_single.as_deref(),
+        )?;
         if !args.no_llms {
             let pages = crate::site::pages(docs, &args.base_url);
             write_llms(staging.path(), &out, &pages, input, docs, args)?;

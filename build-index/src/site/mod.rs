@@ -67,12 +67,16 @@ pub struct SiteReport {
 
 /// Writes the site into `out`: pages, stylesheet, widget and the file:// bundle. The index
 /// itself (`index_files`) must be written to `out/search/` by the caller (with
-/// `output::write_index`, atomically); it is read here only to inline it for file://.
-/// `assets_dir` holds the widget's built files (`bundle/` and `wasm/`, i.e. `web/dist`).
+/// `output::write_index`, atomically); it is read here to choose the widget's modules.
+/// `inline_files`, a sharded index's single-file copy (`BuildOutput::keyword_single`), is
+/// what a page opened from file:// is given, since it can fetch no shard (else
+/// `index_files`). `assets_dir` holds the widget's built files (`bundle/` and `wasm/`, i.e.
+/// `web/dist`).
 pub fn write_site(
     out: &Path,
     docs: &[Document],
     index_files: &[(String, Vec<u8>)],
+    inline_files: Option<&[(String, Vec<u8>)]>,
     assets_dir: &Path,
     options: &SiteOptions,
 ) -> Result<SiteReport> {
@@ -81,7 +85,7 @@ pub fn write_site(
     let search = out.join("search");
     fs::create_dir_all(&search).map_err(CliError::io(&search))?;
     copy_widget(assets_dir, &search, index_files, &mut report)?;
-    let inline = assets::inline_script(index_files, assets_dir)?;
+    let inline = assets::inline_script(inline_files.unwrap_or(index_files), assets_dir)?;
     report.bytes += inline.len() as u64;
     write_atomic(&search.join("midashi-inline.js"), inline.as_bytes())?;
     let css_dir = out.join("assets");
@@ -503,6 +507,7 @@ pub fn build_site(
     args: &SiteArgs<'_>,
     docs: &[Document],
     index_files: &[(String, Vec<u8>)],
+    inline_files: Option<&[(String, Vec<u8>)]>,
 ) -> Result<()> {
     if !input.is_dir() {
         return Err(CliError::Usage(
@@ -524,7 +529,14 @@ pub fn build_site(
         title,
         docs_root: Some(input.to_path_buf()),
     };
-    let report = write_site(args.out, docs, index_files, &assets_dir, &options)?;
+    let report = write_site(
+        args.out,
+        docs,
+        index_files,
+        inline_files,
+        &assets_dir,
+        &options,
+    )?;
     println!(
         "Site: {} pages, {} images, {:.1} MB in {} (open index.html, or serve it: node scripts/serve.mjs {})",
         report.pages,

@@ -833,3 +833,50 @@ fn a_shard_or_tree_naming_sections_past_the_last_is_refused_at_once() {
         .unwrap_err();
     assert_eq!(err.code(), "MALFORMED", "{err}");
 }
+
+/// A sharded build also hands back the same sections as a keyword-only single-file index
+/// (what a page opened from file:// is given inlined): byte for byte the terms and sections
+/// files a single-file build writes, under an entry that names just them.
+#[test]
+fn a_sharded_build_carries_its_single_file_keyword_copy() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/rust-book");
+    let mut paths = Vec::new();
+    common::markdown_under(&root, &root, &mut paths);
+    paths.truncate(40);
+    let out = |layout: Layout| {
+        let mut builder = IndexBuilder::new(IndexSettings {
+            layout,
+            ..IndexSettings::default()
+        });
+        for path in &paths {
+            let src = std::fs::read_to_string(root.join(path)).unwrap();
+            builder.add(parse_document(path, &src, &Options::default()).0);
+        }
+        builder.build().unwrap()
+    };
+    let single = out(Layout::Single);
+    let sharded = out(Layout::Sharded);
+    assert!(single.keyword_single.is_none());
+    let copy: HashMap<String, Vec<u8>> = sharded.keyword_single.unwrap().into_iter().collect();
+    let single: HashMap<String, Vec<u8>> = single.files.into_iter().collect();
+    assert_eq!(copy.len(), 3, "{:?}", copy.keys());
+    for stem in ["terms.", "sections."] {
+        assert_eq!(by_kind(&copy, stem), by_kind(&single, stem), "{stem}");
+    }
+    let idx = SearchIndex::open(
+        by_kind(&copy, "midashi-entry"),
+        by_kind(&copy, "terms."),
+        by_kind(&copy, "sections."),
+    )
+    .unwrap();
+    let want = SearchIndex::open(
+        by_kind(&single, "midashi-entry"),
+        by_kind(&single, "terms."),
+        by_kind(&single, "sections."),
+    )
+    .unwrap();
+    let opts = SearchOptions::default();
+    let got = idx.search("ownership rules", &opts, None).unwrap();
+    assert!(!got.results.is_empty());
+    assert_eq!(got, want.search("ownership rules", &opts, None).unwrap());
+}

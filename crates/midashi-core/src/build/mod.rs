@@ -77,6 +77,11 @@ pub struct BuildOutput {
     pub manifest: Manifest,
     /// `(file name, bytes)`: the entry file first, then the content-hashed files.
     pub files: Vec<(String, Vec<u8>)>,
+    /// When `files` are sharded: the same sections as a keyword-only single-file index
+    /// (entry, terms, sections), for a reader that must hold everything at once — a page
+    /// opened from file://, which can fetch nothing, is given these inlined. Not written to
+    /// the index folder.
+    pub keyword_single: Option<Vec<(String, Vec<u8>)>>,
 }
 
 /// Collects documents and writes the index.
@@ -368,6 +373,7 @@ impl IndexBuilder {
         // Shards and bundles are named by the directory, not the entry file: the entry
         // stays small whatever the site's size.
         let mut unlisted = Vec::new();
+        let mut keyword_single = None;
         if sharded {
             let out = crate::layout::sharded::write::write(&terms_data, &sections_data, analyzer)?;
             push(FileKind::Directory, out.directory.1, true);
@@ -377,6 +383,13 @@ impl IndexBuilder {
             unlisted.extend(out.shards);
             unlisted.extend(out.bundles);
             unlisted.extend(out.cards);
+            keyword_single = Some(self.keyword_single_files(
+                terms_file,
+                sections_file,
+                &sections_data,
+                n,
+                terms.len(),
+            )?);
         } else {
             push(FileKind::Terms, terms_file, true);
             push(FileKind::Sections, sections_file, true);
@@ -417,6 +430,52 @@ impl IndexBuilder {
         };
         files.extend(unlisted);
         files.insert(0, (ENTRY_FILE_NAME.to_string(), manifest.encode()?));
-        Ok(BuildOutput { manifest, files })
+        Ok(BuildOutput {
+            manifest,
+            files,
+            keyword_single,
+        })
+    }
+
+    /// The entry, terms and sections files of a keyword-only single-file index of what was
+    /// built ([`BuildOutput::keyword_single`]).
+    fn keyword_single_files(
+        &self,
+        terms_file: Vec<u8>,
+        sections_file: Vec<u8>,
+        sections_data: &SectionsData,
+        n: u32,
+        terms: usize,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
+        let named = |kind: FileKind, bytes: Vec<u8>| (kind.hashed_name(&bytes), bytes);
+        let files = [
+            named(FileKind::Terms, terms_file),
+            named(FileKind::Sections, sections_file),
+        ];
+        let manifest = Manifest {
+            generator: format!("midashi {ENGINE_VERSION}"),
+            files: [FileKind::Terms, FileKind::Sections]
+                .into_iter()
+                .zip(&files)
+                .map(|(kind, (name, bytes))| FileRef {
+                    kind,
+                    name: name.clone(),
+                    bytes: bytes.len() as u64,
+                    needed_for_keyword: true,
+                })
+                .collect(),
+            stats: Stats {
+                documents: sections_data.docs.len() as u64,
+                sections: u64::from(n),
+                terms: terms as u64,
+                vectors: 0,
+            },
+            slug: self.settings.slug.clone(),
+            base_url: self.settings.base_url.clone(),
+            model: None,
+        };
+        let mut out = vec![(ENTRY_FILE_NAME.to_string(), manifest.encode()?)];
+        out.extend(files);
+        Ok(out)
     }
 }
