@@ -13,6 +13,7 @@ use crate::rank::pipeline::SectionFacts;
 use crate::section::records::{DocRecord, SectionRecord};
 use crate::section::IdPaths;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// One bundle, as the directory names it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -141,7 +142,47 @@ impl CardSection {
     }
 }
 
+impl CardSection {
+    /// Its own lines (heading and text, without subsections), if its text holds them all.
+    fn own_lines(&self) -> Option<&str> {
+        let own = self
+            .record
+            .own_end_line
+            .checked_sub(self.record.start_line)? as usize;
+        let (end, _) = self.text.match_indices('\n').nth(own)?;
+        Some(&self.text[..=end])
+    }
+}
+
 impl Card {
+    /// The text of section `at` (an index into `sections`) from its heading on, as far as
+    /// this card holds it unbroken: its own text, then its descendants' that follow in the
+    /// card, while each text reaches its section's own end (the writer cuts long ones) and
+    /// the next starts on the line after. A grouped result's excerpt shows the words matched
+    /// in a subsection from it, as one drawn from the whole source does.
+    pub fn subtree_text(&self, at: usize) -> Option<Cow<'_, str>> {
+        let first = self.sections.get(at)?;
+        let mut text = String::new();
+        let mut cur = first;
+        for next in &self.sections[at + 1..] {
+            let r = &next.record;
+            let follows = r.doc == first.record.doc
+                && r.end_line <= first.record.end_line
+                && r.start_line == cur.record.own_end_line.saturating_add(1);
+            // A text cut short leaves a gap before whatever follows it.
+            let Some(own) = cur.own_lines().filter(|_| follows) else {
+                break;
+            };
+            text.push_str(own);
+            cur = next;
+        }
+        if text.is_empty() {
+            return Some(Cow::Borrowed(&first.text));
+        }
+        text.push_str(&cur.text);
+        Some(Cow::Owned(text))
+    }
+
     /// The document of section `at` (an index into `sections`).
     pub fn doc_of(&self, at: usize) -> Option<&CardDoc> {
         let d = self.sections.get(at)?.record.doc;

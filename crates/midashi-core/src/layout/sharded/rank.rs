@@ -15,6 +15,7 @@ use crate::rank::pipeline::{
 };
 use crate::rank::versions::Collapsed;
 use crate::section::records::SectionRecord;
+use std::borrow::Cow;
 
 use crate::search::suggest::suggest_in;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -204,7 +205,7 @@ pub(super) struct Located<'a> {
     pub(super) sec: &'a SectionRecord,
     pub(super) doc: HitDoc<'a>,
     /// Its lines from the heading on (at least as many as the preview shows).
-    pub(super) text: &'a str,
+    pub(super) text: Cow<'a, str>,
     pub(super) links: &'a [Link],
     pub(super) link_docs: &'a [LinkDoc],
 }
@@ -233,7 +234,7 @@ pub(super) fn hits_from<T>(
                 analyzer,
                 at.sec,
                 at.doc,
-                at.text,
+                &at.text,
                 c.score,
                 preview_lines,
                 terms,
@@ -277,7 +278,7 @@ impl Sharded {
                 Some(Located {
                     sec: &sec.record,
                     doc: HitDoc::from(card.doc_of(at)?),
-                    text: &sec.text,
+                    text: card.subtree_text(at)?,
                     links: card.links.get(at)?,
                     link_docs: &card.link_docs,
                 })

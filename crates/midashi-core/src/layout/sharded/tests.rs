@@ -480,3 +480,73 @@ mod bundle_ids {
         assert_ne!(card_name(salt, 1), card_name(salt ^ (1 << 20), 1));
     }
 }
+
+mod card_text {
+    use crate::layout::sharded::files::{Card, CardSection};
+    use crate::section::records::SectionRecord;
+
+    /// A section `lines` (start, own end, end) with `text` as its card holds it.
+    fn sec(doc: u32, (start, own, end): (u32, u32, u32), text: &str) -> CardSection {
+        CardSection {
+            record: SectionRecord {
+                id: 0,
+                doc,
+                anchor: None,
+                heading: String::new(),
+                depth: 1,
+                heading_path: Vec::new(),
+                parent: None,
+                section_number: 1,
+                start_line: start,
+                end_line: end,
+                own_end_line: own,
+                token_estimate: 1,
+            },
+            id_key: 0,
+            text: text.into(),
+        }
+    }
+
+    fn card(sections: Vec<CardSection>) -> Card {
+        Card {
+            first_section: 0,
+            docs: Vec::new(),
+            links: vec![Vec::new(); sections.len()],
+            sections,
+            link_docs: Vec::new(),
+            derived_ids: false,
+        }
+    }
+
+    #[test]
+    fn a_sections_excerpt_text_runs_on_through_its_descendants_in_the_card() {
+        let c = card(vec![
+            sec(0, (1, 2, 6), "# A\na\n## B\nb\n## C\n"),
+            sec(0, (3, 4, 4), "## B\nb\n"),
+            sec(0, (5, 6, 6), "## C\nc\n"),
+            sec(0, (7, 8, 8), "# D\nd\n"),
+            sec(1, (1, 2, 2), "# E\ne\n"),
+        ]);
+        // A's own lines, then B's and C's: the whole subtree, once each line.
+        assert_eq!(c.subtree_text(0).unwrap(), "# A\na\n## B\nb\n## C\nc\n");
+        // D is not inside A; a section with no descendant here keeps its own text, borrowed.
+        assert_eq!(c.subtree_text(1).unwrap(), "## B\nb\n");
+        assert!(matches!(
+            c.subtree_text(3),
+            Some(std::borrow::Cow::Borrowed("# D\nd\n"))
+        ));
+        assert!(c.subtree_text(5).is_none());
+        // A text the writer cut short leaves a gap: nothing after it is joined on.
+        let cut = card(vec![
+            sec(0, (1, 3, 6), "# A\na\n"),
+            sec(0, (4, 6, 6), "## B\nb\n"),
+        ]);
+        assert_eq!(cut.subtree_text(0).unwrap(), "# A\na\n");
+        let cut_child = card(vec![
+            sec(0, (1, 2, 9), "# A\na\n"),
+            sec(0, (3, 5, 5), "## B\n"),
+            sec(0, (6, 9, 9), "## C\nc\n"),
+        ]);
+        assert_eq!(cut_child.subtree_text(0).unwrap(), "# A\na\n## B\n");
+    }
+}

@@ -45,7 +45,8 @@ const BUNDLE_BYTES: usize = 8 * 1024;
 /// shows first rarely share a card either way, so four took 1–3 KB off every first query
 /// on the 141k-section mix. Fewer still would pay a file header and a request per section.
 const CARD_SECTIONS: u32 = 4;
-/// Lines of each section a card holds: the widget shows 3, the JS API's default is 5.
+/// Lines of each section a card holds at least (previews: the widget shows 3, the JS API's
+/// default is 5); its own text follows, up to `answer::hit::CARD_OWN_TEXT_BYTES` (excerpts).
 const CARD_LINES: u32 = 5;
 
 /// The files of a sharded index, each already framed (header + payload) and named by its
@@ -461,9 +462,11 @@ pub fn write(
             if starts.as_ref().map(|(d, _)| *d) != Some(rec.doc) {
                 starts = Some((rec.doc, line_starts(&doc.source)));
             }
+            // The first lines (previews), and the section's own text after them (excerpts).
             let to = rec
                 .start_line
                 .saturating_add(CARD_LINES - 1)
+                .max(rec.own_end_line)
                 .min(rec.end_line);
             let text = lines_of(
                 &doc.source,
@@ -479,7 +482,7 @@ pub fn write(
             secs.push(CardSection {
                 record: rec.clone(),
                 id_key,
-                text: crate::answer::hit::card_text(text).to_string(),
+                text: crate::answer::hit::card_text(text, CARD_LINES).to_string(),
             });
         }
         let mut card = Card {

@@ -103,7 +103,8 @@ impl Sharded {
                         &line_starts(&doc.source),
                         sec.start_line,
                         sec.end_line,
-                    ),
+                    )
+                    .into(),
                     links: b.links.get(at)?,
                     link_docs: &b.link_docs,
                 })
