@@ -229,11 +229,6 @@ fn index_corpus(
     Ok((index, embedder))
 }
 
-/// Runs the evaluation and prints the figures. `auto` measures what a user gets: the index
-/// has vectors when a model is at hand (as a default build does), and each query gets a
-/// vector only when the CLI, the JS API and the widget would compute one
-/// (`folder::query_vector`, the core's `semantic_covers`). `qrels` replaces
-/// `qrels/test.tsv`.
 /// How `eval` reports.
 pub struct Report<'a> {
     /// JSON instead of text.
@@ -246,6 +241,11 @@ pub struct Report<'a> {
 /// hybrid search fuses its legs' heads.
 pub const RUN_DEPTH: usize = 100;
 
+/// Runs the evaluation and prints the figures. `auto` measures what a user gets: the index
+/// has vectors when a model is at hand (as a default build does), and each query gets a
+/// vector only when the CLI, the JS API and the widget would compute one
+/// (`folder::query_vector`, the core's `semantic_covers`). `qrels` replaces
+/// `qrels/test.tsv`; `report.run` also writes a run file.
 pub fn run(
     dir: &Path,
     corpus: &Corpus,

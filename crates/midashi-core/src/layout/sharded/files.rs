@@ -140,9 +140,7 @@ impl CardSection {
         }?;
         occurrence.checked_mul(2).map(|o| o | full)
     }
-}
 
-impl CardSection {
     /// Its own lines (heading and text, without subsections), if its text holds them all.
     fn own_lines(&self) -> Option<&str> {
         let own = self
