@@ -374,6 +374,12 @@ impl IndexBuilder {
         // stays small whatever the site's size.
         let mut unlisted = Vec::new();
         let mut keyword_single = None;
+        let stats = Stats {
+            documents: sections_data.docs.len() as u64,
+            sections: u64::from(n),
+            terms: terms.len() as u64,
+            vectors: 0,
+        };
         if sharded {
             let out = crate::layout::sharded::write::write(&terms_data, &sections_data, analyzer)?;
             push(FileKind::Directory, out.directory.1, true);
@@ -383,13 +389,8 @@ impl IndexBuilder {
             unlisted.extend(out.shards);
             unlisted.extend(out.bundles);
             unlisted.extend(out.cards);
-            keyword_single = Some(self.keyword_single_files(
-                terms_file,
-                sections_file,
-                &sections_data,
-                n,
-                terms.len(),
-            )?);
+            keyword_single =
+                Some(self.keyword_single_files(terms_file, sections_file, stats.clone())?);
         } else {
             push(FileKind::Terms, terms_file, true);
             push(FileKind::Sections, sections_file, true);
@@ -415,19 +416,11 @@ impl IndexBuilder {
                 push(FileKind::ModelConfig, files.config_json.into_bytes(), false);
             }
         }
-        let manifest = Manifest {
-            generator: format!("midashi {ENGINE_VERSION}"),
-            files: refs,
-            stats: Stats {
-                documents: sections_data.docs.len() as u64,
-                sections: u64::from(n),
-                terms: terms.len() as u64,
-                vectors: vector_count,
-            },
-            slug: self.settings.slug.clone(),
-            base_url: self.settings.base_url.clone(),
-            model,
+        let stats = Stats {
+            vectors: vector_count,
+            ..stats
         };
+        let manifest = self.manifest(refs, stats, model);
         files.extend(unlisted);
         files.insert(0, (ENTRY_FILE_NAME.to_string(), manifest.encode()?));
         Ok(BuildOutput {
@@ -437,43 +430,42 @@ impl IndexBuilder {
         })
     }
 
+    /// The entry file's manifest of an index of these files, of this build's settings.
+    fn manifest(&self, files: Vec<FileRef>, stats: Stats, model: Option<ModelInfo>) -> Manifest {
+        Manifest {
+            generator: format!("midashi {ENGINE_VERSION}"),
+            files,
+            stats,
+            slug: self.settings.slug.clone(),
+            base_url: self.settings.base_url.clone(),
+            model,
+        }
+    }
+
     /// The entry, terms and sections files of a keyword-only single-file index of what was
-    /// built ([`BuildOutput::keyword_single`]).
+    /// built ([`BuildOutput::keyword_single`]); `stats` are the build's, without vectors.
     fn keyword_single_files(
         &self,
         terms_file: Vec<u8>,
         sections_file: Vec<u8>,
-        sections_data: &SectionsData,
-        n: u32,
-        terms: usize,
+        stats: Stats,
     ) -> Result<Vec<(String, Vec<u8>)>> {
         let named = |kind: FileKind, bytes: Vec<u8>| (kind.hashed_name(&bytes), bytes);
         let files = [
             named(FileKind::Terms, terms_file),
             named(FileKind::Sections, sections_file),
         ];
-        let manifest = Manifest {
-            generator: format!("midashi {ENGINE_VERSION}"),
-            files: [FileKind::Terms, FileKind::Sections]
-                .into_iter()
-                .zip(&files)
-                .map(|(kind, (name, bytes))| FileRef {
-                    kind,
-                    name: name.clone(),
-                    bytes: bytes.len() as u64,
-                    needed_for_keyword: true,
-                })
-                .collect(),
-            stats: Stats {
-                documents: sections_data.docs.len() as u64,
-                sections: u64::from(n),
-                terms: terms as u64,
-                vectors: 0,
-            },
-            slug: self.settings.slug.clone(),
-            base_url: self.settings.base_url.clone(),
-            model: None,
-        };
+        let refs = [FileKind::Terms, FileKind::Sections]
+            .into_iter()
+            .zip(&files)
+            .map(|(kind, (name, bytes))| FileRef {
+                kind,
+                name: name.clone(),
+                bytes: bytes.len() as u64,
+                needed_for_keyword: true,
+            })
+            .collect();
+        let manifest = self.manifest(refs, stats, None);
         let mut out = vec![(ENTRY_FILE_NAME.to_string(), manifest.encode()?)];
         out.extend(files);
         Ok(out)
