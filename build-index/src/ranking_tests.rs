@@ -1,7 +1,7 @@
 //! Ranking behaviour end to end on small Markdown sites: Markdown → sections → index bytes →
 //! loaded index → queries. (Here rather than in midashi-core because it needs the sectioner.)
 
-use midashi_core::build::{IndexBuilder, IndexSettings, Synonyms};
+use midashi_core::build::{IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_core::format::FileKind;
 use midashi_core::{Mode, SearchIndex, SearchOptions, SearchResponse};
 use midashi_markdown::{parse_document, Options};
@@ -9,6 +9,8 @@ use midashi_markdown::{parse_document, Options};
 fn index(pages: &[(&str, &str)], synonyms: &str) -> SearchIndex {
     let mut b = IndexBuilder::new(IndexSettings {
         synonyms: Synonyms::parse(synonyms).unwrap(),
+        // In memory, one file set; the sharded layout answers the same (core's tests/sharded.rs).
+        layout: Layout::Single,
         ..IndexSettings::default()
     });
     for (path, src) in pages {

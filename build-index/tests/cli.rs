@@ -166,17 +166,20 @@ fn two_builds_are_byte_identical() {
     assert_eq!(list(&a), list(&b));
 }
 
-/// The terms file of the index in `dir`.
+/// The keyword file every query of the index in `dir` reads: the directory of a sharded
+/// index (the default layout), the terms file of a single-file one.
 fn terms_file(dir: &Path) -> PathBuf {
     fs::read_dir(dir)
         .unwrap()
         .flatten()
         .map(|e| e.path())
         .find(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("terms."))
+            p.file_name().is_some_and(|n| {
+                let n = n.to_string_lossy();
+                n.starts_with("terms.") || n.starts_with("directory.")
+            })
         })
-        .expect("a terms file")
+        .expect("a terms or directory file")
 }
 
 #[test]
@@ -414,7 +417,7 @@ fn an_entry_naming_a_file_outside_the_folder_is_refused() {
     let entry = out.join("midashi-entry.bin");
     let mut manifest = Manifest::decode(&fs::read(&entry).unwrap()).unwrap();
     for f in &mut manifest.files {
-        if f.kind == FileKind::Terms {
+        if matches!(f.kind, FileKind::Terms | FileKind::Directory) {
             f.name = "../../../../../../etc/passwd".into();
         }
     }

@@ -65,7 +65,10 @@ test("a query runs through the Web Worker and returns the engine's hits", async 
   assert.equal(out.info.inWorker, true);
   assert.ok(page.workers().length >= 1 || out.info.inWorker, "a dedicated worker was started");
   assert.equal(out.info.fetched[0], "midashi-entry.bin");
-  assert.equal(out.info.fetched.length, 3, "entry + terms + sections, nothing else");
+  // The default layout is sharded: the load reads the entry and the directory, a query the
+  // shards of its words and the cards of its results.
+  assert.match(out.info.fetched[1] ?? "", /^directory\./);
+  assert.equal(out.info.fetched.length, 2, "entry + directory at load, nothing else");
   assert.equal(out.res.mode, "keyword");
   assert.ok(out.res.results.length > 0);
   assert.equal(out.res.results[0].path, "en/reactivity.md");

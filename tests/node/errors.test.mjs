@@ -27,7 +27,9 @@ const HEADER_LEN = 21;
 
 before(async () => {
   ({ Midashi, MidashiError } = await importMidashi());
-  dir = buildIndex(FIXTURE_DOCS);
+  // The single-file layout: its two keyword files are read at load, so every fault shows
+  // in `load`. The default, sharded, layout's faults are tried in the last describe below.
+  dir = buildIndex(FIXTURE_DOCS, undefined, ["--layout", "single"]);
   const idx = await Midashi.load(dir);
   files = Object.fromEntries(idx.manifest.files.map((f) => [f.kind, f.name]));
   idx.close();
@@ -388,4 +390,50 @@ test("no unhandled rejections along the way", async () => {
   // Let pending microtasks and socket callbacks run.
   await new Promise((r) => setTimeout(r, 50));
   assert.deepEqual(unhandled, []);
+});
+
+describe("errors of the default (sharded) layout", () => {
+  let sharded;
+  let names;
+  before(async () => {
+    sharded = buildIndex(FIXTURE_DOCS);
+    names = readdirSync(sharded);
+    assert.ok(names.some((n) => n.startsWith("directory.")), "the default build is sharded");
+  });
+  const corrupt = (b) => {
+    const c = Buffer.from(b);
+    c[HEADER_LEN + Math.floor((c.length - HEADER_LEN) / 2)] ^= 0x10;
+    return c;
+  };
+  const cut = (b) => b.subarray(0, Math.floor(b.length * 0.6));
+
+  test("the directory, read at load: TRUNCATED, CORRUPTED, WRONG_FILE_KIND", async () => {
+    const directory = names.find((n) => n.startsWith("directory."));
+    await rejectsWith(Midashi.load(copyIndexWith(sharded, directory, cut)), "TRUNCATED", /fetch it again|rebuild/);
+    await rejectsWith(Midashi.load(copyIndexWith(sharded, directory, corrupt)), "CORRUPTED", /corrupted/);
+    const card = names.find((n) => n.startsWith("card."));
+    const swapped = copyIndexWith(sharded, directory, () => readFileSync(path.join(sharded, card)));
+    await rejectsWith(Midashi.load(swapped), "WRONG_FILE_KIND", /rebuild/);
+  });
+
+  test("a shard or card read by a query: the query fails with a typed error, the index stays usable", async () => {
+    for (const prefix of ["shard.", "card."]) {
+      for (const [how, code] of [
+        [cut, "TRUNCATED"],
+        [corrupt, "CORRUPTED"],
+      ]) {
+        // Every file of the kind damaged: whichever the query reads is one of them.
+        let copy = sharded;
+        for (const n of names.filter((n) => n.startsWith(prefix))) copy = copyIndexWith(copy, n, how);
+        const idx = await Midashi.load(copy);
+        try {
+          await rejectsWith(idx.search("computed properties"), code);
+          // The entry and directory are intact: a later query fails the same way, typed, no trap.
+          await rejectsWith(idx.search("pagination"), code);
+        } finally {
+          idx.close();
+        }
+      }
+    }
+  });
 });

@@ -149,7 +149,9 @@ describe("load over HTTP", () => {
     server.requests.length = 0;
     const remote = await Midashi.load(`${server.url}/search/`);
     assert.equal(server.requests[0], "/search/midashi-entry.bin");
-    assert.equal(server.requests.length, 3);
+    // The default layout is sharded: the load reads the directory; a query, its shards and cards.
+    assert.match(server.requests[1], /^\/search\/directory\./);
+    assert.equal(server.requests.length, 2);
     assert.ok(!server.requests.some((r) => path.basename(r).startsWith("vectors.")));
     const local = await idx.search("deep watcher");
     const res = await remote.search("deep watcher");

@@ -66,7 +66,17 @@ describe("loadMany", () => {
   });
 
   test("getSection, getDocument and suggest look in every index", async () => {
+    // A `path#anchor` finds its section in a fresh sharded index (the default layout)...
+    const fresh = await Midashi.loadMany([
+      { name: "en", url: many.indexes[0].source },
+      { name: "ja", url: many.indexes[1].source },
+    ]);
     const jaHit = (await ja.search("ウォッチャー")).results[0];
+    const byAnchor = await fresh.getSection(`${jaHit.path}#${jaHit.anchor}`, { indexes: ["ja"] });
+    assert.equal(byAnchor.id, jaHit.id);
+    fresh.close();
+    // ...a bare id, once a result has shown it (finding any id would fetch every bundle).
+    await many.search("ウォッチャー");
     const view = await many.getSection(jaHit.id);
     assert.equal(view.index, "ja");
     assert.equal(view.id, jaHit.id);

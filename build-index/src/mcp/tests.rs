@@ -5,7 +5,7 @@
 use super::library::{Library, ToolError};
 use super::params::{GetDocumentParams, ListDocumentsParams, SearchParams};
 use midashi_core::answer::quote::{quote_section, quote_with, Extras};
-use midashi_core::build::{IndexBuilder, IndexSettings};
+use midashi_core::build::{IndexBuilder, IndexSettings, Layout};
 use midashi_core::format::FileKind;
 use midashi_core::SearchIndex;
 use midashi_markdown::{parse_document, token_estimate, Options};
@@ -25,8 +25,13 @@ const SITE: &[(&str, &str)] = &[
     ),
 ];
 
+/// An in-memory single-file index of `SITE` (the server reads a sharded folder from disk the
+/// same way; tests/cli.rs runs it on a default, sharded, build).
 fn library() -> Library {
-    let mut b = IndexBuilder::new(IndexSettings::default());
+    let mut b = IndexBuilder::new(IndexSettings {
+        layout: Layout::Single,
+        ..IndexSettings::default()
+    });
     for (path, src) in SITE {
         b.add(parse_document(path, src, &Options::default()).0);
     }

@@ -9,7 +9,7 @@
 //! - query limits: a 1 MB query is refused, words past the cap are ignored, expansion is
 //!   bounded.
 
-use midashi_core::build::{IndexBuilder, IndexSettings, Synonyms};
+use midashi_core::build::{IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_core::format::{decode, encode, frame, frame_as_minor, FileKind, HEADER_LEN};
 use midashi_core::layout::single::TermsData;
 use midashi_core::query::{MAX_FUZZY_CHARS, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
@@ -24,7 +24,8 @@ use std::time::Instant;
 mod common;
 use common::unit_vector;
 
-/// The fixture index's files: entry, terms, sections, vectors.
+/// The fixture index's files in the single-file layout (`--layout single`): entry, terms,
+/// sections, vectors. The sharded layout's files (the default) are tried in tests/sharded.rs.
 struct Files {
     entry: Vec<u8>,
     terms: Vec<u8>,
@@ -36,6 +37,7 @@ fn build_files() -> Files {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../build-index/tests/fixtures/docs");
     let mut builder = IndexBuilder::new(IndexSettings {
         synonyms: Synonyms::parse("paging = pagination\nページング = paging\n").unwrap(),
+        layout: Layout::Single,
         ..IndexSettings::default()
     });
     let opts = Options {

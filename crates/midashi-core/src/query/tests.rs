@@ -1,5 +1,5 @@
 use super::*;
-use crate::build::{IndexBuilder, IndexSettings};
+use crate::build::{IndexBuilder, IndexSettings, Layout};
 use crate::format::{decode, FileKind};
 use crate::layout::single::dictionary::Dictionary;
 use crate::layout::single::TermsData;
@@ -64,9 +64,12 @@ fn doc(path: &str, text: &str) -> Document {
     }
 }
 
-/// Plans `query` against an index of `texts`.
+/// Plans `query` against an index of `texts` (single-file: the plan reads its terms file).
 fn plan_for(texts: &[&str], query: &str, opts: PlanOptions) -> QueryPlan {
-    let mut b = IndexBuilder::new(IndexSettings::default());
+    let mut b = IndexBuilder::new(IndexSettings {
+        layout: Layout::Single,
+        ..IndexSettings::default()
+    });
     for (i, t) in texts.iter().enumerate() {
         b.add(doc(&format!("d{i}.md"), t));
     }
