@@ -157,6 +157,25 @@ describe("languages", () => {
   });
 });
 
+describe("the reader's language first", () => {
+  test("on a Japanese page the Japanese pages lead, on an English one they do not; nothing is left out", async () => {
+    const english = await open("/index.html");
+    await english.page.keyboard.press("Control+k");
+    const en = await search(english.page, "search");
+    const { page, problems } = await open("/ja/index.html");
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "ja");
+    await page.keyboard.press("Control+k");
+    const ja = await search(page, "search");
+    assert.ok(ja.results[0].path.startsWith("ja/"), ja.results.map((h) => h.path).join(" "));
+    assert.ok(!en.results[0].path.startsWith("ja/"), en.results.map((h) => h.path).join(" "));
+    // The same results, reordered: the totals agree.
+    assert.equal(ja.total, en.total);
+    assert.deepEqual(problems, []);
+    await page.close();
+    await english.page.close();
+  });
+});
+
 describe("screenshot", () => {
   test("results with excerpts and filter chips (docs/assets/widget-filters.png)", async () => {
     const { page } = await open();

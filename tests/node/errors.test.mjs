@@ -301,6 +301,7 @@ describe("queries", () => {
     await rejectsWith(idx.search("watchers", { depth: [2, 9] }), "INVALID_OPTION", /depth: 9 is not a depth/);
     await rejectsWith(idx.search("watchers", { prefix: "yes" }), "INVALID_OPTION", /`prefix` must be true or false/);
     await rejectsWith(idx.search("watchers", { path: 3 }), "INVALID_OPTION", /`path` must be a string or null/);
+    await rejectsWith(idx.search("watchers", { preferLang: ["ja"] }), "INVALID_OPTION", /`preferLang` must be a string or null/);
     await rejectsWith(idx.search("watchers", { minScore: "high" }), "INVALID_OPTION", /`minScore`/);
     await rejectsWith(idx.search("watchers", { fusion: { method: "max" } }), "INVALID_OPTION", /fusion\.method/);
     await rejectsWith(idx.search("watchers", { fusion: { method: "rrf", k: 60 } }), "INVALID_OPTION", /fusion\.keyword_weight/);

@@ -36,6 +36,13 @@ export interface EngineSearchOptions {
   depth?: number[];
   /** Only documents in this language. */
   lang?: string | null;
+  /**
+   * Documents in this language first, then those without one, then the rest, each in rank
+   * order (nothing is left out, unlike `lang`). `ja` also matches `ja-JP`; `zh-TW` matches
+   * `zh`, not `zh-CN`. The widget sends its page's language. With `loadMany`, each index
+   * orders its own hits; the merged page interleaves them by score.
+   */
+  preferLang?: string | null;
   /** Only documents of this version. */
   version?: string | null;
   /** Drop results scoring below this. */

@@ -39,6 +39,10 @@ pub struct SearchArgs {
     /// `version`).
     #[arg(long)]
     pub version: Option<String>,
+    /// Results in this language first (`ja` also matches `ja-JP`), then documents without
+    /// a language, then the others; nothing is left out.
+    #[arg(long)]
+    pub prefer_lang: Option<String>,
     /// On a versioned site, list a section once per version instead of once with the other
     /// versions named.
     #[arg(long)]
@@ -134,6 +138,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         depth: args.depth.clone(),
         version: args.version.clone(),
         collapse_versions: !args.all_versions,
+        prefer_lang: args.prefer_lang.clone(),
         fusion: args.fusion.to_fusion()?,
         preview_lines: args.preview_lines,
         min_score: args.min_score,

@@ -14,7 +14,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// Every option, as the "unknown option" message lists them (checked against the serde
 /// names of `SearchOptions` by tests/types.rs).
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 18] = [
     "limit",
     "offset",
     "mode",
@@ -24,6 +24,7 @@ pub const NAMES: [&str; 17] = [
     "tags",
     "depth",
     "lang",
+    "preferLang",
     "version",
     "minScore",
     "previewLines",
@@ -61,6 +62,7 @@ pub fn search_options(value: &JsValue) -> Result<SearchOptions, String> {
             "path" => o.path = text_or_null(n, &v)?,
             "category" => o.category = text_or_null(n, &v)?,
             "lang" => o.lang = text_or_null(n, &v)?,
+            "preferLang" => o.prefer_lang = text_or_null(n, &v)?,
             "version" => o.version = text_or_null(n, &v)?,
             "tags" => {
                 o.tags = list(n, &v, "a list of strings", |x| x.as_string())?;

@@ -654,6 +654,8 @@ export class MidashiSearchElement extends HTMLElement {
       // A versioned site's page for one version sets `version="7.4"`: results from that
       // version only. Without it each section shows once, with the other versions named.
       version: this.getAttribute("version") || null,
+      // On a multilingual site, results in the page's language first, the others after.
+      preferLang: this.language() || null,
       // The counts the filter chips show, and the filters chosen (a chosen version wins).
       facets: true,
       ...filterOptions(this.facetBar.value),

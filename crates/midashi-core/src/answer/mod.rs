@@ -50,6 +50,11 @@ pub struct SearchOptions {
     pub depth: Vec<u8>,
     /// Only documents in this language.
     pub lang: Option<String>,
+    /// Documents in this language first, then those without a language, then the others,
+    /// each in rank order; unlike `lang`, nothing is left out. A tag matches its own
+    /// subtags and its base (`ja` ~ `ja-JP`, `zh-TW` ~ `zh`, not `zh-CN`). What a search box
+    /// on a page of a multilingual site sends: the page's language.
+    pub prefer_lang: Option<String>,
     /// Only documents of this version.
     pub version: Option<String>,
     /// Drop results scoring below this.
@@ -82,6 +87,7 @@ impl Default for SearchOptions {
             tags: Vec::new(),
             depth: Vec::new(),
             lang: None,
+            prefer_lang: None,
             version: None,
             min_score: None,
             preview_lines: 5,

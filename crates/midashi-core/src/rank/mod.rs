@@ -5,10 +5,12 @@
 //! - [`fields`]: the indexed fields, their weights and the field-length table;
 //! - [`pipeline`]: what happens after scoring, one rule for both layouts;
 //! - [`fusion`]: the keyword and semantic legs combined;
-//! - [`versions`]: one result per section across a versioned site's versions.
+//! - [`versions`]: one result per section across a versioned site's versions;
+//! - [`language`]: the reader's language first on a multilingual site.
 
 pub mod bm25;
 pub mod fields;
 pub mod fusion;
+pub mod language;
 pub mod pipeline;
 pub mod versions;

@@ -366,6 +366,13 @@ impl SearchIndex {
                     })
                     .collect()
             };
+        let collapsed = match opts.prefer_lang.as_deref() {
+            // Before the page is cut: page two continues page one's order.
+            Some(want) if !want.trim().is_empty() => {
+                crate::rank::language::prefer(collapsed, want, |s| store.doc_facets(s).lang)
+            }
+            _ => collapsed,
+        };
         let total = collapsed.len();
         let facets = opts.facets.then(|| facets::count(store, &collapsed));
         let terms: HashSet<&str> = plan.all_terms().collect();
