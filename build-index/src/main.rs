@@ -6,6 +6,7 @@ mod embedding;
 mod endpoint;
 mod error;
 mod folder;
+mod lang;
 mod llms;
 mod locate;
 mod mcp;

@@ -40,9 +40,10 @@ after(async () => {
 
 const open = (path = "/index.html") => openPage(browser.context, server.url + path);
 
-/** What the CLI answers on the site's index: ids in order. */
+/** What the CLI answers on the site's index: ids in order (the reader's language first, as the
+ * widget on the English pages asks). */
 function cli(query) {
-  const out = execFileSync(buildIndexBin(), ["search", join(site, "search"), query, "--json", "--limit", "5"], { encoding: "utf8" });
+  const out = execFileSync(buildIndexBin(), ["search", join(site, "search"), query, "--json", "--limit", "5", "--prefer-lang", "en"], { encoding: "utf8" });
   return JSON.parse(out).results.map((h) => h.id);
 }
 

@@ -251,7 +251,7 @@ describe("results", () => {
 
     // The ten equal one search for ten through the package's API.
     const ten = await page.evaluate(async () => {
-      const r = await document.querySelector("midashi-search").searchSource.search("index", { limit: 10, previewLines: 3 });
+      const r = await document.querySelector("midashi-search").searchSource.search("index", { limit: 10, previewLines: 3, preferLang: document.documentElement.lang });
       return r.results.map((h) => h.id);
     });
     assert.deepEqual(next.results.map((h) => h.id), ten);
@@ -555,8 +555,9 @@ describe("semantic results", () => {
     assert.equal(first.semanticPending, true);
     // The reader moves, while the model loads, to a result that the fused list will show
     // at another place than first (the CLI's hybrid answer says which).
+    const lang = await page.evaluate(() => document.documentElement.lang);
     const fused = JSON.parse(
-      execFileSync(buildIndexBin(), ["search", join(semanticSite, "search"), QUESTION, "--mode", "hybrid", "--json", "--limit", String(first.results.length)], { encoding: "utf8" }),
+      execFileSync(buildIndexBin(), ["search", join(semanticSite, "search"), QUESTION, "--mode", "hybrid", "--json", "--limit", String(first.results.length), "--prefer-lang", lang], { encoding: "utf8" }),
     ).results.map((h) => h.heading);
     const selected = () => page.evaluate(() => document.querySelector("midashi-search").shadowRoot.querySelector("[role=option][aria-selected=true] .heading")?.textContent);
     let chosen;

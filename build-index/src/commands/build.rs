@@ -94,9 +94,11 @@ pub struct BuildArgs {
     /// checkout's web/dist).
     #[arg(long)]
     pub assets: Option<PathBuf>,
-    /// The site's language for `--site` pages that do not declare theirs (frontmatter `lang`,
-    /// a `ja/` folder), e.g. `ja`: their `<html lang>` and the search box's language.
-    /// Default: the language most pages declare, else the one they are written in.
+    /// The site's language, for pages that do not declare theirs (frontmatter `lang`,
+    /// `<html lang>`, a locale folder such as `ja/`), e.g. `ja`: the language the index records
+    /// for them (the `lang` filter and facet, the reader's language first), and with `--site`
+    /// their `<html lang>` and the search box's language. Default: the language most pages
+    /// declare, else the one they are written in.
     #[arg(long)]
     pub lang: Option<String>,
     /// Do not write llms.txt, llms-full.txt and each page's Markdown copy (`<page>.md`), which
@@ -227,6 +229,17 @@ pub fn build(
         ann_min_rows: args.ann_min_rows,
         layout: args.layout.into(),
     };
+    // Every page gets a language: its own (frontmatter `lang`, `<html lang>`, a locale
+    // folder), else the site's (`--lang`, else what most pages declare or are written in).
+    // Untagged pages were no language at all: `lang: "en"` found none of an English site's
+    // pages, and a reader's language could not be put first on a site that tags only its
+    // translations.
+    let site = crate::lang::site_lang(&loaded.docs, args.lang.as_deref());
+    for doc in &mut loaded.docs {
+        for s in &mut doc.sections {
+            s.hints.lang.get_or_insert_with(|| site.clone());
+        }
+    }
     let mut builder = IndexBuilder::new(settings);
     // Vectors are numbered by section in index order: documents sorted by path.
     loaded.docs.sort_by(|a, b| a.path.cmp(&b.path));

@@ -16,12 +16,11 @@
 
 mod assets;
 mod escape;
-mod lang;
 mod layout;
 pub mod sidebar;
 
+pub use crate::lang::site_lang;
 pub use assets::default_assets_dir;
-pub use lang::site_lang;
 
 use crate::error::{CliError, Result};
 use crate::output::write_atomic;
@@ -155,13 +154,11 @@ pub fn write_site(
             }
         }
         let hints = doc.sections.first().map(|s| &s.hints);
-        let lang = hints.and_then(|h| h.lang.clone()).unwrap_or_else(|| {
-            if doc.path.starts_with("ja/") {
-                "ja".into()
-            } else {
-                options.lang.clone()
-            }
-        });
+        // Frontmatter `lang`, else the locale folder (`ja/…`, midashi-markdown's hints), else
+        // the site's.
+        let lang = hints
+            .and_then(|h| h.lang.clone())
+            .unwrap_or_else(|| options.lang.clone());
         let html = layout::render(&layout::Page {
             lang: &lang,
             title: &entry.title,

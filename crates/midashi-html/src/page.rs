@@ -65,11 +65,13 @@ pub(crate) fn read<'a>(dom: &'a Html, path: &str) -> Result<Page<'a>, String> {
         .filter(|t| !t.is_empty());
 
     let mut hints = midashi_markdown::path_hints(path);
+    // The page's own `<html lang>` first, else its locale folder (`ja/…`).
     hints.lang = root
         .value()
         .attr("lang")
         .map(|l| l.trim().to_string())
-        .filter(|l| !l.is_empty());
+        .filter(|l| !l.is_empty())
+        .or(hints.lang);
     hints.description = meta(dom, "description");
     if let Some(k) = meta(dom, "keywords") {
         hints.keywords = split_list(&k);

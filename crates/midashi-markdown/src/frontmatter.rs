@@ -163,8 +163,10 @@ fn collapse(s: &str) -> String {
 }
 
 /// The document's hints: frontmatter first, then what the path says (version = a
-/// version-like first folder such as `7.4`; category = the first folder that is not a
-/// version, so `7.4/Microsoft.PowerShell.Core/…` files under `Microsoft.PowerShell.Core`).
+/// version-like first folder such as `7.4`; language = a locale folder such as `ja/` or
+/// `zh-CN/`, first or after the version; category = the first folder that is neither, so
+/// `7.4/Microsoft.PowerShell.Core/…` files under `Microsoft.PowerShell.Core` and
+/// `ja/guide/…` under `guide`).
 pub(crate) fn hints(path: &str, meta: Meta) -> Hints {
     let path = path.replace('\\', "/");
     let mut folders: Vec<&str> = path
@@ -174,9 +176,14 @@ pub(crate) fn hints(path: &str, meta: Meta) -> Hints {
         .collect();
     folders.pop(); // the file name
     let first = folders.first().map(|s| s.to_string());
+    let locale = folders
+        .iter()
+        .take(2)
+        .take_while(|f| locale_tag(f).is_some() || is_version_like(f))
+        .find_map(|f| locale_tag(f));
     let category = folders
         .iter()
-        .find(|f| !is_version_like(f))
+        .find(|f| !is_version_like(f) && locale_tag(f).is_none())
         .map(|s| s.to_string());
     Hints {
         title: meta.title,
@@ -184,11 +191,55 @@ pub(crate) fn hints(path: &str, meta: Meta) -> Hints {
         keywords: meta.keywords,
         tags: meta.tags,
         category: meta.category.or(category),
-        lang: meta.lang,
+        lang: meta.lang.or(locale),
         version: meta
             .version
             .or_else(|| first.filter(|f| is_version_like(f))),
     }
+}
+
+/// The languages whose codes a docs site names its locale folders by (VitePress,
+/// Docusaurus, Starlight and mdBook sites ship these). Codes that are also common folder
+/// names (`ml`, `os`, `io`, `is`, `my`, `no`, `am`, `be`, `as`) are left out: a language
+/// folder misread is a wrong filter and facet on every page under it.
+const LOCALES: &[&str] = &[
+    "ar", "bg", "bn", "ca", "cs", "da", "de", "el", "en", "es", "et", "eu", "fa", "fi", "fr", "gl",
+    "he", "hi", "hr", "hu", "id", "it", "ja", "ko", "lt", "lv", "ms", "nb", "nl", "pl", "pt", "ro",
+    "ru", "sk", "sl", "sr", "sv", "ta", "th", "tr", "uk", "vi", "zh",
+];
+
+/// The language tag a locale folder names (`ja`, `zh-CN`, `pt_br` → `pt-BR`, `zh-hans` →
+/// `zh-Hans`, `es-419`), or `None` for any other folder.
+pub(crate) fn locale_tag(folder: &str) -> Option<String> {
+    let mut parts = folder.split(['-', '_']);
+    let lang = parts.next()?.to_ascii_lowercase();
+    if !LOCALES.contains(&lang.as_str()) {
+        return None;
+    }
+    let mut tag = lang;
+    for (i, sub) in parts.enumerate() {
+        let alpha = sub.bytes().all(|b| b.is_ascii_alphabetic());
+        let sub = match sub.len() {
+            // A script: `Hans` (the ones locale folders use; `en-long` is no locale).
+            4 if i == 0
+                && ["hans", "hant", "latn", "cyrl"]
+                    .contains(&sub.to_ascii_lowercase().as_str()) =>
+            {
+                let (first, rest) = sub.split_at(1);
+                first.to_ascii_uppercase() + &rest.to_ascii_lowercase()
+            }
+            // A region: `CN`, `419`.
+            2 if alpha => sub.to_ascii_uppercase(),
+            3 if sub.bytes().all(|b| b.is_ascii_digit()) => sub.to_string(),
+            _ => return None,
+        };
+        if i > 1 {
+            return None;
+        }
+        tag.push('-');
+        tag.push_str(&sub);
+    }
+    Some(tag)
 }
 
 /// `7.4`, `v2`, `1.0.0`, `v3.2-beta`: digits and dots, optionally a leading `v` and a short
@@ -213,6 +264,43 @@ pub(crate) fn is_version_like(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn locale_folders_name_the_language_and_are_not_a_category() {
+        let h = |p: &str, meta: Meta| {
+            let h = hints(p, meta);
+            (h.lang, h.category, h.version)
+        };
+        let s = |v: &str| Some(v.to_string());
+        assert_eq!(
+            h("ja/guide/a.md", Meta::default()),
+            (s("ja"), s("guide"), None)
+        );
+        assert_eq!(h("zh_cn/a.md", Meta::default()), (s("zh-CN"), None, None));
+        assert_eq!(h("zh-hans/api/a.md", Meta::default()).0, s("zh-Hans"));
+        assert_eq!(h("es-419/a.md", Meta::default()).0, s("es-419"));
+        assert_eq!(
+            h("7.4/pt-BR/cmdlets/a.md", Meta::default()),
+            (s("pt-BR"), s("cmdlets"), s("7.4"))
+        );
+        // Not locales: other folders, a locale folder deeper down, codes left out.
+        for p in [
+            "guide/a.md",
+            "api/ja/a.md",
+            "ml/a.md",
+            "io/a.md",
+            "en-long/a.md",
+            "a.md",
+        ] {
+            assert_eq!(h(p, Meta::default()).0, None, "{p}");
+        }
+        // Frontmatter wins.
+        let meta = Meta {
+            lang: s("en"),
+            ..Meta::default()
+        };
+        assert_eq!(h("ja/a.md", meta).0, s("en"));
+    }
 
     #[test]
     fn yaml_fields_and_aliases() {

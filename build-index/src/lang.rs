@@ -1,4 +1,6 @@
-//! The language of a site's pages, when they do not say theirs.
+//! The language of a site's pages, when they do not say theirs: what `--site` writes into
+//! their `<html lang>`, and what the index records for them, so every page has a language
+//! (a filter, a facet value, and the reader's-language-first order can rely on it).
 
 use midashi_core::section::Document;
 use std::collections::BTreeMap;
