@@ -71,6 +71,13 @@ fuzz_target!(|data: &[u8]| {
         tags,
         depth: (0..8u8).filter(|d| depths & (1 << d) != 0).collect(),
         lang: None,
+        // Sometimes a language to put first: a matching, a near and a blank tag.
+        prefer_lang: match (score >> 4) & 3 {
+            0 => None,
+            1 => Some("ja".to_string()),
+            2 => Some("ja-JP_x".to_string()),
+            _ => Some(" ".to_string()),
+        },
         version: None,
         min_score: (score & 8 != 0).then(|| FLOATS[usize::from(score & 7)]),
         preview_lines: if preview == 255 {

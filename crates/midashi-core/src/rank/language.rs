@@ -2,10 +2,10 @@
 //! languages, a query's results in the page's language come before the same query's results
 //! in the others, which stay in the list (a filter, `lang`, would drop them).
 //!
-//! A reorder after ranking, not a score boost: a boost large enough to always win would be
-//! the same order with scores that no longer mean BM25F, and one that is not would let a
-//! strong English result stand above a weak Japanese one for a Japanese reader, which is what
-//! this is for avoiding. Within each group the engine's order is kept.
+//! A reorder after ranking, not a score boost: a boost large enough to always win would give
+//! the same order with scores that no longer mean BM25F, and a smaller one would still let a
+//! strong English result stand above a weak Japanese one for a Japanese reader. Within each
+//! group the engine's order is kept.
 
 use crate::rank::versions::Collapsed;
 
@@ -25,8 +25,9 @@ pub fn same_language(want: &str, tag: &str) -> bool {
     within(&a, &b) || within(&b, &a)
 }
 
-/// `results` with those in `want` first, then those whose document names no language (most
-/// often the site's main language, left untagged), then the rest; stable within each.
+/// `results` with those in `want` first, then those whose document names no language (an
+/// index built without one; build-index gives every page the site's), then the rest; stable
+/// within each.
 pub(crate) fn prefer<'a>(
     results: Vec<Collapsed>,
     want: &str,
