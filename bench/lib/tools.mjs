@@ -3,7 +3,7 @@
 // and `/usr/bin/time` to read a process's wall time and peak memory.
 
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./data.mjs";
 
@@ -16,7 +16,35 @@ export function buildIndexBin() {
   ].filter(Boolean);
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new Error(`no build-index binary (looked at ${candidates.join(", ")}): run \`cargo build --release -p build-index\``);
+  // A release binary found by looking (not named by MIDASHI_BUILD_INDEX) that is older than
+  // the indexer's sources measures another indexer: a run once reported a previous format's
+  // bytes as today's.
+  if (found !== process.env.MIDASHI_BUILD_INDEX) {
+    const newest = newestSource();
+    if (newest && statSync(found).mtimeMs < newest.mtimeMs) {
+      throw new Error(`${found} is older than ${path.relative(ROOT, newest.file)}: run \`cargo build --release -p build-index\`, or name a binary with MIDASHI_BUILD_INDEX`);
+    }
+  }
   return found;
+}
+
+/** The most recently changed Rust source of the indexer (its crates and build-index). */
+function newestSource() {
+  let newest;
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".rs")) {
+        const mtimeMs = statSync(p).mtimeMs;
+        if (!newest || mtimeMs > newest.mtimeMs) newest = { file: p, mtimeMs };
+      }
+    }
+  };
+  for (const dir of [path.join(ROOT, "build-index/src"), ...readdirSync(path.join(ROOT, "crates")).map((c) => path.join(ROOT, "crates", c, "src"))]) {
+    if (existsSync(dir)) walk(dir);
+  }
+  return newest;
 }
 
 /** Pagefind's binary as its npm package installs it (the extended build: CJK segmentation). */
