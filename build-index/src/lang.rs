@@ -10,6 +10,20 @@ use std::collections::BTreeMap;
 /// script (kana: `ja`, Hangul: `ko`, other CJK ideographs: `zh`), else `en`. Was always
 /// `en`: a Japanese site got `<html lang="en">` and an English search box unless every file
 /// said `lang: ja`.
+/// Gives every page that names no language the site's ([`site_lang`]), and returns it. Does
+/// nothing (and reads no text) when every page names one already.
+pub fn give_site_lang(docs: &mut [Document], given: Option<&str>) -> Option<String> {
+    let untagged = |d: &Document| d.sections.iter().any(|s| s.hints.lang.is_none());
+    if !docs.iter().any(untagged) {
+        return None;
+    }
+    let site = site_lang(docs, given);
+    for s in docs.iter_mut().flat_map(|d| &mut d.sections) {
+        s.hints.lang.get_or_insert_with(|| site.clone());
+    }
+    Some(site)
+}
+
 pub fn site_lang(docs: &[Document], given: Option<&str>) -> String {
     if let Some(l) = given.map(str::trim).filter(|l| !l.is_empty()) {
         return l.to_string();

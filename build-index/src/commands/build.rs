@@ -233,13 +233,8 @@ pub fn build(
     // folder), else the site's (`--lang`, else what most pages declare or are written in).
     // Untagged pages were no language at all: `lang: "en"` found none of an English site's
     // pages, and a reader's language could not be put first on a site that tags only its
-    // translations.
-    let site = crate::lang::site_lang(&loaded.docs, args.lang.as_deref());
-    for doc in &mut loaded.docs {
-        for s in &mut doc.sections {
-            s.hints.lang.get_or_insert_with(|| site.clone());
-        }
-    }
+    // translations. (`run` has given them one already, before keeping the docs for --site.)
+    crate::lang::give_site_lang(&mut loaded.docs, args.lang.as_deref());
     let mut builder = IndexBuilder::new(settings);
     // Vectors are numbered by section in index order: documents sorted by path.
     loaded.docs.sort_by(|a, b| a.path.cmp(&b.path));
@@ -427,7 +422,10 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
                 .into(),
         ));
     }
-    let (loaded, kind) = load_input(input, args)?;
+    let (mut loaded, kind) = load_input(input, args)?;
+    // Before the docs are kept for --site: the pages and the index name the same languages,
+    // found once.
+    let site_lang = crate::lang::give_site_lang(&mut loaded.docs, args.lang.as_deref());
     let records = kind == InputKind::Jsonl;
     let mut per_depth = [0usize; 7];
     for d in &loaded.docs {
@@ -457,7 +455,7 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
             assets: args.assets.as_deref(),
             slug: args.slug,
             base_url: &args.base_url,
-            lang: args.lang.as_deref(),
+            lang: site_lang.as_deref().or(args.lang.as_deref()),
         };
         crate::site::build_site(
             input,
