@@ -2,8 +2,9 @@
 # Builds the search engine's wasm modules (crates/midashi-wasm) into web/dist/wasm/ for the
 # `midashi` npm package: midashi_keyword_bg.wasm (keyword search; what a page's first query
 # loads), midashi_keyword_sharded_bg.wasm (the same for sharded indexes only: what a large
-# site's first query loads) and midashi_wasm_bg.wasm (the full engine: also the semantic leg
-# and lookups).
+# site's first query loads), languages/midashi_keyword_bg.wasm (keyword search with every
+# Snowball language's stemmer: what a site whose pages are not all English loads) and
+# midashi_wasm_bg.wasm (the full engine: also the semantic leg and lookups).
 #
 #   scripts/build-wasm.sh [dev|release]     (default: release)
 #
@@ -62,6 +63,13 @@ wasm_rustflags="${RUSTFLAGS:+$RUSTFLAGS }$remap"
 build_module() {
   local name="$1"
   shift
+  # A module may go to its own folder under its keyword-module name (`dir:name`): the wasm
+  # imports its glue by that name, so one glue (the file:// bundle's) can start either.
+  local out_dir="$out_dir"
+  if [[ "$name" == */* ]]; then
+    out_dir="$out_dir/${name%/*}"
+    name="${name#*/}"
+  fi
   echo "== cargo build -p midashi-wasm $* --profile $profile (wasm32-unknown-unknown) -> $name"
   RUSTFLAGS="$wasm_rustflags" cargo build -p midashi-wasm --target wasm32-unknown-unknown --profile "$profile" "$@"
 
@@ -115,4 +123,7 @@ build_module() {
 wanted() { [ -z "${MIDASHI_WASM_ONLY:-}" ] || [[ " $MIDASHI_WASM_ONLY " == *" $1 "* ]]; }
 if wanted midashi_keyword; then build_module midashi_keyword --no-default-features --features whole; fi
 if wanted midashi_keyword_sharded; then build_module midashi_keyword_sharded --no-default-features; fi
+# Under the keyword module's names in wasm/languages/: build-index --site serves (or inlines
+# for file://) it as the keyword module of a site whose pages are not all English.
+if wanted midashi_keyword_languages; then build_module languages/midashi_keyword --no-default-features --features whole,languages; fi
 if wanted midashi_wasm; then build_module midashi_wasm; fi

@@ -41,6 +41,8 @@ const wasmBytes = readFileSync(path.join(DIST, "wasm/midashi_keyword_bg.wasm"));
 const wasmSizes = sizes(wasmBytes);
 report.wasm = { ...wasmSizes, gzipTarget: WASM_GZIP_TARGET, withinTarget: wasmSizes.gzip <= WASM_GZIP_TARGET };
 report.fullWasm = sizes(readFileSync(path.join(DIST, "wasm/midashi_wasm_bg.wasm")));
+// What a site whose pages are not all English loads instead (every Snowball stemmer).
+report.languagesWasm = sizes(readFileSync(path.join(DIST, "wasm/languages/midashi_keyword_bg.wasm")));
 
 // The package's own JavaScript (not the widget's bundles, which are another package's figures).
 const jsFiles = [
@@ -84,6 +86,7 @@ if (json) {
   console.log(header);
   console.log(row("midashi_keyword_bg.wasm", report.wasm));
   console.log(row("midashi_wasm_bg.wasm (full)", report.fullWasm));
+  console.log(row("languages/midashi_keyword_bg.wasm", report.languagesWasm));
   console.log(`  target ≤ ${kb(WASM_GZIP_TARGET)} gzip: ${report.wasm.withinTarget ? "met" : "NOT met"} (${kb(report.wasm.gzip)})`);
   console.log("\nJavaScript (web/dist, the package's modules + wasm-bindgen glue)");
   console.log(header);

@@ -2,12 +2,14 @@
 //! their `<html lang>`, and what the index records for them, so every page has a language
 //! (a filter, a facet value, and the reader's-language-first order can rely on it).
 
+use midashi_core::analyzer::Language;
 use midashi_core::section::Document;
 use std::collections::BTreeMap;
 
 /// The language of a site's pages that do not say theirs: `given` (`--lang`), else the one
 /// most documents declare (frontmatter `lang`), else the one their text is written in, by
-/// script (kana: `ja`, Hangul: `ko`, other CJK ideographs: `zh`), else `en`. Was always
+/// script (kana: `ja`, Hangul: `ko`, other CJK ideographs: `zh`) or its stopwords (`fr`,
+/// `de`, `ru` …: `midashi_core::analyzer::Language::guess`), else `en`. Was always
 /// `en`: a Japanese site got `<html lang="en">` and an English search box unless every file
 /// said `lang: ja`.
 /// Gives every page that names no language the site's ([`site_lang`]), and returns it. Does
@@ -64,7 +66,16 @@ pub fn site_lang(docs: &[Document], given: Option<&str>) -> String {
         }
         .into();
     }
-    "en".into()
+    // Latin, Cyrillic, Greek … text: by its stopwords (the first ~200 KB is plenty).
+    let mut sample = String::new();
+    for s in docs.iter().flat_map(|d| &d.sections) {
+        if sample.len() > 200_000 {
+            break;
+        }
+        sample.push_str(&s.text);
+        sample.push('\n');
+    }
+    Language::guess(&sample).map_or("en", Language::code).into()
 }
 
 #[cfg(test)]
@@ -109,5 +120,41 @@ mod tests {
             ("c.md", "# Other\n\nText.\n"),
         ]);
         assert_eq!(site_lang(&declared, None), "fr");
+    }
+
+    /// Untagged pages in a language with a stemmer are told by their stopwords, so a French
+    /// or German Markdown site is read by its own rules with no flag.
+    #[test]
+    fn latin_script_languages_are_told_by_their_stopwords() {
+        let fr = docs(&[
+            (
+                "a.md",
+                "# Routeur
+
+Le routeur accepte des réglages avancés. Pour les configurer, ouvrez \
+                 le fichier de configuration et ajoutez une section pour chaque route que vous \
+                 voulez servir.
+",
+            ),
+            (
+                "b.md",
+                "# Options
+
+Les options sont décrites dans la page suivante, avec des exemples \
+                 pour les cas les plus courants et ce qu'il faut éviter.
+",
+            ),
+        ]);
+        assert_eq!(site_lang(&fr, None), "fr");
+        let en = docs(&[(
+            "a.md",
+            "# Router
+
+The router takes advanced settings. To configure them, open the file \
+             and add a section for each route that you want to serve, as the next page shows \
+             with examples for the most common cases and what to avoid.
+",
+        )]);
+        assert_eq!(site_lang(&en, None), "en");
     }
 }

@@ -246,3 +246,44 @@ for (const layout of ["single", "sharded"]) {
     });
   });
 }
+
+// A French site whose pages name no language (#25 item 1): the build tells French by its
+// stopwords, indexes it by French rules and serves the languages keyword module, which reads
+// the visitor's queries by the same rules without moving to the full engine; from file:// the
+// inlined module does the same.
+describe("a French site, untagged", () => {
+  let site;
+  let server;
+  before(async () => {
+    const docs = mkdtempSync(join(tmpdir(), "midashi-fr-docs-"));
+    const para = "Pour les configurer, ouvrez le fichier de configuration et ajoutez une section pour chaque route que vous voulez servir. Les options sont décrites dans la page suivante, avec des exemples pour les cas les plus courants et ce qu'il faut éviter.";
+    writeFileSync(join(docs, "index.md"), `# Documentation\n\nBienvenue dans la documentation du routeur. ${para}\n`);
+    writeFileSync(join(docs, "routeur.md"), `# Options avancées du routeur\n\nLe routeur accepte des réglages avancés. ${para}\n`);
+    writeFileSync(join(docs, "installation.md"), `# Installation\n\nInstallez l'application avec npm. ${para}\n`);
+    site = buildSite(docs, { name: "fr" });
+    server = await serve(site);
+  });
+  after(async () => {
+    await server?.close();
+    remove(site);
+  });
+
+  for (const where of ["served", "file://"]) {
+    test(`${where}: an inflected query finds its page by French rules, in the keyword module`, async () => {
+      const url = where === "served" ? server.url + "/index.html" : pathToFileURL(join(site, "index.html")).href;
+      const { page, problems } = await openPage(url);
+      const requests = [];
+      page.on("request", (r) => requests.push(r.url()));
+      assert.equal(await page.evaluate(() => document.documentElement.lang), "fr");
+      await page.keyboard.press("Control+k");
+      const r = await search(page, "avancé ");
+      assert.equal(r.results[0]?.path, "routeur.md", JSON.stringify(r.results.map((h) => h.path)));
+      const apps = await search(page, "applications ");
+      assert.equal(apps.results[0]?.path, "installation.md");
+      // Answered by the keyword module it was given: the full engine was never fetched.
+      assert.ok(!requests.some((u) => u.includes("midashi_wasm_bg.wasm")), requests.join("\n"));
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+});

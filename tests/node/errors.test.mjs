@@ -5,7 +5,7 @@
 // server that drops the connection.
 
 import assert from "node:assert/strict";
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -206,7 +206,7 @@ describe("the wasm module", () => {
   function assetsWith({ wasm, glue }) {
     const out = tempDir("midashi-assets-");
     const src = path.join(DIST, "wasm");
-    for (const f of readdirSync(src)) copyFileSync(path.join(src, f), path.join(out, f));
+    cpSync(src, out, { recursive: true });
     if (wasm) writeFileSync(path.join(out, "midashi_wasm_bg.wasm"), wasm);
     if (glue) writeFileSync(path.join(out, "midashi_wasm.js"), glue);
     return {

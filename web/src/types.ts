@@ -306,6 +306,12 @@ export interface Manifest {
    * covers (empty: unknown, trusted for every query).
    */
   model: { name: string; dims: number; sha256: string; languages: string[] } | null;
+  /**
+   * The languages whose analyzer rules made the index's terms (`fr`, `de` …), the site's
+   * first; empty: English. Queries are read in the reader's (`preferLang`) when it is one of
+   * them, else in the site's.
+   */
+  languages: string[];
 }
 
 /** A loaded index. */

@@ -80,9 +80,10 @@ pub struct BuildArgs {
     /// Where embeddings are cached between builds (default: $MIDASHI_CACHE_DIR or ~/.cache/midashi).
     #[arg(long)]
     pub cache_dir: Option<PathBuf>,
-    /// Keyword index layout: `single` (two files, fetched whole at load), `sharded` (many
-    /// small files, a query fetches what it reads: large sites), or `auto` (sharded when the
-    /// single files would exceed 4 MiB).
+    /// Keyword index layout: `sharded` (many small files, a query fetches what it reads),
+    /// `single` (two files, fetched whole at load: for a reader that must hold everything
+    /// at once), or `auto` (sharded, at every size: a first query fetches less than a
+    /// single file of even a small site).
     #[arg(long, value_enum, default_value_t = LayoutArg::Auto)]
     pub layout: LayoutArg,
     /// Also render the docs as a static searchable site into --out (the index goes to
@@ -126,7 +127,7 @@ impl BuildArgs {
 /// `--layout`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum LayoutArg {
-    /// Sharded above 4 MiB of keyword index, single below.
+    /// Sharded at every size (what `midashi_core::build::Layout::Auto` means).
     Auto,
     /// One terms file and one sections file.
     Single,

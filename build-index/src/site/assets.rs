@@ -41,6 +41,35 @@ const SEMANTIC_FILES: &[(&str, &str)] = &[
 /// relative to the assets folder.
 const WASM: &str = "wasm/midashi_keyword_bg.wasm";
 
+/// The keyword module with every language's stemmer, for an index whose pages are not all
+/// English: served under the keyword module's names (and inlined for file://) in place of
+/// the English-only ones, which would hand every query to the full engine.
+const LANGUAGES_KEYWORD_FILES: &[(&str, &str)] = &[
+    (
+        "wasm/languages/midashi_keyword.js",
+        "wasm/midashi_keyword.js",
+    ),
+    (
+        "wasm/languages/midashi_keyword_bg.wasm",
+        "wasm/midashi_keyword_bg.wasm",
+    ),
+];
+
+/// Whether an index's queries need a stemmer besides English's (see
+/// `midashi_core::analyzer::Language`).
+pub fn needs_languages(manifest: &Manifest) -> bool {
+    !manifest.languages.is_empty()
+}
+
+/// The keyword module's files for this index: the languages module when it needs one and
+/// the assets have it.
+fn languages_module(assets_dir: &Path, languages: bool) -> bool {
+    languages
+        && LANGUAGES_KEYWORD_FILES
+            .iter()
+            .all(|(from, _)| assets_dir.join(from).is_file())
+}
+
 /// Where the widget's files are when `--assets` is not given: beside the tool (the npm
 /// package's `dist/`, a checkout's `web/dist`), found by `crate::locate`; an error lists
 /// the places looked in.
@@ -85,19 +114,32 @@ const SHARDED_KEYWORD_FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// Copies the widget into `search_dir`; for a `sharded` index, with the sharded keyword
-/// module as its keyword module when the assets have it (else the keyword module, which
-/// opens both layouts).
-pub fn copy_widget(assets_dir: &Path, search_dir: &Path, sharded: bool) -> Result<u64> {
-    let use_sharded = sharded
+/// Copies the widget into `search_dir`. Its keyword module: for an index that needs
+/// `languages` other than English, the languages keyword module; else for a `sharded` index
+/// the sharded keyword module; each when the assets have it (else the keyword module, which
+/// opens both layouts and hands other languages to the full engine).
+pub fn copy_widget(
+    assets_dir: &Path,
+    search_dir: &Path,
+    sharded: bool,
+    languages: bool,
+) -> Result<u64> {
+    let replacement: &[(&str, &str)] = if languages_module(assets_dir, languages) {
+        LANGUAGES_KEYWORD_FILES
+    } else if sharded
         && SHARDED_KEYWORD_FILES
             .iter()
-            .all(|(from, _)| assets_dir.join(from).is_file());
-    // Each destination written once: the sharded module in place of the keyword module's.
+            .all(|(from, _)| assets_dir.join(from).is_file())
+    {
+        SHARDED_KEYWORD_FILES
+    } else {
+        &[]
+    };
+    // Each destination written once: the replacement in place of the keyword module's.
     let files: Vec<(&str, &str)> = WIDGET_FILES
         .iter()
-        .filter(|(_, to)| !use_sharded || SHARDED_KEYWORD_FILES.iter().all(|(_, t)| t != to))
-        .chain(SHARDED_KEYWORD_FILES.iter().filter(|_| use_sharded))
+        .filter(|(_, to)| replacement.iter().all(|(_, t)| t != to))
+        .chain(replacement.iter())
         .copied()
         .collect();
     copy_files(assets_dir, search_dir, &files)
@@ -146,7 +188,13 @@ pub fn inline_script(index_files: &[(String, Vec<u8>)], assets_dir: &Path) -> Re
         .filter(|f| f.needed_for_keyword)
         .map(|f| f.name.as_str())
         .collect();
-    let wasm_path = assets_dir.join(WASM);
+    let wasm_path = assets_dir.join(
+        if languages_module(assets_dir, needs_languages(&manifest)) {
+            LANGUAGES_KEYWORD_FILES[1].0
+        } else {
+            WASM
+        },
+    );
     let wasm = fs::read(&wasm_path).map_err(CliError::io(&wasm_path))?;
     let mut files = serde_json::Map::new();
     for (name, bytes) in index_files {

@@ -396,7 +396,8 @@ fn copy_widget(
     let sharded = manifest
         .as_ref()
         .is_some_and(|m| m.file(FileKind::Directory).is_some());
-    report.bytes += assets::copy_widget(assets_dir, search, sharded)?;
+    let languages = manifest.as_ref().is_some_and(assets::needs_languages);
+    report.bytes += assets::copy_widget(assets_dir, search, sharded, languages)?;
     if manifest.is_some_and(|m| m.file(FileKind::Model).is_some()) {
         match assets::copy_semantic(assets_dir, search)? {
             Some(bytes) => {

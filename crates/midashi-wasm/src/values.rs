@@ -252,6 +252,7 @@ impl ToOut for Manifest {
             ("slug", self.slug.to_out()),
             ("base_url", self.base_url.to_out()),
             ("model", self.model.to_out()),
+            ("languages", self.languages.to_out()),
         ])
     }
 }

@@ -244,6 +244,7 @@ fn manifest(model: bool) -> Manifest {
             sha256: "00".into(),
             languages: vec!["en".into()],
         }),
+        languages: Vec::new(),
     }
 }
 

@@ -16,13 +16,16 @@
 //!    characters. A run yields overlapping character bigrams, each at its own position; a
 //!    run of one character yields that unigram (the query layer prefix-expands a lone CJK
 //!    unigram over the bigrams). `Vueのコンポーネント` → `vue`, `のこ`, `こん`, `んぽ`, …
+//!    Thai, Lao, Khmer and Myanmar, written without spaces between words, take the same
+//!    path: UAX#29 has no dictionary for them and leaves a whole phrase one "word", longer
+//!    than a term may be, so their text was not searchable at all.
 //! 3. **Segment** the rest with Unicode word boundaries (UAX#29, `unicode-segmentation`);
 //!    segments with no letter or digit (spaces, punctuation, emoji) are dropped. Words
 //!    joined by exactly `-`, `.`, `:` or `::` with no space (`v-model`, `std::collections`,
 //!    `foo.123`) are rejoined into one compound; UAX#29 already keeps `a.b.c`, `snake_case`
 //!    and `bind:href` together.
 //! 4. **Terms**: each word or compound takes one position and yields
-//!    - the whole word, lower-cased: stemmed (English Snowball) if it is a plain word,
+//!    - the whole word, lower-cased: stemmed (Snowball, by the [`Language`]'s rules) if it is a plain word,
 //!      unstemmed if it contains `-` `.` `:` `_` (so `v-model` is searchable as typed);
 //!    - if it is an identifier, its parts at the *same* position, lower-cased and stemmed:
 //!      the separator-delimited components (`get-childitem` → `get`, `childitem`) and the
@@ -30,11 +33,16 @@
 //!      `HTTPServer` → `http`, `server`; `URLs` stays whole). Duplicates at one position
 //!      are emitted once. Purely numeric compounds (`3.14`, `2024-01-31`) are not split.
 //!
-//!    Only ASCII-letter words (apostrophes allowed) are stemmed: words with digits are
-//!    identifiers or versions (`vue3`, `h1`), and other scripts are not English.
-//! 5. **Stopwords** ([`is_stopword`], the Snowball English list) are indexed like any
-//!    word; [`Analyzer::analyze_query`] flags them and drops them unless the query is
-//!    nothing but stopwords.
+//!    Only words of letters (apostrophes allowed) are stemmed: words with digits are
+//!    identifiers or versions (`vue3`, `h1`). English stems ASCII words only; a page in
+//!    French, German, Russian … has its own stemmer for words of its script, and English's
+//!    for ASCII words in a page of another script (see `language.rs`). The page's language
+//!    comes with the page (the builder makes one analyzer per page, [`Analyzer::for_tag`]);
+//!    a query's from the reader, with the index's other languages tried too
+//!    ([`Analyzer::for_index`], [`QueryToken::also`]).
+//! 5. **Stopwords** ([`is_stopword`], the Snowball English list, and the query language's
+//!    list) are indexed like any word; [`Analyzer::analyze_query`] flags them and drops them
+//!    unless the query is nothing but stopwords.
 //!
 //! # Bounds
 //!
@@ -45,17 +53,23 @@
 //! truncated term would match words that are not in the text.
 
 mod host_unicode;
+mod language;
 mod normalize;
+#[cfg_attr(not(feature = "languages"), path = "snowball_off.rs")]
+mod snowball;
+#[cfg(feature = "languages")]
+mod stoplists;
 mod stopwords;
 #[cfg(test)]
 mod tests;
 
 use rustc_hash::FxHashMap as HashMap;
-use std::borrow::Cow;
 
-use rust_stemmers::{Algorithm, Stemmer};
+use rust_stemmers::Stemmer;
 use unicode_segmentation::UnicodeSegmentation;
 
+use crate::error::{Error, Result};
+pub use language::Language;
 use normalize::Normalized;
 pub use stopwords::is_stopword;
 
@@ -99,22 +113,85 @@ pub struct QueryToken {
     pub cjk: bool,
     /// An identifier part (`element` from `getElementById`), not a whole word.
     pub part: bool,
+    /// The same word's terms under the index's other languages, where they differ from
+    /// `term` (`configurations` is `configur` on an English page, `configurationen` stays
+    /// itself on a German one): a multilingual site finds a word in every language's pages
+    /// whichever language the query is read in.
+    pub also: Vec<String>,
 }
 
-/// The analyzer. Stateless and cheap to create; one value can serve any number of threads.
-#[derive(Debug, Default, Clone)]
-pub struct Analyzer {}
+/// The analyzer: the rules of one [`Language`] (English unless a page or query says
+/// otherwise), and for queries the other languages of the index, whose terms for each word
+/// are tried too. Cheap to create; one value can serve any number of threads.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Analyzer {
+    lang: Language,
+    others: Vec<Language>,
+}
 
 impl Analyzer {
-    /// A new analyzer.
+    /// The English analyzer (what every index was built with before pages had languages).
     pub fn new() -> Self {
-        Analyzer {}
+        Analyzer::default()
+    }
+
+    /// The analyzer of a page in `lang`.
+    pub fn for_language(lang: Language) -> Self {
+        Analyzer {
+            lang,
+            others: Vec::new(),
+        }
+    }
+
+    /// The analyzer of a page whose language tag is `tag` (`fr`, `pt-BR`; none: English).
+    pub fn for_tag(tag: Option<&str>) -> Self {
+        Self::for_language(Language::of_tag(tag))
+    }
+
+    /// The analyzer of queries on an index whose pages were analyzed in `languages` (the
+    /// site's first; empty: English): read in `prefer`'s language when the index has pages
+    /// in it (the reader's), else in the site's, with every other language's terms tried
+    /// too. `Err(NeedsFullEngine)` when this build cannot stem one of them (the browser's
+    /// keyword modules stem English only).
+    pub fn for_index(languages: &[Language], prefer: Option<&str>) -> Result<Self> {
+        if languages.iter().any(|l| !l.supported()) {
+            return Err(Error::NeedsFullEngine(
+                "stemming a language other than English",
+            ));
+        }
+        if !snowball::ALL_LANGUAGES {
+            // English only, whatever the reader's language.
+            return Ok(Analyzer::new());
+        }
+        let site = languages.first().copied().unwrap_or_default();
+        let wanted = prefer.map(|p| Language::of_tag(Some(p)));
+        let lang = wanted.filter(|l| languages.contains(l)).unwrap_or(site);
+        let mut others: Vec<Language> = languages.iter().copied().filter(|l| *l != lang).collect();
+        others.sort_unstable();
+        others.dedup();
+        Ok(Analyzer { lang, others })
+    }
+
+    /// The analyzer for the text of a page in `lang`: this one when it follows the same
+    /// rules, else that language's (for highlights and excerpts of a page in another
+    /// language than the query's).
+    pub fn for_page(&self, lang: Language) -> std::borrow::Cow<'_, Analyzer> {
+        if lang == self.lang {
+            std::borrow::Cow::Borrowed(self)
+        } else {
+            std::borrow::Cow::Owned(Analyzer::for_language(lang))
+        }
+    }
+
+    /// The language whose rules this analyzer applies.
+    pub fn language(&self) -> Language {
+        self.lang
     }
 
     /// Analyzes document text: every term, stopwords included, in position order.
     pub fn analyze(&self, text: &str) -> Vec<Token> {
         let mut out = Vec::new();
-        walk(text, &mut |p: Piece, position: u32| {
+        walk(self.lang, &[], text, &mut |p: Piece, position: u32| {
             out.push(Token {
                 term: p.stemmed.unwrap_or(p.lower),
                 position,
@@ -130,8 +207,9 @@ impl Analyzer {
     /// are kept.
     pub fn analyze_query(&self, text: &str) -> Vec<QueryToken> {
         let mut out = Vec::new();
-        walk(text, &mut |p: Piece, position: u32| {
-            let stopword = !p.cjk && is_stopword(&p.lower);
+        let lang = self.lang;
+        walk(lang, &self.others, text, &mut |p: Piece, position: u32| {
+            let stopword = !p.cjk && (is_stopword(&p.lower) || lang.is_stopword(&p.lower));
             let (term, raw) = match p.stemmed {
                 Some(stem) => (stem, p.lower),
                 None => (p.lower.clone(), p.lower),
@@ -145,6 +223,7 @@ impl Analyzer {
                 stopword,
                 cjk: p.cjk,
                 part: p.part,
+                also: p.also,
             });
         });
         if out.iter().any(|t| !t.stopword) {
@@ -181,6 +260,8 @@ fn lowercase(w: &str) -> String {
 struct Piece {
     lower: String,
     stemmed: Option<String>,
+    /// Its terms under the query's other languages ([`QueryToken::also`]).
+    also: Vec<String>,
     start: usize,
     end: usize,
     cjk: bool,
@@ -194,12 +275,13 @@ impl Piece {
 }
 
 /// The one code path both [`Analyzer::analyze`] and [`Analyzer::analyze_query`] run.
-fn walk(text: &str, sink: &mut dyn FnMut(Piece, u32)) {
+fn walk(lang: Language, others: &[Language], text: &str, sink: &mut dyn FnMut(Piece, u32)) {
     let norm = Normalized::new(text);
     let mut w = Walker {
         norm: &norm,
         buf: &norm.text,
-        stemmer: Stemmer::create(Algorithm::English),
+        stemmers: Stemmers::new(lang),
+        others: others.iter().map(|&l| Stemmers::new(l)).collect(),
         stems: HashMap::default(),
         position: 0,
         sink,
@@ -234,7 +316,9 @@ fn walk(text: &str, sink: &mut dyn FnMut(Piece, u32)) {
 struct Walker<'a, 's> {
     norm: &'a Normalized<'a>,
     buf: &'a str,
-    stemmer: Stemmer,
+    stemmers: Stemmers,
+    /// The query's other languages (none for documents).
+    others: Vec<Stemmers>,
     stems: HashMap<String, Option<String>>,
     position: u32,
     sink: &'s mut dyn FnMut(Piece, u32),
@@ -249,17 +333,10 @@ impl Walker<'_, '_> {
 
     /// The stem of `lower` if it differs, memoised per call (documents repeat their words).
     fn stem(&mut self, lower: &str) -> Option<String> {
-        // Snowball leaves words of two letters or fewer alone.
-        if lower.len() <= 2 {
-            return None;
-        }
         if let Some(hit) = self.stems.get(lower) {
             return hit.clone();
         }
-        let stemmed = match self.stemmer.stem(lower) {
-            Cow::Owned(t) if t != lower => Some(t),
-            _ => None,
-        };
+        let stemmed = self.stemmers.stem(lower);
         if self.stems.len() < STEM_CACHE_ENTRIES {
             self.stems.insert(lower.to_owned(), stemmed.clone());
         }
@@ -268,15 +345,23 @@ impl Walker<'_, '_> {
 
     fn piece(&mut self, s: usize, e: usize, stem: bool, part: bool) -> Piece {
         let lower = lowercase(&self.buf[s..e]);
-        let stemmed = if stem && stemmable(&lower) {
-            self.stem(&lower)
-        } else {
-            None
-        };
+        let stemmed = if stem { self.stem(&lower) } else { None };
+        let mut also = Vec::new();
+        // Only a build with other languages has other languages' terms to try.
+        if stem && snowball::ALL_LANGUAGES {
+            let term = stemmed.as_deref().unwrap_or(&lower);
+            for other in &self.others {
+                let t = other.stem(&lower).unwrap_or_else(|| lower.clone());
+                if t != term && !also.contains(&t) {
+                    also.push(t);
+                }
+            }
+        }
         let (start, end) = self.norm.orig_range(s, e);
         Piece {
             lower,
             stemmed,
+            also,
             start,
             end,
             cjk: false,
@@ -290,6 +375,7 @@ impl Walker<'_, '_> {
         let piece = Piece {
             lower: self.buf[s..e].to_owned(),
             stemmed: None,
+            also: Vec::new(),
             start,
             end,
             cjk: true,
@@ -480,16 +566,60 @@ fn camel_parts(buf: &str, s: usize, e: usize) -> Vec<(usize, usize)> {
     out
 }
 
-/// Only plain English-looking words are stemmed: ASCII letters and apostrophes.
-fn stemmable(w: &str) -> bool {
-    w.bytes().all(|b| b.is_ascii_lowercase() || b == b'\'')
-        && w.bytes().any(|b| b.is_ascii_lowercase())
+/// One language's stemmer, and for a language of another script English's too, for the
+/// English words in its pages.
+struct Stemmers {
+    lang: Language,
+    own: Option<Stemmer>,
+    english: Option<Stemmer>,
 }
 
-/// CJK characters after normalisation: kana (with `ー` and the iteration marks), Han
-/// (unified, extensions, compatibility, `々〆〇`) and Hangul.
+impl Stemmers {
+    fn new(lang: Language) -> Self {
+        let latin = matches!(
+            lang.script(),
+            language::Script::Latin | language::Script::Ascii
+        );
+        Stemmers {
+            lang,
+            own: snowball::stemmer(lang),
+            english: if latin {
+                None
+            } else {
+                snowball::stemmer(Language::English)
+            },
+        }
+    }
+
+    /// The stem of a normalised, lower-cased word if stemming changes it. A word is stemmed
+    /// by the rules of its page's language when it is written in that language's script
+    /// (for English, ASCII letters only: words with digits are identifiers or versions,
+    /// `vue3`, `h1`), else by English's when it is plain ASCII in a page of another script;
+    /// words of two letters or fewer are left alone, as Snowball leaves them.
+    fn stem(&self, lower: &str) -> Option<String> {
+        // Fewer than three letters: left alone.
+        lower.chars().nth(2)?;
+        let (lang, stemmer) = if self.lang.stems(lower) {
+            (self.lang, self.own.as_ref()?)
+        } else if Language::English.stems(lower) {
+            (Language::English, self.english.as_ref()?)
+        } else {
+            return None;
+        };
+        let stemmed = stemmer.stem(lang.without_elision(lower));
+        (stemmed != lower).then(|| stemmed.into_owned())
+    }
+}
+
+/// Characters indexed as bigrams, after normalisation: CJK — kana (with `ー` and the
+/// iteration marks), Han (unified, extensions, compatibility, `々〆〇`) and Hangul — and the
+/// scripts written without spaces between words (Thai, Lao, Khmer, Myanmar).
 fn is_cjk(c: char) -> bool {
     matches!(c,
+        '\u{0E00}'..='\u{0EFF}'                            // Thai, Lao
+        | '\u{1000}'..='\u{109F}'                          // Myanmar
+        | '\u{1780}'..='\u{17FF}'                          // Khmer
+        |
         '\u{3041}'..='\u{3096}' | '\u{309D}'..='\u{309F}'      // hiragana, ゝゞゟ
         | '\u{30A1}'..='\u{30FA}' | '\u{30FC}'..='\u{30FF}'  // katakana, ー ヽヾヿ
         | '\u{31F0}'..='\u{31FF}'                            // small katakana extension

@@ -2,7 +2,7 @@
 //! links to its other versions. Both layouts make their hits here, so a result reads the
 //! same from a sections file, a card or a bundle.
 use super::{deep_link, DocumentView, SearchHit, SectionView};
-use crate::analyzer::Analyzer;
+use crate::analyzer::{Analyzer, Language};
 use crate::section::records::{line_starts, lines_of, DocRecord, SectionRecord};
 use crate::section::SectionId;
 use rustc_hash::FxHashSet as HashSet;
@@ -35,6 +35,8 @@ pub(crate) struct HitDoc<'a> {
     pub title: &'a str,
     pub description: Option<&'a str>,
     pub version: Option<&'a str>,
+    /// The rules its words were indexed by: its highlights and excerpt are found by them.
+    pub lang: Language,
 }
 
 impl<'a> From<&'a DocRecord> for HitDoc<'a> {
@@ -45,6 +47,7 @@ impl<'a> From<&'a DocRecord> for HitDoc<'a> {
             title: &d.title,
             description: d.hints.description.as_deref(),
             version: d.hints.version.as_deref(),
+            lang: Language::of_tag(d.hints.lang.as_deref()),
         }
     }
 }
@@ -129,6 +132,10 @@ pub(crate) fn make_hit_from(
     if cut {
         preview.push('…');
     }
+    // The page's words as its own language's rules made them (a German page's highlights on
+    // a query read by English rules are its German terms, which the query also tried).
+    let own = analyzer.for_page(doc.lang);
+    let analyzer = own.as_ref();
     let highlights = if terms.is_empty() {
         Vec::new()
     } else {

@@ -3,7 +3,7 @@
 //! Output is deterministic: documents are ordered by path, terms by bytes, and no hash-map
 //! iteration order reaches the output.
 
-use crate::analyzer::Analyzer;
+use crate::analyzer::{Analyzer, Language};
 use crate::error::{Error, Result};
 use crate::format::entry::{FileRef, Manifest, ModelInfo, Stats, ENTRY_FILE_NAME};
 use crate::format::{encode, FileKind, ENGINE_VERSION};
@@ -89,6 +89,8 @@ pub struct BuildOutput {
 pub struct IndexBuilder {
     settings: IndexSettings,
     analyzer: Analyzer,
+    /// The languages of the pages' analyzer rules, the most used first (set by `build`).
+    languages: Vec<Language>,
     docs: Vec<Document>,
     vectors: Option<(ModelInfo, VectorsData)>,
     model_files: Option<ModelFiles>,
@@ -134,6 +136,26 @@ fn analyze_section(analyzer: &Analyzer, section: &Section) -> AnalyzedSection {
     AnalyzedSection { lens, tokens }
 }
 
+/// The languages whose rules the sections are analysed by, the one of most sections first
+/// (the site's: queries are read by it unless the reader's is another of them), the rest in
+/// a fixed order.
+fn languages_of(docs: &[Document]) -> Vec<Language> {
+    let mut counts: HashMap<Language, usize> = HashMap::new();
+    for section in docs.iter().flat_map(|d| &d.sections) {
+        *counts
+            .entry(Language::of_tag(section.hints.lang.as_deref()))
+            .or_default() += 1;
+    }
+    let mut langs: Vec<(Language, usize)> = counts.into_iter().collect();
+    // Most sections first; ties (and the rest) in the enum's order, English first.
+    langs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut out: Vec<Language> = langs.iter().map(|(l, _)| *l).collect();
+    if out.len() > 1 {
+        out[1..].sort_unstable();
+    }
+    out
+}
+
 /// Text of one section per field, as indexed.
 pub fn field_texts(section: &Section) -> [String; NUM_FIELDS] {
     let path = if section.heading_path.len() > 1 {
@@ -169,6 +191,7 @@ impl IndexBuilder {
         IndexBuilder {
             settings,
             analyzer: Analyzer::new(),
+            languages: Vec::new(),
             docs: Vec::new(),
             vectors: None,
             model_files: None,
@@ -199,6 +222,9 @@ impl IndexBuilder {
     /// Builds every file.
     pub fn build(mut self) -> Result<BuildOutput> {
         self.docs.sort_by(|a, b| a.path.cmp(&b.path));
+        self.languages = languages_of(&self.docs);
+        // The site's rules: for synonyms, which apply to queries read in the site's language.
+        self.analyzer = Analyzer::for_language(self.languages.first().copied().unwrap_or_default());
         let analyzer = &self.analyzer;
 
         let mut term_ids: HashMap<String, u32> = HashMap::new();
@@ -222,7 +248,11 @@ impl IndexBuilder {
                     .map(|d| {
                         d.sections
                             .iter()
-                            .map(|s| analyze_section(analyzer, s))
+                            .map(|s| {
+                                // Each page by its own language's rules (hints.lang).
+                                let own = Analyzer::for_tag(s.hints.lang.as_deref());
+                                analyze_section(&own, s)
+                            })
                             .collect()
                     })
                     .collect();
@@ -380,7 +410,7 @@ impl IndexBuilder {
             vectors: 0,
         };
         if sharded {
-            let out = crate::layout::sharded::write::write(&terms_data, &sections_data, analyzer)?;
+            let out = crate::layout::sharded::write::write(&terms_data, &sections_data)?;
             push(FileKind::Directory, out.directory.1, true);
             push(FileKind::Lexicon, out.lexicon.1, false);
             push(FileKind::Tree, out.tree.1, false);
@@ -438,6 +468,15 @@ impl IndexBuilder {
             slug: self.settings.slug.clone(),
             base_url: self.settings.base_url.clone(),
             model,
+            // English only is written as nothing, as every index before format 1.11.
+            languages: if self.languages.iter().all(|l| *l == Language::English) {
+                Vec::new()
+            } else {
+                self.languages
+                    .iter()
+                    .map(|l| l.code().to_string())
+                    .collect()
+            },
         }
     }
 

@@ -66,6 +66,10 @@ pub struct Manifest {
     pub base_url: String,
     /// The model of the vectors, when the index has any.
     pub model: Option<ModelInfo>,
+    /// The languages whose analyzer rules made the index's terms ([`crate::analyzer::Language`]
+    /// codes), the site's first; empty means English (format < 1.11, and indexes with no
+    /// language but English). Queries are read by the same rules (format ≥ 1.11).
+    pub languages: Vec<String>,
 }
 
 /// The manifest as format 1.0 and 1.1 wrote it (before [`ModelInfo::languages`]): read so
@@ -175,6 +179,12 @@ pub(super) fn manifest(r: &mut Reader<'_>, languages: bool) -> ReadResult<Manife
                 },
             })
         })?,
+        // Format 1.11 appended the analyzer languages.
+        languages: if r.remaining() > 0 {
+            Decode::decode(r)?
+        } else {
+            Vec::new()
+        },
     })
 }
 
@@ -199,6 +209,7 @@ mod tests {
                 slug: "github".into(),
                 base_url: "/".into(),
                 model: None,
+                languages: Vec::new(),
             }
             .encode()
             .unwrap()
@@ -269,6 +280,7 @@ mod tests {
                 sha256: "0".repeat(64),
                 languages: vec!["en".into(), "ja".into()],
             }),
+            languages: vec!["fr".into(), "en".into()],
         };
         assert_eq!(Manifest::decode(&today.encode().unwrap()).unwrap(), today);
     }

@@ -35,11 +35,14 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// 10: the vectors file ends with its noise floor (`VectorsData::noise_floor`, the best
 /// similarity nonsense reaches); a 1.9 reader leaves it unread and keeps semantic results
 /// for queries whose words match nothing, as before.
+/// 11: the entry file ends with the languages whose analyzer rules made the terms
+/// (`Manifest::languages`: French pages stemmed by French Snowball …); a 1.10 reader leaves
+/// them unread and reads every query as English.
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 10;
+pub const FORMAT_MINOR: u16 = 11;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.

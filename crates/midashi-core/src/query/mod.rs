@@ -141,6 +141,12 @@ pub fn plan<L: Lexicon + ?Sized>(
         if let Some(t) = exact.clone() {
             clause.alternatives.push(Alternative { terms: vec![t] });
         }
+        // The word as the index's other languages' pages have it: as exact as `term`.
+        let mut known = exact.is_some();
+        for t in tok.also.iter().filter_map(|a| dict.exact(a, 1.0)) {
+            known = true;
+            clause.alternatives.push(Alternative { terms: vec![t] });
+        }
         let is_last = typing && Some(tok.start) == last_word_start && !tok.part;
         if is_last || (tok.cjk && tok.term.chars().count() == 1) {
             // Completions of the raw (unstemmed) word: "configura" → "configuration"'s stem
@@ -186,7 +192,7 @@ pub fn plan<L: Lexicon + ?Sized>(
         // corrections for it. (On a sharded index they read the lexicon, 277 KB gzip on the
         // PowerShell docs, which a keystroke such as `Get-Chi` fetched.)
         let completed = is_last && !clause.alternatives.is_empty();
-        if exact.is_none() && !tok.cjk && !tok.part && !completed {
+        if !known && !tok.cjk && !tok.part && !completed {
             let corrections: Vec<(WeightedTerm, u64)> = if opts.fuzzy && fuzzy_words > 0 {
                 fuzzy_words -= 1;
                 typos::corrections_of(dict, analyzer, tok, &mut plan)

@@ -207,3 +207,25 @@ fn transposed_letters_are_corrected_as_one_edit() {
     let p = plan_for(&[text], "esarhc ", ALL);
     assert_eq!(p.unknown[0].2, None);
 }
+
+/// Queries on an index in a language other than English are read by that language's rules
+/// (feature `languages`, the full engine); a build without them (the keyword modules) hands
+/// the query over rather than read it by English rules, which would miss its inflections.
+/// Run both ways by scripts/test.sh.
+#[test]
+fn another_languages_index_needs_a_build_that_stems_it() {
+    use crate::analyzer::{Analyzer, Language};
+    assert!(Analyzer::for_index(&[], None).is_ok());
+    assert!(Analyzer::for_index(&[Language::English], Some("fr")).is_ok());
+    for langs in [
+        &[Language::French][..],
+        &[Language::English, Language::German][..],
+    ] {
+        let got = Analyzer::for_index(langs, None).map_err(|e| e.code());
+        if cfg!(feature = "languages") {
+            assert!(got.is_ok(), "{langs:?}");
+        } else {
+            assert_eq!(got, Err("NEEDS_FULL_ENGINE"), "{langs:?}");
+        }
+    }
+}

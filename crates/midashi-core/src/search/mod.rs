@@ -14,7 +14,7 @@ mod semantic;
 mod single_file;
 pub(crate) mod suggest;
 
-use crate::analyzer::Analyzer;
+use crate::analyzer::{Analyzer, Language};
 use crate::answer::{DocumentView, Facets, Mode, SearchOptions, SearchResponse, SectionView};
 use crate::error::{Error, Result};
 use crate::format::{FileKind, Manifest};
@@ -35,6 +35,9 @@ use suggest::did_you_mean;
 /// A loaded index, ready to answer queries.
 pub struct SearchIndex {
     manifest: Manifest,
+    /// The languages whose rules made the terms, the site's first (from the manifest).
+    languages: Vec<Language>,
+    /// The site's analyzer, for what is not a query (lookups, the script of a query).
     analyzer: Analyzer,
     store: Store,
     vectors: Option<VectorsData>,
@@ -88,9 +91,18 @@ impl Store {
 
 impl SearchIndex {
     fn with_store(manifest: Manifest, store: Store) -> Self {
+        // A code this build does not know (a newer minor's language) is read as English, as
+        // a reader of an older minor reads every query.
+        let languages: Vec<Language> = manifest
+            .languages
+            .iter()
+            .filter_map(|code| Language::from_code(code))
+            .collect();
+        let site = languages.first().copied().unwrap_or_default();
         SearchIndex {
             manifest,
-            analyzer: Analyzer::new(),
+            languages,
+            analyzer: Analyzer::for_language(site),
             store,
             vectors: None,
             ann: None,
@@ -208,9 +220,16 @@ impl SearchIndex {
         &self.manifest
     }
 
-    /// The shared analyzer.
+    /// The site's analyzer (the rules of the language most of its pages are in).
     pub fn analyzer(&self) -> &Analyzer {
         &self.analyzer
+    }
+
+    /// The analyzer a query is read with: by the rules of `prefer` (the reader's language)
+    /// when the index has pages in it, else the site's, trying every other language's terms
+    /// too. `Err(NeedsFullEngine)` in a build that cannot stem one of the index's languages.
+    pub fn query_analyzer(&self, prefer: Option<&str>) -> Result<Analyzer> {
+        Analyzer::for_index(&self.languages, prefer)
     }
 
     /// Runs a query. `query_vector` is the query's embedding (from midashi-embed) for the
@@ -273,10 +292,11 @@ impl SearchIndex {
             fuzzy: opts.fuzzy,
         };
         let store = self.store.layout();
-        let plan = store.plan(&self.analyzer, &ops.text, plan_opts, opts.preview_lines)?;
+        let analyzer = self.query_analyzer(opts.prefer_lang.as_deref())?;
+        let plan = store.plan(&analyzer, &ops.text, plan_opts, opts.preview_lines)?;
         let filters = if ops.any() {
             Some(operators::prepare(
-                &self.analyzer,
+                &analyzer,
                 store,
                 &ops,
                 opts.preview_lines,
@@ -284,7 +304,11 @@ impl SearchIndex {
         } else {
             None
         };
-        let planned = Planned { plan, filters };
+        let planned = Planned {
+            analyzer,
+            plan,
+            filters,
+        };
         self.run(store, query, opts, query_vector, mode, &planned)
     }
 
@@ -299,6 +323,7 @@ impl SearchIndex {
         planned: &Planned,
     ) -> Result<SearchResponse> {
         let plan = &planned.plan;
+        let analyzer = &planned.analyzer;
         let mut facts = HashMap::default();
         // Keyword results whose heading has every query word, and where they stand: the
         // fused list keeps them there.
@@ -321,8 +346,8 @@ impl SearchIndex {
             crate::sort::sort(&mut wanted);
             wanted.dedup();
             if !wanted.is_empty() {
-                let query_len = self.analyzer.analyze(query).len();
-                let lifted = store.lift(&self.analyzer, &mut ranked, &wanted, query_len, &facts)?;
+                let query_len = analyzer.analyze(query).len();
+                let lifted = store.lift(analyzer, &mut ranked, &wanted, query_len, &facts)?;
                 places = anchored(&ranked, &lifted);
             }
             ranked
@@ -337,7 +362,7 @@ impl SearchIndex {
             }
         };
         let ranked = match &planned.filters {
-            Some(f) => operators::apply(&self.analyzer, store, f, ranked)?,
+            Some(f) => operators::apply(analyzer, store, f, ranked)?,
             None => ranked,
         };
         let ranked: Vec<(u32, f32)> = match opts.min_score {
@@ -381,7 +406,7 @@ impl SearchIndex {
             .skip(opts.offset)
             .take(opts.limit)
             .collect();
-        let results = store.hits(&self.analyzer, &page, opts.preview_lines, &terms)?;
+        let results = store.hits(analyzer, &page, opts.preview_lines, &terms)?;
         let suggestions = if total < 3 {
             did_you_mean(query, plan)
         } else {
@@ -425,7 +450,8 @@ impl SearchIndex {
     /// index without a file source fails with [`Error::NeedsFiles`] until the shards of the
     /// prefix are attached.
     pub fn suggest(&self, prefix: &str, limit: usize) -> Result<Vec<String>> {
-        self.store.layout().suggest(&self.analyzer, prefix, limit)
+        let analyzer = self.query_analyzer(None)?;
+        self.store.layout().suggest(&analyzer, prefix, limit)
     }
 
     /// After a look-up that found nothing ([`SearchIndex::get_document`],
@@ -449,6 +475,8 @@ impl SearchIndex {
 
 /// A query as planned: its clauses, and what its operators allow.
 struct Planned {
+    /// The rules the query is read by.
+    analyzer: Analyzer,
     plan: QueryPlan,
     filters: Option<operators::Filters>,
 }

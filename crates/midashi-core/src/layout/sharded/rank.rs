@@ -3,7 +3,7 @@
 use super::files::CardDoc;
 use super::links::{version_link, Link, LinkDoc};
 use super::read::Sharded;
-use crate::analyzer::Analyzer;
+use crate::analyzer::{Analyzer, Language};
 use crate::answer::hit::{make_hit_from, HitDoc};
 use crate::answer::{SearchHit, SearchOptions};
 use crate::error::{Error, Result};
@@ -29,10 +29,17 @@ impl<'a> From<&'a CardDoc> for HitDoc<'a> {
             title: &d.title,
             description: d.description.as_deref(),
             version: d.version.as_deref(),
+            // Cards do not repeat it: the directory's facets have it (`Sharded::doc_lang`).
+            lang: Language::English,
         }
     }
 }
 impl Sharded {
+    /// The rules a section's page was indexed by, from the directory's facets.
+    pub(super) fn doc_lang(&self, s: u32) -> Language {
+        Language::of_tag(self.doc_facets(s).lang)
+    }
+
     /// A section's facts: from the keyword leg's postings, else from the tree.
     fn facts_of(&self, s: u32, facts: &HashMap<u32, SectionFacts>) -> SectionFacts {
         if let Some(f) = facts.get(&s) {
@@ -277,7 +284,10 @@ impl Sharded {
                 let sec = card.sections.get(at)?;
                 Some(Located {
                     sec: &sec.record,
-                    doc: HitDoc::from(card.doc_of(at)?),
+                    doc: HitDoc {
+                        lang: self.doc_lang(s),
+                        ..HitDoc::from(card.doc_of(at)?)
+                    },
                     text: card.subtree_text(at)?,
                     links: card.links.get(at)?,
                     link_docs: &card.link_docs,

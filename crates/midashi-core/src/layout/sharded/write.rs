@@ -213,11 +213,7 @@ fn links_of(
 }
 
 /// Splits a built index into the sharded layout's files.
-pub fn write(
-    terms: &TermsData,
-    sections: &SectionsData,
-    analyzer: &Analyzer,
-) -> Result<ShardedFiles> {
+pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles> {
     let n = sections.sections.len() as u32;
     let families = Families::new(sections);
     let versioned = families.is_some();
@@ -234,7 +230,12 @@ pub fn write(
     // The heading terms of every section, the way the exact-heading lift computes them.
     let mut heading_of: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
     for (s, sec) in sections.sections.iter().enumerate() {
-        let have = heading_terms(analyzer, &sec.heading);
+        // By its page's language's rules, as its terms were made.
+        let lang = sections
+            .docs
+            .get(sec.doc as usize)
+            .and_then(|d| d.hints.lang.as_deref());
+        let have = heading_terms(&Analyzer::for_tag(lang), &sec.heading);
         let count = have.len() as u32;
         for t in have {
             heading_of.entry(t).or_default().push((s as u32, count));

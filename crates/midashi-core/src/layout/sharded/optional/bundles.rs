@@ -97,7 +97,10 @@ impl Sharded {
                 let doc = b.docs.get(sec.doc.wrapping_sub(b.first_doc) as usize)?;
                 Some(Located {
                     sec,
-                    doc: HitDoc::from(doc),
+                    doc: HitDoc {
+                        lang: self.doc_lang(s),
+                        ..HitDoc::from(doc)
+                    },
                     text: lines_of(
                         &doc.source,
                         &line_starts(&doc.source),
