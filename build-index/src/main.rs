@@ -108,6 +108,10 @@ enum Command {
         /// Heading anchor style of the --docs folder.
         #[arg(long, default_value = "github")]
         slug: midashi_markdown::SlugStyle,
+        /// The language of the --docs pages that name none, as `build --lang` (default: told
+        /// from the pages): `--lang en` measures a French site read by English rules.
+        #[arg(long)]
+        lang: Option<String>,
         /// keyword | semantic | hybrid | auto (auto: what users get, vectors when a model is
         /// at hand and only for queries the model covers).
         #[arg(long, default_value = "keyword")]
@@ -197,6 +201,7 @@ fn main() -> ExitCode {
                 dir,
                 docs,
                 slug,
+                lang,
                 mode,
                 model,
                 qrels,
@@ -208,7 +213,7 @@ fn main() -> ExitCode {
             _,
         ) => fusion.to_fusion().and_then(|f| {
             let corpus = match docs {
-                Some(d) => commands::eval::Corpus::Docs(d, *slug),
+                Some(d) => commands::eval::Corpus::Docs(d, *slug, lang.as_deref()),
                 None => commands::eval::Corpus::Records,
             };
             commands::eval::run(

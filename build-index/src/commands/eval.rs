@@ -127,9 +127,10 @@ pub fn metrics(ranked: &[String], judged: &HashMap<String, f64>, k: usize) -> (f
 pub enum Corpus<'a> {
     /// `<dir>/corpus.jsonl`; results are judged by record id.
     Records,
-    /// A folder of Markdown with its anchor style; results are judged by section
+    /// A folder of Markdown with its anchor style and, when given, the language of its pages
+    /// that name none (`--lang`, as the build takes it); results are judged by section
     /// (`path#anchor`, `path` for a page's top) and grouped as users see them.
-    Docs(&'a Path, midashi_markdown::SlugStyle),
+    Docs(&'a Path, midashi_markdown::SlugStyle, Option<&'a str>),
 }
 
 /// Builds an in-memory index of `corpus` (with vectors when `semantic`), and returns the
@@ -143,7 +144,7 @@ fn index_corpus(
 ) -> Result<(SearchIndex, Option<Embedder>)> {
     let (loaded, input, records) = match corpus {
         Corpus::Records => (load_records(&dir.join("corpus.jsonl"))?, dir, true),
-        Corpus::Docs(docs, _) => {
+        Corpus::Docs(docs, ..) => {
             let mut args = crate::commands::build::BuildArgs::defaults()?;
             args.input_kind = crate::sources::InputKind::Markdown;
             (
@@ -162,7 +163,7 @@ fn index_corpus(
         out: Some(dir.to_path_buf()),
         base_url: "/".into(),
         slug: match corpus {
-            Corpus::Docs(_, slug) => *slug,
+            Corpus::Docs(_, slug, _) => *slug,
             Corpus::Records => midashi_markdown::SlugStyle::Github,
         },
         synonyms: None,
@@ -182,7 +183,10 @@ fn index_corpus(
         // Nothing is written beside pages: there are none.
         no_llms: true,
         llms_full_limit: 0,
-        lang: None,
+        lang: match corpus {
+            Corpus::Docs(_, _, lang) => lang.map(str::to_string),
+            Corpus::Records => None,
+        },
         // Explicit semantic and hybrid runs measure the model whatever the docs' language;
         // auto measures what a default build gives.
         embed_any_language: explicit_semantic,
@@ -270,7 +274,7 @@ pub fn run(
         Some(path) => read_qrels(path)?,
         None => read_qrels(&dir.join("qrels").join("test.tsv"))?,
     };
-    if let Corpus::Docs(docs, _) = corpus {
+    if let Corpus::Docs(docs, ..) = corpus {
         check_judged_sections(&index, &qrels, docs)?;
     }
     let opts = SearchOptions {

@@ -164,18 +164,25 @@ impl Language {
         if !snowball::ALL_LANGUAGES {
             return None;
         }
+        // Each stopword to the languages whose list has it (index into CODES).
+        let mut lists: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+        for (i, (lang, _)) in CODES.iter().enumerate() {
+            let words: Vec<&str> = match lang {
+                Language::English => super::stopwords::STOPWORDS.to_vec(),
+                other => snowball::stoplist(*other).collect(),
+            };
+            for w in words {
+                lists.entry(w).or_default().push(i);
+            }
+        }
         let mut hits = vec![0usize; CODES.len()];
         for word in text
             .split(|c: char| !(c.is_alphabetic() || c == '\'' || c == '’'))
             .filter(|w| !w.is_empty())
         {
             let lower = word.to_lowercase().replace('’', "'");
-            for (i, (lang, _)) in CODES.iter().enumerate() {
-                let stop = match lang {
-                    Language::English => super::is_stopword(&lower),
-                    other => other.is_stopword(&lower),
-                };
-                hits[i] += usize::from(stop);
+            for &i in lists.get(lower.as_str()).into_iter().flatten() {
+                hits[i] += 1;
             }
         }
         let english = hits[0];

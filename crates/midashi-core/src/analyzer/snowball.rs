@@ -36,8 +36,16 @@ pub(super) fn stemmer(lang: Language) -> Option<Stemmer> {
 /// Whether `lower` is on the stop list of a language other than English (English's is
 /// `stopwords.rs`, which every query applies).
 pub(super) fn is_stopword(lang: Language, lower: &str) -> bool {
-    lang != Language::English
-        && super::stoplists::of(lang.code())
-            .split('\n')
-            .any(|w| w == lower)
+    stoplist(lang).any(|w| w == lower)
+}
+
+/// The stop list of a language other than English (none for English: see
+/// `stopwords.rs`).
+pub(super) fn stoplist(lang: Language) -> impl Iterator<Item = &'static str> {
+    let list = if lang == Language::English {
+        ""
+    } else {
+        super::stoplists::of(lang.code())
+    };
+    list.split('\n').filter(|w| !w.is_empty())
 }

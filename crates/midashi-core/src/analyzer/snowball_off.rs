@@ -17,3 +17,8 @@ pub(super) fn stemmer(lang: Language) -> Option<Stemmer> {
 pub(super) fn is_stopword(_: Language, _: &str) -> bool {
     false
 }
+
+/// No stop lists besides English's.
+pub(super) fn stoplist(_: Language) -> impl Iterator<Item = &'static str> {
+    std::iter::empty()
+}
