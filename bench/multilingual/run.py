@@ -191,28 +191,38 @@ def midashi_run(binary, folder):
     return {q: [d for _, d in sorted(v)] for q, v in run.items()}, json.loads(out.stdout)
 
 
-def french_docs(binary):
-    """Vue's French docs and a French question set: nDCG@10 with the French rules (the pages'
-    language told from their stopwords, as a build without flags does) and with the English
-    rules (`--lang en`)."""
+# Docs sets: (name, language, question set, tarball in data/, anchor style).
+DOCS = [
+    ("vue-docs-fr", "fr", "bench/questions/vue-docs-fr", "vue-docs-fr.tar.gz", "vitepress"),
+    ("rust-book-de", "de", "bench/questions/rust-book-de", "rust-book-de.tar.gz", "github"),
+]
+
+
+def docs_runs(binary, names):
+    """Translated docs with question sets over the same sections: nDCG@10 with the page
+    language's rules (told from the pages' stopwords, as a build without flags does) and with
+    the English rules (`--lang en`: what these sites got before)."""
     import tarfile
 
-    folder = os.path.join(ROOT, "target/eval/vue-docs-fr")
-    if not os.path.isdir(folder):
-        with tarfile.open(os.path.join(DATA, "vue-docs-fr.tar.gz")) as t:
-            t.extractall(os.path.join(ROOT, "target/eval"), filter="data")
     rows = []
-    for label, extra in [("French (default)", []), ("English (`--lang en`)", ["--lang", "en"])]:
-        out = subprocess.run(
-            [binary, "eval", os.path.join(ROOT, "bench/questions/vue-docs-fr"), "--docs", folder,
-             "--slug", "vitepress", "--mode", "keyword", "--json", *extra],
-            check=True, capture_output=True, text=True,
-        )
-        r = json.loads(out.stdout)
-        kinds = r.get("ndcg@10_by_kind", {})
-        row = {"ndcg": r["ndcg@10"], **{k: kinds.get(k, {}).get("ndcg@10", float("nan")) for k in ("navigational", "question")}}
-        rows.append((label, row))
-        print(f"vue-docs-fr    fr  {label:22} nDCG@10 {row['ndcg']:.3f}  navigational {row['navigational']:.3f}  question {row['question']:.3f}", flush=True)
+    for name, lang, questions, tarball, slug in DOCS:
+        if name not in names:
+            continue
+        folder = os.path.join(ROOT, "target/eval", name)
+        if not os.path.isdir(folder):
+            with tarfile.open(os.path.join(DATA, tarball)) as t:
+                t.extractall(os.path.join(ROOT, "target/eval"), filter="data")
+        for label, extra in [(f"{lang} rules (default)", []), ("English rules (`--lang en`)", ["--lang", "en"])]:
+            out = subprocess.run(
+                [binary, "eval", os.path.join(ROOT, questions), "--docs", folder,
+                 "--slug", slug, "--mode", "keyword", "--json", *extra],
+                check=True, capture_output=True, text=True,
+            )
+            r = json.loads(out.stdout)
+            kinds = r.get("ndcg@10_by_kind", {})
+            row = {"ndcg": r["ndcg@10"], **{k: kinds.get(k, {}).get("ndcg@10", float("nan")) for k in ("navigational", "question")}}
+            rows.append((name, label, row))
+            print(f"{name:14} {lang}  {label:28} nDCG@10 {row['ndcg']:.3f}  navigational {row['navigational']:.3f}  question {row['question']:.3f}", flush=True)
     return rows
 
 
@@ -222,7 +232,7 @@ def main():
     ap.add_argument("--build-index", default=os.environ.get("MIDASHI_BUILD_INDEX", os.path.join(ROOT, "target/release/build-index")))
     ap.add_argument("--out")
     ap.add_argument("--sets", default="cmrc2018-dev,korquad-dev,jsquad-valid,scifact")
-    ap.add_argument("--docs", default="vue-docs-fr", help="docs sets (comma-separated; empty: none)")
+    ap.add_argument("--docs", default="vue-docs-fr,rust-book-de", help="docs sets (comma-separated; empty: none)")
     args = ap.parse_args()
     sets = {
         "cmrc2018-dev": ("zh", lambda: squad_to_beir(os.path.join(DATA, "cmrc2018_dev.json.gz"), os.path.join(ROOT, "target/eval/cmrc2018-dev"), "c")),
@@ -248,7 +258,7 @@ def main():
         print(f"{name:14} {lang}  docs {len(docs):5}  queries {len(queries):5}  "
               f"midashi nDCG@10 {m[0]:.3f} R@10 {m[1]:.3f}   bm25s nDCG@10 {b[0]:.3f} R@10 {b[1]:.3f}   "
               f"{'at or above' if m[0] >= b[0] else 'BELOW'} bm25s", flush=True)
-    docs_rows = french_docs(args.build_index) if "vue-docs-fr" in args.docs.split(",") else []
+    docs_rows = docs_runs(args.build_index, args.docs.split(","))
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             f.write("# Keyword retrieval by language: Midashi against bm25s with the same tokenisation\n\n")
@@ -258,15 +268,14 @@ def main():
             for name, lang, nd, nq, m, b in rows:
                 f.write(f"| {name} | {lang} | {nd:,} | {nq:,} | **{m[0]:.3f}** | {b[0]:.3f} | {m[1]:.3f} | {b[1]:.3f} |\n")
             if docs_rows:
-                f.write("\n## French documentation: the French rules against the English rules\n\n"
-                        "Vue's docs in French (vuejs-translations/docs-fr, 119 pages, `data/vue-docs-fr.tar.gz`), "
-                        "70 queries translated from `bench/questions/vue-docs-ja` with its judged sections "
-                        "(`bench/questions/vue-docs-fr`); `build-index eval --docs … --slug vitepress`, "
-                        "the pages' language told from their stopwords (French rules) or forced with `--lang en` "
-                        "(English rules: what every French site got before).\n\n"
-                        "| rules | nDCG@10 | navigational (30) | question (40) |\n|---|---:|---:|---:|\n")
-                for label, r in docs_rows:
-                    f.write(f"| {label} | {r['ndcg']:.3f} | {r['navigational']:.3f} | {r['question']:.3f} |\n")
+                f.write("\n## Translated documentation: the page language's rules against the English rules\n\n"
+                        "`vue-docs-fr`: Vue's docs in French (vuejs-translations/docs-fr) with the vue-docs-ja set's "
+                        "70 queries written in French; `rust-book-de`: the Rust book in German (rust-lang-de/rustbook-de) "
+                        "with the rust-book set's 85 queries written in German, judging the same sections "
+                        "(`build-index eval --docs`; see bench/multilingual/README.md).\n\n"
+                        "| set | rules | nDCG@10 | navigational | question |\n|---|---|---:|---:|---:|\n")
+                for name, label, r in docs_rows:
+                    f.write(f"| {name} | {label} | {r['ndcg']:.3f} | {r['navigational']:.3f} | {r['question']:.3f} |\n")
     if any(m[0] < b[0] for *_, m, b in rows):
         sys.exit(1)
 

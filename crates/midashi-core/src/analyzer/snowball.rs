@@ -1,6 +1,7 @@
-//! Every Snowball stemmer (rust-stemmers) and the stop lists of their languages
-//! (`stoplists.rs`; English keeps its own, `stopwords.rs`). Feature `languages`: ~45 KB gzip
-//! of wasm that the English keyword modules leave out.
+//! Every Snowball stemmer (rust-stemmers), and the stop lists of their languages
+//! (`stoplists.rs`, which tell a page's language: `Language::guess`; English keeps its own,
+//! `stopwords.rs`, which queries drop). Feature `languages`: ~35 KB gzip of wasm that the
+//! English keyword modules leave out.
 
 use super::Language;
 use rust_stemmers::{Algorithm, Stemmer};
@@ -31,12 +32,6 @@ pub(super) fn stemmer(lang: Language) -> Option<Stemmer> {
         Language::Turkish => Algorithm::Turkish,
     };
     Some(Stemmer::create(algorithm))
-}
-
-/// Whether `lower` is on the stop list of a language other than English (English's is
-/// `stopwords.rs`, which every query applies).
-pub(super) fn is_stopword(lang: Language, lower: &str) -> bool {
-    stoplist(lang).any(|w| w == lower)
 }
 
 /// The stop list of a language other than English (none for English: see

@@ -13,11 +13,6 @@ pub(super) fn stemmer(lang: Language) -> Option<Stemmer> {
     (lang == Language::English).then(|| Stemmer::create(Algorithm::English))
 }
 
-/// No stop lists besides English's (`stopwords.rs`).
-pub(super) fn is_stopword(_: Language, _: &str) -> bool {
-    false
-}
-
 /// No stop lists besides English's.
 pub(super) fn stoplist(_: Language) -> impl Iterator<Item = &'static str> {
     std::iter::empty()
