@@ -10,7 +10,7 @@ import EnglishPreset from "flexsearch/lang/en";
 const { Index, Encoder, Charset } = FlexSearch;
 
 function options(lang) {
-  return lang === "ja" ? { preset: "score", encoder: Charset.CJK } : { encoder: new Encoder(Charset.LatinBalance, EnglishPreset) };
+  return ["ja", "zh", "ko"].includes(lang) ? { preset: "score", encoder: Charset.CJK } : { encoder: new Encoder(Charset.LatinBalance, EnglishPreset) };
 }
 
 export default {
@@ -19,6 +19,8 @@ export default {
   settings: {
     en: "Index over title + text, default preset (tokenize strict, resolution 9), encoder Charset.LatinBalance + English language pack (stemmer, stop words), search suggest: true (OR)",
     ja: "Index over title + text, preset 'score' (resolution 9, context depth 2), encoder Charset.CJK (character split), suggest: true",
+    zh: "as ja: preset score, encoder Charset.CJK (its CJK charset), search suggest: true (OR)",
+    ko: "as ja: preset score, encoder Charset.CJK, search suggest: true (OR)",
   },
   build(docs, lang) {
     const idx = new Index(options(lang));
@@ -40,5 +42,5 @@ export default {
     for (const f of files) await idx.import(f.name.replace(/\.json$/, ""), f.bytes.toString("utf8"));
     return idx;
   },
-  bundleEntry: (lang) => `export { default } from "flexsearch";` + (lang === "ja" ? "" : ` export { default as en } from "flexsearch/lang/en";`),
+  bundleEntry: (lang) => `export { default } from "flexsearch";` + (["ja", "zh", "ko"].includes(lang) ? "" : ` export { default as en } from "flexsearch/lang/en";`),
 };

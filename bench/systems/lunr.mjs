@@ -9,6 +9,9 @@ const lunr = require("lunr");
 require("lunr-languages/lunr.stemmer.support")(lunr);
 require("lunr-languages/tinyseg")(lunr);
 require("lunr-languages/lunr.ja")(lunr);
+// Korean: lunr.ko (Korean trimmer and stop words). Chinese is not measured: lunr.zh needs
+// nodejieba, a native module.
+require("lunr-languages/lunr.ko")(lunr);
 
 function tokens(q, lang) {
   const t = lang === "ja" ? lunr.ja.tokenizer(q) : lunr.tokenizer(q);
@@ -32,10 +35,12 @@ export default {
   settings: {
     en: "fields title (boost 2) + text, default English pipeline (trimmer, stop words, Porter stemmer), query terms optional (OR) via idx.query",
     ja: "lunr-languages lunr.ja (TinySegmenter tokenizer, Japanese stop words), query tokenised by lunr.ja.tokenizer, terms optional (OR)",
+    ko: "lunr-languages lunr.ko (Korean trimmer and stop words, default tokenizer), terms optional (OR)",
   },
   build(docs, lang) {
     return lunr(function () {
       if (lang === "ja") this.use(lunr.ja);
+      if (lang === "ko") this.use(lunr.ko);
       this.ref("id");
       this.field("title", { boost: 2 });
       this.field("text");

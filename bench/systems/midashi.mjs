@@ -36,6 +36,8 @@ export default {
   settings: {
     en: "build-index --keyword-only (BM25F over title/heading/body, Snowball stemmer, stop words); JS API search with limit 10, prefix: false, group: false (as build-index eval); fuzzy left at its default",
     ja: "same analyzer (NFKC, CJK character bigrams); same options",
+    zh: "same analyzer (CJK character bigrams); same options",
+    ko: "same analyzer (Hangul character bigrams); same options",
   },
   async build(docs) {
     const dir = buildRecordsIndex(docs);

@@ -3,15 +3,21 @@
 // suggest for languages without spaces, Intl.Segmenter words.
 import MiniSearch from "minisearch";
 
-const segmenter = new Intl.Segmenter("ja", { granularity: "word" });
-const jaTokenize = (text) => [...segmenter.segment(text)].filter((s) => s.isWordLike).map((s) => s.segment);
+// Chinese and Korean the same way, with the segmenter of their language.
+const segmenters = {};
+const tokenizer = (lang) => {
+  const s = (segmenters[lang] ??= new Intl.Segmenter(lang, { granularity: "word" }));
+  return (text) => [...s.segment(text)].filter((x) => x.isWordLike).map((x) => x.segment);
+};
+const CJK = ["ja", "zh", "ko"];
 
 function options(lang) {
+  const cjk = CJK.includes(lang) ? { tokenize: tokenizer(lang) } : {};
   return {
     fields: ["title", "text"],
     storeFields: [],
-    ...(lang === "ja" ? { tokenize: jaTokenize } : {}),
-    searchOptions: { combineWith: "OR", boost: { title: 2 }, ...(lang === "ja" ? { tokenize: jaTokenize } : {}) },
+    ...cjk,
+    searchOptions: { combineWith: "OR", boost: { title: 2 }, ...cjk },
   };
 }
 
@@ -21,6 +27,8 @@ export default {
   settings: {
     en: "fields title (boost 2) + text, default tokenizer and lower-casing, combineWith OR, no stemming (none built in), exact terms (no fuzzy/prefix)",
     ja: "as en, tokenize = Intl.Segmenter('ja') words (index and query)",
+    zh: "as en, tokenize = Intl.Segmenter('zh') words (index and query)",
+    ko: "as en, tokenize = Intl.Segmenter('ko') words (index and query)",
   },
   build(docs, lang) {
     const ms = new MiniSearch(options(lang));

@@ -4,12 +4,17 @@
 // Japanese tokenizer (Intl.Segmenter). Saved and restored with Orama's own save()/load().
 import { create, insertMultiple, load, save, search } from "@orama/orama";
 import { createTokenizer } from "@orama/tokenizers/japanese";
+import { createTokenizer as createMandarinTokenizer } from "@orama/tokenizers/mandarin";
 import { stopwords } from "@orama/stopwords/english";
 
 function db(lang) {
   return create({
     schema: { id: "string", title: "string", text: "string" },
-    components: { tokenizer: lang === "ja" ? createTokenizer() : { language: "english", stemming: true, stopWords: stopwords } },
+    // Korean has no tokenizer in Orama or @orama/tokenizers: the Intl.Segmenter one it ships.
+    components: {
+      tokenizer:
+        lang === "zh" ? createMandarinTokenizer() : lang === "ja" || lang === "ko" ? createTokenizer() : { language: "english", stemming: true, stopWords: stopwords },
+    },
   });
 }
 
@@ -19,6 +24,8 @@ export default {
   settings: {
     en: "schema title + text (boost title 2), tokenizer language english with stemming and @orama/stopwords English stop words (Orama removes none by default), BM25 (default), threshold 1 (OR), exact terms (tolerance 0)",
     ja: "@orama/tokenizers/japanese createTokenizer() (Intl.Segmenter words), otherwise as en",
+    zh: "@orama/tokenizers/mandarin createTokenizer(), otherwise as en",
+    ko: "no Korean tokenizer in Orama: @orama/tokenizers/japanese createTokenizer() (Intl.Segmenter words; Hangul splits at spaces), otherwise as en",
   },
   async build(docs, lang) {
     const d = db(lang);

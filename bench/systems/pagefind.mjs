@@ -76,5 +76,7 @@ export default {
   settings: {
     en: "Node API createIndex({ forceLanguage: 'en' }), addCustomRecord per document (title + text, language en: its English stemmer), queried with pagefind.js search() in Chromium; all query words required (no OR option)",
     ja: "as en with language ja (the extended binary's Japanese segmenter)",
+    zh: "as en with language zh (the extended binary's Chinese segmenter)",
+    ko: "as en with language ko",
   },
 };

@@ -536,7 +536,9 @@ pub fn build_site(
         &options,
     )?;
     println!(
-        "Site: {} pages, {} images, {:.1} MB in {} (open index.html, or serve it: node scripts/serve.mjs {})",
+        // Any static server will do; scripts/serve.mjs is only in a checkout, not in the npm
+        // package this also runs from.
+        "Site: {} pages, {} images, {:.1} MB in {} (open index.html, or serve the folder over HTTP, e.g. `python3 -m http.server -d {}`)",
         report.pages,
         report.images,
         report.bytes as f64 / 1e6,
