@@ -104,3 +104,29 @@ fn a_reader_in_another_language_still_finds_every_pages_words() {
         );
     }
 }
+
+/// An entry file naming a language this build does not know (a newer minor's) is read as
+/// the format promises for what a reader leaves unread: that language by the English rules,
+/// the languages it knows by theirs; nothing fails.
+#[test]
+fn an_unknown_language_in_the_entry_reads_by_english_rules() {
+    use midashi_core::build::{IndexBuilder, IndexSettings, Layout};
+    use midashi_core::format::Manifest;
+    use std::collections::HashMap;
+    let mut b = IndexBuilder::new(IndexSettings {
+        layout: Layout::Single,
+        ..IndexSettings::default()
+    });
+    for (path, src) in DOCS {
+        b.add(midashi_markdown::parse_document(path, src, &Default::default()).0);
+    }
+    let mut files: HashMap<String, Vec<u8>> = b.build().unwrap().files.into_iter().collect();
+    let entry = files.get_mut("midashi-entry.bin").unwrap();
+    let mut manifest = Manifest::decode(entry).unwrap();
+    manifest.languages = vec!["xx".into(), "fr".into(), "en".into()];
+    *entry = manifest.encode().unwrap();
+    let idx = common::open_built(&files);
+    // French is still read by its rules (it is among the languages), the rest as English.
+    assert_eq!(paths(&idx, "avancé", None), ["fr/routeur.md"]);
+    assert_eq!(paths(&idx, "router settings", None)[0], "guide/router.md");
+}
