@@ -58,24 +58,34 @@ test("a French site's inflections match, through the package's default modules",
   assert.equal(cli.value.results[0].path, "routeur.md");
 });
 
-test("the languages keyword module answers a French index without moving, as the full engine does", async () => {
-  const idx = await load(french, LANGUAGES_MODULE);
-  const full = await load(french, { wasmUrl: LANGUAGES_MODULE.wasmUrl, glueUrl: LANGUAGES_MODULE.glueUrl });
-  for (const q of ["avancé", "applications", "composant", "le routeur", "options avancées"]) {
-    const a = await idx.search(q, KEYWORD);
-    assert.deepEqual(a, { ...(await full.search(q, KEYWORD)), tookMs: a.tookMs }, q);
-  }
-  assert.equal(await idx.engine(), "keyword");
-});
+for (const variant of ["", "_sharded"]) {
+  test(`the languages keyword module${variant ? " (sharded only)" : ""} answers a French index without moving, as the full engine does`, async () => {
+    const module = {
+      ...LANGUAGES_MODULE,
+      keywordWasmUrl: pathToFileURL(path.join(DIST, `wasm/languages/midashi_keyword${variant}_bg.wasm`)).href,
+      keywordGlueUrl: pathToFileURL(path.join(DIST, `wasm/languages/midashi_keyword${variant}.js`)).href,
+    };
+    const idx = await load(french, module);
+    const full = await load(french, { wasmUrl: LANGUAGES_MODULE.wasmUrl, glueUrl: LANGUAGES_MODULE.glueUrl });
+    for (const q of ["avancé", "applications", "composant", "le routeur", "options avancées"]) {
+      const a = await idx.search(q, KEYWORD);
+      assert.deepEqual(a, { ...(await full.search(q, KEYWORD)), tookMs: a.tookMs }, q);
+    }
+    assert.equal(await idx.engine(), "keyword");
+  });
+}
 
-test("build-index --site ships the languages keyword module to a French site, the sharded one to an English site", () => {
+test("build-index --site ships a languages keyword module to a French site, the sharded one to an English site", () => {
   const site = (input, extra) => {
     const out = tempDir("midashi-fr-site-");
     execFileSync(buildIndexBin(), [input, "--out", out, "--site", "--quiet", "--keyword-only", ...extra], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
     return readFileSync(path.join(out, "search/wasm/midashi_keyword_bg.wasm"));
   };
   const dist = (name) => readFileSync(path.join(DIST, `wasm/${name}_bg.wasm`));
-  assert.ok(site(docs, ["--lang", "fr"]).equals(dist("languages/midashi_keyword")));
+  // A sharded index (the default): the languages module's sharded-only variant; a single one:
+  // the languages module, which opens both.
+  assert.ok(site(docs, ["--lang", "fr"]).equals(dist("languages/midashi_keyword_sharded")));
+  assert.ok(site(docs, ["--lang", "fr", "--layout", "single"]).equals(dist("languages/midashi_keyword")));
   const english = tempDir("midashi-en-");
   mkdirSync(english, { recursive: true });
   writeFileSync(path.join(english, "a.md"), "# Router\n\nThe router takes settings.\n");
