@@ -112,6 +112,10 @@ enum Command {
         /// from the pages): `--lang en` measures a French site read by English rules.
         #[arg(long)]
         lang: Option<String>,
+        /// Rank the --docs sections one by one instead of grouped as visitors see them: the
+        /// comparison with a baseline that ranks the same sections (bench/multilingual).
+        #[arg(long)]
+        ungrouped: bool,
         /// keyword | semantic | hybrid | auto (auto: what users get, vectors when a model is
         /// at hand and only for queries the model covers).
         #[arg(long, default_value = "keyword")]
@@ -202,6 +206,7 @@ fn main() -> ExitCode {
                 docs,
                 slug,
                 lang,
+                ungrouped,
                 mode,
                 model,
                 qrels,
@@ -213,7 +218,16 @@ fn main() -> ExitCode {
             _,
         ) => fusion.to_fusion().and_then(|f| {
             let corpus = match docs {
-                Some(d) => commands::eval::Corpus::Docs(d, *slug, lang.as_deref()),
+                Some(d) => commands::eval::Corpus::Docs(
+                    d,
+                    *slug,
+                    lang.as_deref(),
+                    if *ungrouped {
+                        commands::eval::Grouping::Ungrouped
+                    } else {
+                        commands::eval::Grouping::AsVisitorsSee
+                    },
+                ),
                 None => commands::eval::Corpus::Records,
             };
             commands::eval::run(

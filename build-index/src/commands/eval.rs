@@ -123,6 +123,15 @@ pub fn metrics(ranked: &[String], judged: &HashMap<String, f64>, k: usize) -> (f
     )
 }
 
+/// How a docs set's results are ranked for judging.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grouping {
+    /// Grouped as the site's visitors see them (a section with its parent): the default.
+    AsVisitorsSee,
+    /// Section by section, as a baseline that ranks the same sections does (`--ungrouped`).
+    Ungrouped,
+}
+
 /// What is searched: a BEIR folder's records, or a docs folder's sections.
 pub enum Corpus<'a> {
     /// `<dir>/corpus.jsonl`; results are judged by record id.
@@ -130,7 +139,12 @@ pub enum Corpus<'a> {
     /// A folder of Markdown with its anchor style and, when given, the language of its pages
     /// that name none (`--lang`, as the build takes it); results are judged by section
     /// (`path#anchor`, `path` for a page's top) and grouped as users see them.
-    Docs(&'a Path, midashi_markdown::SlugStyle, Option<&'a str>),
+    Docs(
+        &'a Path,
+        midashi_markdown::SlugStyle,
+        Option<&'a str>,
+        Grouping,
+    ),
 }
 
 /// Builds an in-memory index of `corpus` (with vectors when `semantic`), and returns the
@@ -163,7 +177,7 @@ fn index_corpus(
         out: Some(dir.to_path_buf()),
         base_url: "/".into(),
         slug: match corpus {
-            Corpus::Docs(_, slug, _) => *slug,
+            Corpus::Docs(_, slug, ..) => *slug,
             Corpus::Records => midashi_markdown::SlugStyle::Github,
         },
         synonyms: None,
@@ -184,7 +198,7 @@ fn index_corpus(
         no_llms: true,
         llms_full_limit: 0,
         lang: match corpus {
-            Corpus::Docs(_, _, lang) => lang.map(str::to_string),
+            Corpus::Docs(_, _, lang, _) => lang.map(str::to_string),
             Corpus::Records => None,
         },
         // Explicit semantic and hybrid runs measure the model whatever the docs' language;
@@ -282,8 +296,9 @@ pub fn run(
         mode,
         fusion,
         prefix: false,
-        // Records are independent; a site's results are grouped as its visitors see them.
-        group: matches!(corpus, Corpus::Docs(..)),
+        // Records are independent; a site's results are grouped as its visitors see them,
+        // unless asked to rank sections one by one (as a baseline over them does).
+        group: matches!(corpus, Corpus::Docs(.., Grouping::AsVisitorsSee)),
         ..SearchOptions::default()
     };
     let (mut ndcg, mut recall, mut mrr, mut n) = (0.0, 0.0, 0.0, 0usize);
