@@ -278,6 +278,10 @@ fn french_docs_are_read_by_french_rules_and_measured_grouped_and_not() {
     assert_eq!(french["queries"].as_u64(), Some(70));
     // Measured 0.493 (French rules), 0.496 (English rules), 0.553 (ungrouped; bm25s 0.519).
     assert!(ndcg(&french) >= 0.45, "{french}");
-    assert_ne!(ndcg(&french), ndcg(&english), "--lang en read the pages by the same rules");
+    assert_ne!(
+        ndcg(&french),
+        ndcg(&english),
+        "--lang en read the pages by the same rules"
+    );
     assert!(ndcg(&ungrouped) >= 0.52, "{ungrouped}");
 }
