@@ -74,13 +74,12 @@ pub fn needs_languages(manifest: &Manifest) -> bool {
     !manifest.languages.is_empty()
 }
 
-/// The keyword module's files for this index: the languages module when it needs one and
-/// the assets have it.
-fn languages_module(assets_dir: &Path, languages: bool) -> bool {
-    languages
-        && LANGUAGES_KEYWORD_FILES
-            .iter()
-            .all(|(from, _)| assets_dir.join(from).is_file())
+/// Whether the assets folder has every one of these files (optional modules are used only
+/// when they have been built).
+fn built(assets_dir: &Path, files: &[(&str, &str)]) -> bool {
+    files
+        .iter()
+        .all(|(from, _)| assets_dir.join(from).is_file())
 }
 
 /// Where the widget's files are when `--assets` is not given: beside the tool (the npm
@@ -138,15 +137,11 @@ pub fn copy_widget(
     sharded: bool,
     languages: bool,
 ) -> Result<u64> {
-    let have = |files: &[(&str, &str)]| {
-        files
-            .iter()
-            .all(|(from, _)| assets_dir.join(from).is_file())
-    };
+    let have = |files| built(assets_dir, files);
     let replacement: &[(&str, &str)] =
         if languages && sharded && have(LANGUAGES_SHARDED_KEYWORD_FILES) {
             LANGUAGES_SHARDED_KEYWORD_FILES
-        } else if languages_module(assets_dir, languages) {
+        } else if languages && have(LANGUAGES_KEYWORD_FILES) {
             LANGUAGES_KEYWORD_FILES
         } else if sharded && have(SHARDED_KEYWORD_FILES) {
             SHARDED_KEYWORD_FILES
@@ -166,10 +161,7 @@ pub fn copy_widget(
 /// Copies the semantic module into `search_dir`; `Ok(None)` (and nothing copied) when it has
 /// not been built, so the site stays keyword-only.
 pub fn copy_semantic(assets_dir: &Path, search_dir: &Path) -> Result<Option<u64>> {
-    if SEMANTIC_FILES
-        .iter()
-        .any(|(from, _)| !assets_dir.join(from).is_file())
-    {
+    if !built(assets_dir, SEMANTIC_FILES) {
         return Ok(None);
     }
     copy_files(assets_dir, search_dir, SEMANTIC_FILES).map(Some)
@@ -207,7 +199,7 @@ pub fn inline_script(index_files: &[(String, Vec<u8>)], assets_dir: &Path) -> Re
         .map(|f| f.name.as_str())
         .collect();
     let wasm_path = assets_dir.join(
-        if languages_module(assets_dir, needs_languages(&manifest)) {
+        if needs_languages(&manifest) && built(assets_dir, LANGUAGES_KEYWORD_FILES) {
             LANGUAGES_KEYWORD_FILES[1].0
         } else {
             WASM
