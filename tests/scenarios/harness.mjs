@@ -50,10 +50,20 @@ export function installed(name, packages) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `scenario-${name}`, private: true, type: "module" }));
-  try {
-    run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...packages], { cwd: dir });
-  } catch (e) {
-    throw new Error(`could not install ${name}'s packages (${packages.join(" ")}) from the registry: ${e.message}`);
+  // Three tries: a registry hiccup (a reset connection, a 5xx on one tarball) once cancelled
+  // a whole generator's tests on CI although the same install passed a minute later.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...packages], { cwd: dir });
+      break;
+    } catch (e) {
+      if (attempt === 3) {
+        throw new Error(`could not install ${name}'s packages (${packages.join(" ")}) from the registry after 3 tries: ${e.message}`);
+      }
+      process.stderr.write(`# npm install for ${name} failed (try ${attempt} of 3), retrying: ${e.message.split("\n").slice(-8).join(" | ")}\n`);
+      rmSync(join(dir, "node_modules"), { recursive: true, force: true });
+      execFileSync("sleep", [String(10 * attempt)]);
+    }
   }
   writeFileSync(stamp, "");
   return dir;
