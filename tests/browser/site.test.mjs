@@ -275,6 +275,9 @@ describe("a French site, untagged", () => {
       const requests = [];
       page.on("request", (r) => requests.push(r.url()));
       assert.equal(await page.evaluate(() => document.documentElement.lang), "fr");
+      // The template speaks the page's language too (build-index/src/site/strings.rs).
+      assert.equal(await page.locator("#theme-toggle").textContent(), "Mode sombre");
+      assert.equal(await page.locator("a.skip").textContent(), "Aller au contenu");
       await page.keyboard.press("Control+k");
       const r = await search(page, "avancé ");
       assert.equal(r.results[0]?.path, "routeur.md", JSON.stringify(r.results.map((h) => h.path)));

@@ -48,24 +48,14 @@ b.addEventListener("click",function(){var t=cur()==="dark"?"light":"dark";apply(
 
 /// The whole HTML of a page.
 pub fn render(p: &Page<'_>) -> String {
-    let ja = p.lang.starts_with("ja");
-    let (skip, nav_label, crumbs_label, theme_label, home) = if ja {
-        (
-            "本文へ移動",
-            "ドキュメント",
-            "パンくずリスト",
-            "ダークモード",
-            "ホーム",
-        )
-    } else {
-        (
-            "Skip to content",
-            "Documentation",
-            "Breadcrumbs",
-            "Dark mode",
-            "Home",
-        )
-    };
+    let words = super::strings::for_lang(p.lang);
+    let (skip, nav_label, crumbs_label, theme_label, home) = (
+        words.skip,
+        words.nav,
+        html(words.crumbs),
+        words.dark_mode,
+        words.home,
+    );
     let title = if p.title == p.site_title || p.title.is_empty() {
         html(p.site_title)
     } else {

@@ -18,6 +18,7 @@ mod assets;
 mod escape;
 mod layout;
 pub mod sidebar;
+mod strings;
 
 pub use crate::lang::site_lang;
 pub use assets::default_assets_dir;
