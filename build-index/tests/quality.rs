@@ -172,10 +172,11 @@ fn the_rust_book_question_set_measures_sections_per_kind() {
         n("question") + n("navigational")
     );
     assert!(n("question") >= 50 && n("navigational") >= 35, "{kinds}");
-    // Measured 0.752 (navigational 0.881, questions 0.662).
-    assert!(v["ndcg@10"].as_f64().unwrap() >= 0.72, "{v}");
+    // Measured 0.792 (navigational 0.930, questions 0.695); 0.752 before bare sections
+    // gave their place to their relatives with text (format 1.12).
+    assert!(v["ndcg@10"].as_f64().unwrap() >= 0.77, "{v}");
     assert!(
-        kinds["navigational"]["ndcg@10"].as_f64().unwrap() >= 0.85,
+        kinds["navigational"]["ndcg@10"].as_f64().unwrap() >= 0.90,
         "{kinds}"
     );
     // A TREC run file of each query's first results, scored, best first; asking for it
@@ -276,8 +277,10 @@ fn french_docs_are_read_by_french_rules_and_measured_grouped_and_not() {
     eprintln!("vue-docs-fr: french {french}\nenglish {english}\nungrouped {ungrouped}");
     let ndcg = |v: &serde_json::Value| v["ndcg@10"].as_f64().unwrap();
     assert_eq!(french["queries"].as_u64(), Some(70));
-    // Measured 0.493 (French rules), 0.496 (English rules), 0.553 (ungrouped; bm25s 0.519).
-    assert!(ndcg(&french) >= 0.45, "{french}");
+    // Measured 0.540 (French rules), 0.528 (English rules), 0.553 (ungrouped). bm25s ranks
+    // the same sections by the same rules at 0.519 (npm run bench:languages): grouped as
+    // visitors see them, Midashi must stay at or above it (#25).
+    assert!(ndcg(&french) >= 0.519, "{french}");
     assert_ne!(
         ndcg(&french),
         ndcg(&english),

@@ -53,7 +53,11 @@ export interface EngineSearchOptions {
   prefix?: boolean;
   /** Try typo corrections for unknown words (default true). */
   fuzzy?: boolean;
-  /** Show a passage once: collapse a section with its ancestors/descendants (default true). */
+  /**
+   * Show a passage once (default true): a section with no text of its own (a page title over
+   * its first heading) gives its place to its first relative with text; sections with text
+   * are results of their own. `false`: every matching section, one by one.
+   */
   group?: boolean;
   /**
    * On a versioned site, show a section once (its newest matching version, the others in

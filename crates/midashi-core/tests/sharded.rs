@@ -788,7 +788,9 @@ fn a_huge_line_gives_a_bounded_preview_and_card_in_both_layouts() {
 #[test]
 fn a_shard_or_tree_naming_sections_past_the_last_is_refused_at_once() {
     use midashi_core::format::{decode, encode, FileKind};
-    use midashi_core::layout::sharded::{read_scored_list, write_scored_list, Shard, Tree};
+    use midashi_core::layout::sharded::{
+        read_scored_list, write_scored_list, write_sections, Shard, Tree,
+    };
     let mut builder = IndexBuilder::new(IndexSettings {
         layout: Layout::Sharded,
         ..IndexSettings::default()
@@ -820,7 +822,8 @@ fn a_shard_or_tree_naming_sections_past_the_last_is_refused_at_once() {
     let (ok, _) = drive(&mut idx, &files, |i| {
         i.search_step("zebra", &SearchOptions::default(), None)
     });
-    assert_eq!(ok.unwrap().results.len(), 2, "the undamaged index answers");
+    // Alpha, Beta (a passage of its own inside Alpha) and Gamma.
+    assert_eq!(ok.unwrap().results.len(), 3, "the undamaged index answers");
 
     // The shard holding "zebra", its list appended again with a subtree of 2³⁰ and the
     // term pointed at the copy.
@@ -871,6 +874,25 @@ fn a_shard_or_tree_naming_sections_past_the_last_is_refused_at_once() {
         .attach_file(&tree_name, &encode(FileKind::Tree, &tree).unwrap())
         .unwrap_err();
     assert_eq!(err.code(), "MALFORMED", "{err}");
+
+    // Lists of sections without text (format 1.12) that name a section past the last, or
+    // end inside a number: refused, naming the file.
+    let n_sections = tree.facts.len() as u32;
+    for bad in [write_sections(&[n_sections]), vec![0x80]] {
+        let mut tree: Tree = decode(FileKind::Tree, &tree_name, &files[&tree_name]).unwrap();
+        tree.bare = bad.clone();
+        let err = open()
+            .attach_file(&tree_name, &encode(FileKind::Tree, &tree).unwrap())
+            .unwrap_err();
+        assert_eq!(err.code(), "MALFORMED", "{err}");
+        let mut shard: Shard = decode(FileKind::Shard, &name, &files[&name]).unwrap();
+        shard.bare = bad;
+        let err = open()
+            .attach_file(&name, &encode(FileKind::Shard, &shard).unwrap())
+            .unwrap_err();
+        assert_eq!(err.code(), "MALFORMED", "{err}");
+        assert!(err.to_string().contains(&name), "{err}");
+    }
 }
 
 /// A sharded build also hands back the same sections as a keyword-only single-file index

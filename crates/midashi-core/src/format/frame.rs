@@ -38,11 +38,14 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// 11: the entry file ends with the languages whose analyzer rules made the terms
 /// (`Manifest::languages`: French pages stemmed by French Snowball …); a 1.10 reader leaves
 /// them unread and reads every query as English.
+/// 12: the sharded layout's shards and tree end with the sections that have no text of their
+/// own (`scores::write_sections`; grouping lets such a section stand for its chain only until
+/// a relative with text ranks); a 1.11 reader leaves them unread and groups as before.
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 11;
+pub const FORMAT_MINOR: u16 = 12;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.

@@ -235,6 +235,10 @@ pub struct Shard {
     pub lists: Vec<u8>,
     /// Display words of stemmed terms, by list offset.
     pub surfaces: Vec<(u64, String)>,
+    /// The bare sections among the lists' sections ([`super::scores::write_sections`];
+    /// format 1.12; empty from an older build, whose sections then all count as having text).
+    #[serde(with = "serde_bytes")]
+    pub bare: Vec<u8>,
 }
 
 /// The payload of the lexicon file.
@@ -256,6 +260,9 @@ pub struct Lexicon {
 pub struct Tree {
     /// Per section.
     pub facts: Vec<SectionFacts>,
+    /// The bare sections ([`super::scores::write_sections`]; format 1.12).
+    #[serde(with = "serde_bytes")]
+    pub bare: Vec<u8>,
 }
 
 /// The payload of the paths file: every document's path, in document (= path) order. Not in
@@ -455,6 +462,11 @@ impl Decode for Shard {
             fst: r.bytes()?,
             lists: r.bytes()?,
             surfaces: Decode::decode(r)?,
+            bare: if r.remaining() > 0 {
+                r.bytes()?
+            } else {
+                Vec::new()
+            },
         })
     }
 }
@@ -476,6 +488,8 @@ impl Decode for SectionFacts {
             depth: r.byte()?,
             subtree: r.u32()?,
             family: Decode::decode(r)?,
+            // Not in the facts' own bytes: the tree and the shards list bare sections apart.
+            bare: false,
         })
     }
 }
@@ -484,6 +498,11 @@ impl Decode for Tree {
     fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
         Ok(Tree {
             facts: Decode::decode(r)?,
+            bare: if r.remaining() > 0 {
+                r.bytes()?
+            } else {
+                Vec::new()
+            },
         })
     }
 }

@@ -2,10 +2,37 @@
 //! says which terms a shard holds and which sections a card or a bundle holds, so a valid
 //! file of the same kind put in another's place is refused instead of answering wrongly.
 
-use super::files::Card;
-use super::read::Sharded;
+use super::files::{Card, Shard};
+use super::read::{LoadedShard, Sharded};
+use super::scores::read_sections;
+use crate::error::{Error, Result};
+use crate::format::frame::decode;
+use crate::format::kind::FileKind;
+use crate::query::lexicon::open_dictionary;
 
 impl Sharded {
+    /// Shard `i` read from `bytes`, if it is the shard the directory places there and its
+    /// lists are sound enough to load.
+    pub(super) fn shard_that_fits(&self, i: u32, name: &str, bytes: &[u8]) -> Result<LoadedShard> {
+        let data: Shard = decode(FileKind::Shard, name, bytes)?;
+        let map = open_dictionary(name, data.fst.clone())?;
+        let refuse = |detail: &str| Error::Malformed {
+            file: name.to_string(),
+            detail: format!("{detail}; fetch or copy the index folder again, or rebuild it"),
+        };
+        // Shards are named by their first term, not their content: a valid shard of another
+        // range put in this one's place is caught by its terms.
+        if !self.shard_in_range(i, &map) {
+            return Err(refuse(
+                "its terms are not the ones the directory places in this shard: another shard \
+                 (from another build?) was put in its place",
+            ));
+        }
+        let bare = read_sections(&data.bare, self.dir.n_sections)
+            .ok_or_else(|| refuse("its list of sections without text is damaged"))?;
+        Ok(LoadedShard { map, data, bare })
+    }
+
     /// Whether the first term of shard `i`'s dictionary lies in the range the directory gives
     /// it: from its first term up to the next shard's.
     pub(super) fn shard_in_range(&self, i: u32, map: &fst::Map<Vec<u8>>) -> bool {

@@ -54,5 +54,7 @@ pub use files::{
 pub use links::{Link, LinkDoc};
 pub use names::{card_name, card_ordinal, starts_group, ShardRef, MAX_CARDS, NAME_HASH_BYTES};
 pub use read::{FileSource, Sharded, KEEP_LOADED};
-pub use scores::{read_scored_list, write_scored_list, ScoredPosting};
+pub use scores::{
+    read_scored_list, read_sections, write_scored_list, write_sections, ScoredPosting,
+};
 pub use write::{write, ShardedFiles};

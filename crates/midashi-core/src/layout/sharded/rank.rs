@@ -11,7 +11,7 @@ use crate::layout::{DocFacets, Layout, Ranking};
 use crate::query::lexicon::Lexicon;
 use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
 use crate::rank::pipeline::{
-    filters_pass, group_by_ranges, lift_exact_headings, HeadingMatch, SectionFacts,
+    filters_pass, group_chains, lift_exact_headings, HeadingMatch, SectionFacts,
 };
 use crate::rank::versions::Collapsed;
 use crate::section::records::SectionRecord;
@@ -155,7 +155,7 @@ impl Ranking for Sharded {
         ranked: Vec<(u32, f32)>,
         facts: &HashMap<u32, SectionFacts>,
     ) -> Vec<(u32, f32)> {
-        group_by_ranges(ranked, |s| self.facts_of(s, facts))
+        group_chains(ranked, |s| self.facts_of(s, facts))
     }
 
     fn versioned(&self) -> bool {

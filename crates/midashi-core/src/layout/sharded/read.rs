@@ -11,7 +11,6 @@ use super::scores::{read_scored_list, ScoredPosting};
 use crate::error::{Error, Result};
 use crate::format::frame::decode;
 use crate::format::kind::FileKind;
-use crate::query::lexicon::open_dictionary;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -40,6 +39,8 @@ impl<T> LockOk<T> for Mutex<T> {
 pub(crate) struct LoadedShard {
     pub(super) map: fst::Map<Vec<u8>>,
     pub(super) data: Shard,
+    /// `data.bare`, read: the bare sections among the lists', sorted.
+    pub(super) bare: Vec<u32>,
 }
 
 pub(super) struct LoadedLexicon {
@@ -259,22 +260,8 @@ impl Sharded {
         };
         match kind {
             FileKind::Shard => {
-                let data: Shard = decode(kind, name, bytes)?;
-                let map = open_dictionary(name, data.fst.clone())?;
-                // Shards are named by their first term, not their content: a valid shard of
-                // another range put in this one's place is caught by its terms.
-                if !self.shard_in_range(i, &map) {
-                    return Err(Error::Malformed {
-                        file: name.to_string(),
-                        detail: "its terms are not the ones the directory places in this shard: \
-                                 another shard (from another build?) was put in its place; \
-                                 fetch or copy the index folder again, or rebuild it"
-                            .into(),
-                    });
-                }
-                self.shards
-                    .lock_ok()
-                    .insert(i, Arc::new(LoadedShard { map, data }));
+                let shard = self.shard_that_fits(i, name, bytes)?;
+                self.shards.lock_ok().insert(i, Arc::new(shard));
             }
             FileKind::Paths => {
                 let data: Paths = decode(kind, name, bytes)?;
@@ -450,6 +437,12 @@ impl Sharded {
             });
             return None;
         };
+        let mut list = list;
+        if !shard.bare.is_empty() {
+            for p in &mut list {
+                p.facts.bare = shard.bare.binary_search(&p.section).is_ok();
+            }
+        }
         let list: Arc<[ScoredPosting]> = list.into();
         self.decoded.lock_ok().insert(reference, list.clone());
         Some(list)

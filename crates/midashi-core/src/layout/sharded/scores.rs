@@ -220,3 +220,36 @@ pub fn read_scored_list(
     }
     Some((df, out))
 }
+
+/// Writes a sorted list of section ordinals (the bare sections a shard's or the tree's
+/// sections include: [`crate::rank::pipeline::SectionFacts::bare`]) as delta varints.
+pub fn write_sections(sections: &[u32]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut prev = 0u32;
+    for (i, &s) in sections.iter().enumerate() {
+        // The first is stored as is, the rest as the gap after the previous one, minus one.
+        let delta = if i == 0 { s } else { s - prev - 1 };
+        write_varint(&mut out, u64::from(delta));
+        prev = s;
+    }
+    out
+}
+
+/// Reads [`write_sections`]' list; `None` if it is malformed or names a section at or past
+/// `n_sections`.
+pub fn read_sections(buf: &[u8], n_sections: u32) -> Option<Vec<u32>> {
+    let mut out: Vec<u32> = Vec::new();
+    let mut pos = 0;
+    while pos < buf.len() {
+        let delta = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
+        let s = match out.last() {
+            None => delta,
+            Some(&prev) => prev.checked_add(delta)?.checked_add(1)?,
+        };
+        if s >= n_sections {
+            return None;
+        }
+        out.push(s);
+    }
+    Some(out)
+}

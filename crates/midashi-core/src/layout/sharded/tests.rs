@@ -8,6 +8,22 @@ mod lists_and_columns {
     use crate::rank::pipeline::SectionFacts;
 
     #[test]
+    fn section_lists_round_trip_and_refuse_damage() {
+        for list in [
+            vec![],
+            vec![0],
+            vec![0, 1, 2, 900, 70_000],
+            vec![5, 6, 4_000_000],
+        ] {
+            let bytes = write_sections(&list);
+            assert_eq!(read_sections(&bytes, 4_000_001), Some(list));
+        }
+        // Past the index's sections, or a cut varint: refused, not trusted.
+        assert_eq!(read_sections(&write_sections(&[3, 10]), 10), None);
+        assert_eq!(read_sections(&[0x80], 10), None);
+    }
+
+    #[test]
     fn scored_lists_round_trip() {
         let list = vec![
             ScoredPosting {
@@ -17,6 +33,7 @@ mod lists_and_columns {
                     depth: 2,
                     subtree: 4,
                     family: Some(0),
+                    bare: false,
                 },
                 heading: Some((3, 2)),
             },
@@ -27,6 +44,7 @@ mod lists_and_columns {
                     depth: 6,
                     subtree: 0,
                     family: None,
+                    bare: false,
                 },
                 heading: None,
             },

@@ -6,7 +6,7 @@ use super::files::{
 };
 use super::links::{Link, LinkDoc};
 use super::names::{card_name, shard_ref, ShardRef, GROUP_HASH_BYTES, MAX_CARDS};
-use super::scores::{write_scored_list, ScoredPosting};
+use super::scores::{write_scored_list, write_sections, ScoredPosting};
 use crate::analyzer::Analyzer;
 use crate::answer::version_link;
 use crate::error::{Error, Result};
@@ -17,7 +17,7 @@ use crate::layout::single::postings::ListReader;
 use crate::layout::single::TermsData;
 use crate::rank::bm25::Bm25f;
 use crate::rank::fields::{field_len, Field};
-use crate::rank::pipeline::{heading_terms, SectionFacts};
+use crate::rank::pipeline::{heading_terms, section_facts, SectionFacts};
 use crate::rank::versions::Families;
 use crate::section::records::{line_starts, lines_of, SectionsData};
 use fst::Streamer;
@@ -78,30 +78,6 @@ fn malformed(detail: impl Into<String>) -> Error {
         file: "terms".into(),
         detail: detail.into(),
     }
-}
-
-/// Per section: depth, number of descendants, family.
-fn section_facts(sections: &SectionsData, families: Option<&Families>) -> Vec<SectionFacts> {
-    let n = sections.sections.len();
-    let mut facts: Vec<SectionFacts> = sections
-        .sections
-        .iter()
-        .enumerate()
-        .map(|(i, s)| SectionFacts {
-            depth: s.depth,
-            subtree: 0,
-            family: families.and_then(|f| f.family(i as u32)),
-        })
-        .collect();
-    for s in &sections.sections {
-        let mut p = s.parent;
-        while let Some(a) = p {
-            facts[a as usize].subtree += 1;
-            p = sections.sections[a as usize].parent;
-        }
-    }
-    debug_assert!(facts.iter().all(|f| (f.subtree as usize) < n));
-    facts
 }
 
 /// Short content hashes for bundle names, unique within the build.
@@ -217,7 +193,7 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
     let n = sections.sections.len() as u32;
     let families = Families::new(sections);
     let versioned = families.is_some();
-    let facts = section_facts(sections, families.as_ref());
+    let facts = section_facts(sections, families.as_ref(), &terms.field_lengths);
     let scorer = Bm25f::new(
         terms.weights,
         terms.avg_len,
@@ -257,6 +233,8 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
         /// The lists' deflated sizes, summed.
         deflated: usize,
         surfaces: Vec<(u64, String)>,
+        /// The bare sections among the lists' (unsorted, repeated).
+        bare: Vec<u32>,
     }
     // Shards are named once all are written: a name hashes its group's contents.
     let close = |open: Open, shards: &mut Vec<Vec<u8>>, refs: &mut Vec<ShardRef>| -> Result<()> {
@@ -267,6 +245,12 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
                 .map_err(|e| malformed(e.to_string()))?,
             lists: open.lists,
             surfaces: open.surfaces,
+            bare: {
+                let mut bare = open.bare;
+                bare.sort_unstable();
+                bare.dedup();
+                write_sections(&bare)
+            },
         };
         shards.push(encode(FileKind::Shard, &shard)?);
         refs.push(ShardRef {
@@ -346,7 +330,10 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
             lists: Vec::new(),
             deflated: 0,
             surfaces: Vec::new(),
+            bare: Vec::new(),
         });
+        o.bare
+            .extend(postings.iter().filter(|p| p.facts.bare).map(|p| p.section));
         o.deflated += deflated;
         let local = o.lists.len() as u64;
         o.fst
@@ -510,7 +497,12 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
         .map(|(i, b)| (card_name(cards_salt, i as u32), b))
         .collect();
 
-    let tree = named(FileKind::Tree, encode(FileKind::Tree, &Tree { facts })?);
+    let bare: Vec<u32> = (0..n).filter(|&s| facts[s as usize].bare).collect();
+    let tree = Tree {
+        facts,
+        bare: write_sections(&bare),
+    };
+    let tree = named(FileKind::Tree, encode(FileKind::Tree, &tree)?);
     let paths = Paths {
         paths: sections.docs.iter().map(|d| d.path.clone()).collect(),
         bundles: bundle_refs,

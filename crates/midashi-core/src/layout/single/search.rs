@@ -16,7 +16,8 @@ use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
 use crate::rank::bm25::Bm25f;
 use crate::rank::fields::{field_len, Field, NUM_FIELDS};
 use crate::rank::pipeline::{
-    filters_pass, heading_terms, lift_exact_headings, HeadingMatch, SectionFacts,
+    filters_pass, group_chains, heading_terms, lift_exact_headings, section_facts, HeadingMatch,
+    SectionFacts,
 };
 use crate::rank::versions::{Collapsed, Families};
 use crate::search::suggest::suggest_in;
@@ -33,6 +34,9 @@ pub(crate) struct Whole {
     by_id: HashMap<u64, u32>,
     by_path: HashMap<String, u32>,
     families: Option<Families>,
+    /// What grouping needs of each section (depth, descendants, bareness), made at load:
+    /// the sharded layout's writer stores the same.
+    facts: Vec<SectionFacts>,
 }
 
 impl Whole {
@@ -109,6 +113,7 @@ impl Whole {
             .map(|(i, d)| (d.path.clone(), i as u32))
             .collect();
         let families = Families::new(&sections);
+        let facts = section_facts(&sections, families.as_ref(), &terms.field_lengths);
         Ok(Whole {
             terms,
             map,
@@ -117,6 +122,7 @@ impl Whole {
             by_id,
             by_path,
             families,
+            facts,
         })
     }
 
@@ -211,35 +217,10 @@ impl Ranking for Whole {
         Ok(())
     }
 
-    /// Keeps the best-scoring node of every ancestor chain, so a passage is shown once.
     fn group(&self, ranked: Vec<(u32, f32)>, _: &HashMap<u32, SectionFacts>) -> Vec<(u32, f32)> {
-        let mut kept = HashSet::default();
-        let mut covered = HashSet::default(); // ancestors of kept sections
-        let mut out = Vec::new();
-        for (s, score) in ranked {
-            if covered.contains(&s) {
-                continue;
-            }
-            let sec = &self.sections.sections;
-            let mut p = sec[s as usize].parent;
-            let mut dup = false;
-            let mut chain = Vec::new();
-            while let Some(a) = p {
-                if kept.contains(&a) {
-                    dup = true;
-                    break;
-                }
-                chain.push(a);
-                p = sec[a as usize].parent;
-            }
-            if dup {
-                continue;
-            }
-            kept.insert(s);
-            covered.extend(chain);
-            out.push((s, score));
-        }
-        out
+        group_chains(ranked, |s| {
+            self.facts.get(s as usize).copied().unwrap_or_default()
+        })
     }
 
     fn versioned(&self) -> bool {

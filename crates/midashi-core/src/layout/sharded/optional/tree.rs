@@ -5,12 +5,13 @@ use crate::format::frame::decode;
 use crate::format::kind::FileKind;
 use crate::layout::sharded::files::Tree;
 use crate::layout::sharded::read::{LockOk, Sharded};
+use crate::layout::sharded::scores::read_sections;
 use std::sync::Arc;
 
 impl Sharded {
     /// Checks the tree file against the directory and keeps it.
     pub(in crate::layout::sharded) fn attach_tree(&self, name: &str, bytes: &[u8]) -> Result<()> {
-        let data: Tree = decode(FileKind::Tree, name, bytes)?;
+        let mut data: Tree = decode(FileKind::Tree, name, bytes)?;
         // Grouping walks a section's descendants: a subtree past the last section would
         // make it walk billions of ordinals.
         let n = self.dir.n_sections;
@@ -20,6 +21,15 @@ impl Sharded {
                 file: name.to_string(),
                 detail: "the tree does not match the directory".into(),
             });
+        }
+        let Some(bare) = read_sections(&data.bare, n) else {
+            return Err(Error::Malformed {
+                file: name.to_string(),
+                detail: "its list of sections without text is damaged".into(),
+            });
+        };
+        for s in bare {
+            data.facts[s as usize].bare = true;
         }
         *self.tree.lock_ok() = Some(Arc::new(data));
         Ok(())
