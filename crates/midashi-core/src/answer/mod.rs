@@ -65,7 +65,9 @@ pub struct SearchOptions {
     pub prefix: bool,
     /// Try typo corrections for words not in the index.
     pub fuzzy: bool,
-    /// Collapse a section and its ancestors/descendants into one result.
+    /// Show a passage once: a section with no text of its own gives its place to its first
+    /// relative with text (`rank::pipeline::group_chains`); `false` lists every
+    /// matching section.
     pub group: bool,
     /// On a versioned site, show each section once (its newest matching version) with the
     /// other versions listed in [`SearchHit::other_versions`], instead of once per version.
