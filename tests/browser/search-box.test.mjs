@@ -117,7 +117,9 @@ describe("query syntax and typos, as the CLI answers", () => {
     assert.ok(phrase.total < loose.total, `${phrase.total} vs ${loose.total}`);
     for (const h of phrase.results) {
       const text = await page.evaluate((id) => document.querySelector("midashi-search").searchSource.getSection(id).then((s) => s.text), h.id);
-      assert.match(text.toLowerCase().replace(/\s+/g, " "), /index formats?/, h.heading);
+      // Words next to each other, as the engine tokenises: punctuation between them does not
+      // part them ("… a 1.3 sharded index. Format 1.5 adds …" holds the phrase).
+      assert.match(text.toLowerCase(), /index\W+formats?/, h.heading);
     }
     await page.close();
   });
