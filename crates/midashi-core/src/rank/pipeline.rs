@@ -252,7 +252,7 @@ pub(crate) fn group_chains(
             shown.remove(&k);
             for d in range(k) {
                 under_bare.remove(&d);
-                // A bare section had no shown ancestor: its marks were its own.
+                // Its marks are its own unless a shown ancestor's range holds it.
                 if !covered.contains(&k) {
                     covered.remove(&d);
                 }
