@@ -66,7 +66,7 @@ pub struct SearchOptions {
     /// Try typo corrections for words not in the index.
     pub fuzzy: bool,
     /// Show a passage once: a section with no text of its own gives its place to its first
-    /// relative with text (`rank::pipeline::group_chains`); `false` lists every
+    /// relative with text (`rank::grouping::group_chains`); `false` lists every
     /// matching section.
     pub group: bool,
     /// On a versioned site, show each section once (its newest matching version) with the

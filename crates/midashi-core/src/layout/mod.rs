@@ -50,7 +50,7 @@ pub(crate) trait Ranking {
     /// Loads what the semantic leg's candidates need.
     #[cfg(feature = "semantic")]
     fn prepare_semantic(&self) -> Result<()>;
-    /// The ranked list grouped by ancestor chains ([`crate::rank::pipeline::group_chains`]).
+    /// The ranked list grouped by ancestor chains ([`crate::rank::grouping::group_chains`]).
     fn group(&self, ranked: Vec<(u32, f32)>, facts: &HashMap<u32, SectionFacts>)
         -> Vec<(u32, f32)>;
     fn versioned(&self) -> bool;

@@ -10,9 +10,8 @@ use crate::error::{Error, Result};
 use crate::layout::{DocFacets, Layout, Ranking};
 use crate::query::lexicon::Lexicon;
 use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
-use crate::rank::pipeline::{
-    filters_pass, group_chains, lift_exact_headings, HeadingMatch, SectionFacts,
-};
+use crate::rank::grouping::group_chains;
+use crate::rank::pipeline::{filters_pass, lift_exact_headings, HeadingMatch, SectionFacts};
 use crate::rank::versions::Collapsed;
 use crate::section::records::SectionRecord;
 use std::borrow::Cow;

@@ -15,9 +15,9 @@ use crate::query::lexicon::Lexicon;
 use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
 use crate::rank::bm25::Bm25f;
 use crate::rank::fields::{field_len, Field, NUM_FIELDS};
+use crate::rank::grouping::{group_chains, section_facts};
 use crate::rank::pipeline::{
-    filters_pass, group_chains, heading_terms, lift_exact_headings, section_facts, HeadingMatch,
-    SectionFacts,
+    filters_pass, heading_terms, lift_exact_headings, HeadingMatch, SectionFacts,
 };
 use crate::rank::versions::{Collapsed, Families};
 use crate::search::suggest::suggest_in;
