@@ -65,15 +65,16 @@ pub(crate) fn group_chains(
     Chains::new(&facts).group(ranked)
 }
 
-/// A result of [`group_chains`]: the rank of the place it holds, the section, the score.
+/// A ranked section: its rank, the section, its score.
 type Placed = (usize, u32, f32);
 
 /// [`group_chains`]' state. Hash maps and sets, not ordered maps: the wasm module has these
 /// types already, a B-tree would add its own (~12 KB).
 struct Chains<'a, F> {
     facts: &'a F,
-    /// Results so far, by place; `None` for a bare section whose place a relative took.
-    out: Vec<Option<Placed>>,
+    /// Results by place, a place being the rank of the section first shown there (so the
+    /// list stays in rank order whatever is shown where); `None`: nothing shown there.
+    out: Vec<Option<(u32, f32)>>,
     /// Shown section → its place in `out`.
     shown: HashMap<u32, usize>,
     /// Descendants of shown sections. Only a section with no shown ancestor marks its range
@@ -106,6 +107,7 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
     }
 
     fn group(mut self, ranked: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
+        self.out = vec![None; ranked.len()];
         for (rank, (s, score)) in ranked.into_iter().enumerate() {
             if (self.facts)(s).bare {
                 self.bare((rank, s, score));
@@ -113,10 +115,7 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
                 self.with_text((rank, s, score));
             }
         }
-        let mut out: Vec<Placed> = self.out.into_iter().flatten().collect();
-        // Places taken back by waiting sections come after later ones: in rank order again.
-        crate::sort::sort_by_key(&mut out, |p| p.0);
-        out.into_iter().map(|(_, s, score)| (s, score)).collect()
+        self.out.into_iter().flatten().collect()
     }
 
     /// A bare section: left out when a shown relative carries its heading — a descendant (in
@@ -130,7 +129,7 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
             self.waiting.entry(i).or_default().push(placed);
             return;
         }
-        let place = self.out.len();
+        let (place, _, score) = placed;
         let mark = !self.covered.contains(&s);
         for d in self.range(s) {
             if mark {
@@ -139,7 +138,7 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
             self.under_bare.insert(d, place);
         }
         self.shown.insert(s, place);
-        self.out.push(Some(placed));
+        self.out[place] = Some((s, score));
     }
 
     /// A section with text: a result of its own, in the place of the shown bare relatives
@@ -152,7 +151,7 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
         } else {
             for d in self.range(s) {
                 if let Some(&i) = self.shown.get(&d) {
-                    if self.out[i].is_some_and(|(_, k, _)| (self.facts)(k).bare) {
+                    if self.out[i].is_some_and(|(k, _)| (self.facts)(k).bare) {
                         places.push(i);
                     }
                 }
@@ -162,13 +161,13 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
             if !self.covered.contains(&s) {
                 self.covered.extend(self.range(s));
             }
-            self.shown.insert(s, self.out.len());
-            self.out.push(Some((rank, s, score)));
+            self.shown.insert(s, rank);
+            self.out[rank] = Some((s, score));
             return;
         };
         let mut waiting = Vec::new();
         for &i in &places {
-            let Some((_, k, _)) = self.out[i] else {
+            let Some((k, _)) = self.out[i] else {
                 continue;
             };
             self.shown.remove(&k);
@@ -185,15 +184,14 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
             }
             waiting.extend(self.waiting.remove(&i).unwrap_or_default());
         }
-        let (place_rank, _, place_score) = self.out[first].unwrap_or((rank, s, score));
-        self.out[first] = Some((place_rank, s, score.max(place_score)));
+        let place_score = self.out[first].map_or(score, |(_, x)| x);
+        self.out[first] = Some((s, score.max(place_score)));
         self.shown.insert(s, first);
         if !self.covered.contains(&s) {
             self.covered.extend(self.range(s));
         }
-        // The sections that waited under what `s` replaced, in rank order, meet the rule
-        // again now that it is gone.
-        crate::sort::sort_by_key(&mut waiting, |p| p.0);
+        // The sections that waited under what `s` replaced meet the rule again now that it
+        // is gone (in rank order under each place; a rank of their own as their place).
         for placed in waiting {
             self.bare(placed);
         }
