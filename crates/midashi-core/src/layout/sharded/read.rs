@@ -425,7 +425,7 @@ impl Sharded {
             self.dir.versioned,
             self.dir.n_sections,
         );
-        let Some((_, list)) = read else {
+        let Some((_, mut list)) = read else {
             // Past the checksum, so damaged when written or crafted: the query fails with
             // why instead of answering without this word.
             let name = FileKind::Shard.name_for_hash(self.dir.shards.get(i as usize)?.name_hash());
@@ -437,7 +437,6 @@ impl Sharded {
             });
             return None;
         };
-        let mut list = list;
         if !shard.bare.is_empty() {
             for p in &mut list {
                 p.facts.bare = shard.bare.binary_search(&p.section).is_ok();

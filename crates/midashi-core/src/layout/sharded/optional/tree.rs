@@ -25,7 +25,9 @@ impl Sharded {
         let Some(bare) = read_sections(&data.bare, n) else {
             return Err(Error::Malformed {
                 file: name.to_string(),
-                detail: "its list of sections without text is damaged".into(),
+                detail: "its list of sections without text is damaged; fetch or copy the \
+                         index folder again, or rebuild it"
+                    .into(),
             });
         };
         for s in bare {
