@@ -64,7 +64,7 @@ mod stopwords;
 #[cfg(test)]
 mod tests;
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rust_stemmers::Stemmer;
 use unicode_segmentation::UnicodeSegmentation;
@@ -77,8 +77,29 @@ pub use stopwords::is_stopword;
 /// The longest word or compound (in normalised UTF-8 bytes) that becomes a term.
 pub const MAX_TERM_BYTES: usize = 64;
 
-/// How many distinct words one call memoises stems for (bounds its memory).
+/// How many distinct words a [`StemMemo`] keeps (bounds its memory).
 const STEM_CACHE_ENTRIES: usize = 4096;
+
+/// Stems already worked out, by lower-cased word, under one language's rules. Each call of
+/// [`Analyzer::analyze`] has its own (documents repeat their words); a query's results share
+/// one through [`Analyzer::matches`], since the ten texts of a page of results, and the
+/// preview and excerpt of each, repeat theirs: stemming was a fifth of a SciFact query's time.
+#[derive(Default)]
+pub struct StemMemo {
+    lang: Option<Language>,
+    stems: HashMap<String, Option<std::rc::Rc<str>>>,
+}
+
+impl StemMemo {
+    /// The memo for `lang`, emptied if it held another language's stems.
+    fn for_language(&mut self, lang: Language) -> &mut Self {
+        if self.lang != Some(lang) {
+            self.stems.clear();
+            self.lang = Some(lang);
+        }
+        self
+    }
+}
 
 /// One term occurrence in analyzed text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -192,14 +213,48 @@ impl Analyzer {
     /// Analyzes document text: every term, stopwords included, in position order.
     pub fn analyze(&self, text: &str) -> Vec<Token> {
         let mut out = Vec::new();
-        walk(self.lang, &[], text, &mut |p: Piece, position: u32| {
-            out.push(Token {
-                term: p.stemmed.unwrap_or(p.lower),
-                position,
-                start: p.start,
-                end: p.end,
-            });
-        });
+        let mut memo = StemMemo::default();
+        walk(
+            self.lang,
+            &[],
+            text,
+            memo.for_language(self.lang),
+            &mut |p: Piece, position: u32| {
+                out.push(Token {
+                    term: match p.stemmed {
+                        Some(stem) => stem.to_string(),
+                        None => p.lower,
+                    },
+                    position,
+                    start: p.start,
+                    end: p.end,
+                });
+            },
+        );
+        out
+    }
+
+    /// The terms of `text` that are in `terms`, with their byte ranges: what
+    /// [`Analyzer::analyze`] yields, filtered, without a string per word that is not one.
+    /// `memo` carries stems from one call to the next (a page of results' texts).
+    pub fn matches<'t>(
+        &self,
+        text: &str,
+        terms: &HashSet<&'t str>,
+        memo: &mut StemMemo,
+    ) -> Vec<(usize, usize, &'t str)> {
+        let mut out = Vec::new();
+        walk(
+            self.lang,
+            &[],
+            text,
+            memo.for_language(self.lang),
+            &mut |p: Piece, _| {
+                if let Some(t) = terms.get(p.term()) {
+                    out.push((p.start, p.end, *t));
+                }
+            },
+        );
         out
     }
 
@@ -213,14 +268,16 @@ impl Analyzer {
         // (bench/questions, format 1.12 grouping: 0.540 → 0.528 French, 0.786 → 0.778
         // German; before it 0.493 → 0.480, 0.732 → 0.715), and would put every list in
         // the languages keyword modules (+10 KB gzip) for it.
+        let mut memo = StemMemo::default();
         walk(
             self.lang,
             &self.others,
             text,
+            memo.for_language(self.lang),
             &mut |p: Piece, position: u32| {
                 let stopword = !p.cjk && is_stopword(&p.lower);
                 let (term, raw) = match p.stemmed {
-                    Some(stem) => (stem, p.lower),
+                    Some(stem) => (stem.to_string(), p.lower),
                     None => (p.lower.clone(), p.lower),
                 };
                 out.push(QueryToken {
@@ -269,7 +326,7 @@ fn lowercase(w: &str) -> String {
 /// stem (so the document side can reuse the allocation and the query side keeps both).
 struct Piece {
     lower: String,
-    stemmed: Option<String>,
+    stemmed: Option<std::rc::Rc<str>>,
     /// Its terms under the query's other languages ([`QueryToken::also`]).
     also: Vec<String>,
     start: usize,
@@ -285,14 +342,20 @@ impl Piece {
 }
 
 /// The one code path both [`Analyzer::analyze`] and [`Analyzer::analyze_query`] run.
-fn walk(lang: Language, others: &[Language], text: &str, sink: &mut dyn FnMut(Piece, u32)) {
+fn walk(
+    lang: Language,
+    others: &[Language],
+    text: &str,
+    memo: &mut StemMemo,
+    sink: &mut dyn FnMut(Piece, u32),
+) {
     let norm = Normalized::new(text);
     let mut w = Walker {
         norm: &norm,
         buf: &norm.text,
         stemmers: Stemmers::new(lang),
         others: others.iter().map(|&l| Stemmers::new(l)).collect(),
-        stems: HashMap::default(),
+        stems: &mut memo.stems,
         position: 0,
         sink,
     };
@@ -329,7 +392,7 @@ struct Walker<'a, 's> {
     stemmers: Stemmers,
     /// The query's other languages (none for documents).
     others: Vec<Stemmers>,
-    stems: HashMap<String, Option<String>>,
+    stems: &'s mut HashMap<String, Option<std::rc::Rc<str>>>,
     position: u32,
     sink: &'s mut dyn FnMut(Piece, u32),
 }
@@ -341,12 +404,12 @@ impl Walker<'_, '_> {
         p
     }
 
-    /// The stem of `lower` if it differs, memoised per call (documents repeat their words).
-    fn stem(&mut self, lower: &str) -> Option<String> {
+    /// The stem of `lower` if it differs, memoised ([`StemMemo`]).
+    fn stem(&mut self, lower: &str) -> Option<std::rc::Rc<str>> {
         if let Some(hit) = self.stems.get(lower) {
             return hit.clone();
         }
-        let stemmed = self.stemmers.stem(lower);
+        let stemmed: Option<std::rc::Rc<str>> = self.stemmers.stem(lower).map(Into::into);
         if self.stems.len() < STEM_CACHE_ENTRIES {
             self.stems.insert(lower.to_owned(), stemmed.clone());
         }
@@ -362,7 +425,7 @@ impl Walker<'_, '_> {
             let term = stemmed.as_deref().unwrap_or(&lower);
             for other in &self.others {
                 let t = other.stem(&lower).unwrap_or_else(|| lower.clone());
-                if t != term && !also.contains(&t) {
+                if *t != *term && !also.contains(&t) {
                     also.push(t);
                 }
             }

@@ -10,6 +10,7 @@
 //! The Markdown stripping is hand-written and line-based on purpose: a full CommonMark
 //! parse per result would add a parser to the browser's keyword module for a two-line
 //! string, and a section's text is already cut on line boundaries.
+use super::marks::Marker;
 use crate::analyzer::Analyzer;
 use rustc_hash::FxHashSet as HashSet;
 
@@ -43,9 +44,9 @@ pub(crate) fn excerpt(
     text: &str,
     first_line: u32,
     own_end_line: u32,
-    terms: &HashSet<&str>,
+    marker: &Marker<'_>,
 ) -> Excerpt {
-    best_window(analyzer, &Plain::of(text, first_line, own_end_line), terms)
+    best_window(analyzer, &Plain::of(text, first_line, own_end_line), marker)
 }
 
 /// A section's text as a reader sees it, one string, with where each source line begins.
@@ -299,18 +300,9 @@ fn width_of(s: &str) -> usize {
 }
 
 /// The window of `plain` covering the most distinct terms of `terms`.
-fn best_window(analyzer: &Analyzer, plain: &Plain, terms: &HashSet<&str>) -> Excerpt {
+fn best_window(analyzer: &Analyzer, plain: &Plain, marker: &Marker<'_>) -> Excerpt {
     let text = plain.text.as_str();
-    let matched: Vec<(usize, usize, String)> = if terms.is_empty() {
-        Vec::new()
-    } else {
-        analyzer
-            .analyze(text)
-            .into_iter()
-            .filter(|t| terms.contains(t.term.as_str()))
-            .map(|t| (t.start, t.end, t.term))
-            .collect()
-    };
+    let matched = marker.find(analyzer, text);
     // Best run of matches that fits: (distinct terms, matches), earliest on ties; starting
     // in the section's own text when any match is there.
     let own = matched.iter().take_while(|m| m.0 < plain.own_end).count();
@@ -322,8 +314,8 @@ fn best_window(analyzer: &Analyzer, plain: &Plain, terms: &HashSet<&str>) -> Exc
         while b < matched.len()
             && width_of(&text[matched[a].0..matched[b].1]) <= EXCERPT_WIDTH * 3 / 4
         {
-            if !seen.contains(&matched[b].2.as_str()) {
-                seen.push(&matched[b].2);
+            if !seen.contains(&matched[b].2) {
+                seen.push(matched[b].2);
             }
             b += 1;
         }
@@ -336,7 +328,7 @@ fn best_window(analyzer: &Analyzer, plain: &Plain, terms: &HashSet<&str>) -> Exc
     let (from, to) = match best {
         Some((_, _, a, b)) => (matched[a].0, matched[b].1),
         None => {
-            let s = closest_sentence(text, terms);
+            let s = closest_sentence(text, marker.terms());
             (s, s)
         }
     };
@@ -498,19 +490,23 @@ mod tests {
         words.iter().copied().collect()
     }
 
+    fn excerpt_of(a: &Analyzer, src: &str, first: u32, own_end: u32, t: &HashSet<&str>) -> Excerpt {
+        excerpt(a, src, first, own_end, &Marker::new(t))
+    }
+
     #[test]
     fn the_sections_own_words_come_before_its_subsections() {
         let analyzer = Analyzer::new();
         let src = "## Parent\nA cache here.\n### Child\nThe cache and its key.\n";
         // Own text (lines 1-2) has "cache": shown there, though the child has more terms.
-        let e = excerpt(&analyzer, src, 1, 2, &terms(&["cach", "key"]));
+        let e = excerpt_of(&analyzer, src, 1, 2, &terms(&["cach", "key"]));
         assert!(e.text.starts_with("A cache here."), "{}", e.text);
         assert_eq!(e.line, 2);
         // Only the child has "key": the child's line.
-        let e = excerpt(&analyzer, src, 1, 2, &terms(&["key"]));
+        let e = excerpt_of(&analyzer, src, 1, 2, &terms(&["key"]));
         assert_eq!(e.line, 4);
         // No own text at all: the subsection's start.
-        let e = excerpt(
+        let e = excerpt_of(
             &analyzer,
             "## Parent\n\n### Child\nWords.\n",
             1,
@@ -530,7 +526,7 @@ mod tests {
         src.push_str("\nThe configuration takes one attribute.\n");
         // "configurat" is no term of the section's words ("configuration" stems to
         // "configur"): no marks, but the sentence where a word starts with it.
-        let e = excerpt(
+        let e = excerpt_of(
             &analyzer,
             &src,
             1,
@@ -541,7 +537,7 @@ mod tests {
         assert!(e.text.contains("The configuration takes"), "{}", e.text);
         assert_eq!(e.line, 3);
         // Nothing in common: the start.
-        let e = excerpt(&analyzer, &src, 1, u32::MAX, &terms(&["zebra"]));
+        let e = excerpt_of(&analyzer, &src, 1, u32::MAX, &terms(&["zebra"]));
         assert!(e.text.starts_with("Sentence 0"), "{}", e.text);
     }
 
@@ -567,7 +563,7 @@ mod tests {
             ));
         }
         src.push_str("Only here do we mention the xylophone option.\n");
-        let e = excerpt(&analyzer, &src, 10, u32::MAX, &terms(&["xylophon"]));
+        let e = excerpt_of(&analyzer, &src, 10, u32::MAX, &terms(&["xylophon"]));
         assert_eq!(e.line, 51);
         assert!(e.text.contains("xylophone"), "{}", e.text);
         let [a, b] = e.highlights[0];
@@ -583,7 +579,7 @@ mod tests {
     fn the_window_with_most_distinct_terms_wins() {
         let analyzer = Analyzer::new();
         let src = "# T\nCache cache cache everywhere.\n\nFiller text that goes on for a while to separate the two parts of this section so the window has to choose between them and cannot hold both at once, really it cannot.\n\nHere the cache meets its key, and both are marked.\n";
-        let e = excerpt(&analyzer, src, 1, u32::MAX, &terms(&["cach", "key"]));
+        let e = excerpt_of(&analyzer, src, 1, u32::MAX, &terms(&["cach", "key"]));
         assert!(e.text.contains("meets its key"), "{}", e.text);
         assert_eq!(e.highlights.len(), 2);
     }
@@ -592,7 +588,7 @@ mod tests {
     fn no_match_shows_the_start_and_japanese_is_measured_in_columns() {
         let analyzer = Analyzer::new();
         let src = "# 見出し\n".to_string() + &"検索の説明です。".repeat(40);
-        let e = excerpt(&analyzer, &src, 1, u32::MAX, &terms(&[]));
+        let e = excerpt_of(&analyzer, &src, 1, u32::MAX, &terms(&[]));
         assert!(e.highlights.is_empty());
         assert!(width_of(&e.text) <= EXCERPT_WIDTH + 2, "{}", e.text);
         assert!(e.text.starts_with("検索"));

@@ -1,6 +1,7 @@
 //! A result made from a stored section: the lines it previews, the words it highlights, the
 //! links to its other versions. Both layouts make their hits here, so a result reads the
 //! same from a sections file, a card or a bundle.
+use super::marks::Marker;
 use super::{deep_link, DocumentView, SearchHit, SectionView};
 use crate::analyzer::{Analyzer, Language};
 use crate::section::records::{line_starts, lines_of, DocRecord, SectionRecord};
@@ -14,7 +15,7 @@ pub(crate) fn make_hit(
     starts: &[u32],
     score: f32,
     preview_lines: usize,
-    terms: &HashSet<&str>,
+    marker: &Marker<'_>,
 ) -> SearchHit {
     let text = lines_of(&doc.source, starts, sec.start_line, sec.end_line);
     make_hit_from(
@@ -24,7 +25,7 @@ pub(crate) fn make_hit(
         text,
         score,
         preview_lines,
-        terms,
+        marker,
     )
 }
 
@@ -113,7 +114,7 @@ pub(crate) fn make_hit_from(
     text: &str,
     score: f32,
     preview_lines: usize,
-    terms: &HashSet<&str>,
+    marker: &Marker<'_>,
 ) -> SearchHit {
     // Saturating: line numbers come from a file, and a damaged one must not panic here.
     let span = sec
@@ -136,12 +137,8 @@ pub(crate) fn make_hit_from(
     // a query read by English rules are its German terms, which the query also tried).
     let own = analyzer.for_page(doc.lang);
     let analyzer = own.as_ref();
-    let highlights = if terms.is_empty() {
-        Vec::new()
-    } else {
-        highlight_ranges(analyzer, &preview, terms)
-    };
-    let excerpt = super::excerpt::excerpt(analyzer, text, sec.start_line, sec.own_end_line, terms);
+    let highlights = highlight_ranges(analyzer, &preview, marker);
+    let excerpt = super::excerpt::excerpt(analyzer, text, sec.start_line, sec.own_end_line, marker);
     SearchHit {
         id: SectionId(sec.id).to_string(),
         path: doc.path.to_string(),
@@ -184,19 +181,18 @@ pub(crate) fn section_view(
             starts,
             0.0,
             usize::MAX,
-            &HashSet::default(),
+            &Marker::new(&HashSet::default()),
         ),
         text,
     }
 }
 
-/// Byte ranges of `text` whose terms are in `terms`, merged, as UTF-16 offsets.
-pub fn highlight_ranges(analyzer: &Analyzer, text: &str, terms: &HashSet<&str>) -> Vec<[u32; 2]> {
-    let ranges: Vec<(usize, usize)> = analyzer
-        .analyze(text)
+/// Byte ranges of `text` whose terms the marker marks, merged, as UTF-16 offsets.
+pub fn highlight_ranges(analyzer: &Analyzer, text: &str, marker: &Marker<'_>) -> Vec<[u32; 2]> {
+    let ranges: Vec<(usize, usize)> = marker
+        .find(analyzer, text)
         .into_iter()
-        .filter(|t| terms.contains(t.term.as_str()))
-        .map(|t| (t.start, t.end))
+        .map(|(a, b, _)| (a, b))
         .collect();
     super::excerpt::utf16_ranges(text, ranges)
 }
@@ -208,6 +204,7 @@ pub(crate) fn document_view(
     sections: &[SectionRecord],
 ) -> DocumentView {
     let starts = line_starts(&d.source);
+    let none = HashSet::default();
     DocumentView {
         path: d.path.clone(),
         url: d.url.clone(),
@@ -215,7 +212,7 @@ pub(crate) fn document_view(
         source: d.source.clone(),
         sections: sections
             .iter()
-            .map(|sec| make_hit(analyzer, sec, d, &starts, 0.0, 0, &HashSet::default()))
+            .map(|sec| make_hit(analyzer, sec, d, &starts, 0.0, 0, &Marker::new(&none)))
             .collect(),
     }
 }

@@ -3,9 +3,11 @@
 //! them. One definition: the JSON of every caller comes from these types' serde.
 //!
 //! [`hit`] makes a result from a stored section: its preview, highlights and links;
-//! [`excerpt`] the plain-text window that shows why it matched.
+//! [`excerpt`] the plain-text window that shows why it matched; [`marks`] finds the query's
+//! words in both.
 pub mod excerpt;
 pub mod hit;
+pub mod marks;
 pub mod quote;
 
 use crate::rank::fusion::Fusion;

@@ -1,9 +1,10 @@
 //! What planning reads of a term dictionary, whichever layout holds it, and the fst
 //! helpers both layouts' dictionaries share.
+#[cfg(feature = "typos")]
+#[cfg(feature = "typos")]
+use super::levenshtein::Within;
 use super::WeightedTerm;
 use super::MAX_PREFIX_SCAN;
-#[cfg(feature = "typos")]
-use fst::automaton::Levenshtein;
 use fst::{Automaton, IntoStreamer, Map, Streamer};
 /// What planning reads of a term dictionary. Implemented by the whole index's
 /// [`crate::layout::single::dictionary::Dictionary`] and by a sharded index (`crate::shards`), which answers from the shards it
@@ -16,7 +17,7 @@ pub trait Lexicon {
     fn prefixed(&self, prefix: &str, limit: usize) -> Vec<(String, u64)>;
     /// Up to `limit` dictionary entries the automaton accepts, in term order.
     #[cfg(feature = "typos")]
-    fn within(&self, lev: &Levenshtein, limit: usize) -> Vec<(String, u64)>;
+    fn within(&self, lev: &Within, limit: usize) -> Vec<(String, u64)>;
     /// Number of sections a term occurs in.
     fn df(&self, term: &str, reference: u64) -> u64;
     /// The display word for a term (the most frequent word that produced it).

@@ -9,6 +9,8 @@
 //! [`lexicon`] is what planning reads of a dictionary, [`synonyms`] the groups it applies,
 //! [`typos`] the corrections it tries (feature `typos`).
 
+#[cfg(feature = "typos")]
+pub mod levenshtein;
 pub mod lexicon;
 pub mod synonyms;
 pub mod syntax;
@@ -32,13 +34,12 @@ pub(crate) const MAX_PREFIX_SCAN: usize = 20_000;
 const MAX_PLAN_PREFIX_SCAN: usize = 2 * MAX_PREFIX_SCAN;
 /// Typo corrections tried per word.
 pub const MAX_FUZZY_EXPANSIONS: usize = 4;
-/// Longest word (in characters) that gets typo corrections: a Levenshtein automaton's
-/// construction grows with the word's length (~25 ms for 32 characters at distance 2), and
-/// long identifiers are pasted rather than typed.
+/// Longest word (in characters) that gets typo corrections: long identifiers are pasted
+/// rather than typed, and a walk's rows ([`levenshtein::Row`]) are this long.
 pub const MAX_FUZZY_CHARS: usize = 20;
-/// Words of one query that get typo corrections. Each costs up to six Levenshtein automata
-/// (their construction dominates a query's time), so 64 long unknown words must not all
-/// get them; people mistype a few words, not dozens.
+/// Words of one query that get typo corrections. Each costs up to eighteen dictionary
+/// walks, so 64 long unknown words must not all get them; people mistype a few words, not
+/// dozens.
 pub const MAX_FUZZY_WORDS: usize = 4;
 /// Weight of a completion relative to an exact term.
 const PREFIX_WEIGHT: f32 = 0.9;

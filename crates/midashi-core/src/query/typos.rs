@@ -1,13 +1,13 @@
 //! Typo corrections (feature `typos`): dictionary terms within one or two edits of an
-//! unknown word, found with fst's Levenshtein automata, and words one swap of adjacent
+//! unknown word, found with Levenshtein automata (`levenshtein.rs`), and words one swap of adjacent
 //! letters away (`serach`, `tokenzier`: one edit for people, two for Levenshtein). Without the feature
 //! `typos_off.rs` stands here: the plan notes the words that would have wanted corrections,
 //! and the query moves to an engine that has them.
+use super::levenshtein::Within;
 use super::lexicon::Lexicon;
 use super::{may_have_corrections, QueryPlan, WeightedTerm, MAX_FUZZY_CHARS, MAX_FUZZY_EXPANSIONS};
 use crate::analyzer::{Analyzer, QueryToken};
 use crate::error::Result;
-use fst::automaton::Levenshtein;
 
 /// Weight of a correction at edit distance 1 and 2.
 const FUZZY_WEIGHT: [f32; 2] = [0.6, 0.35];
@@ -66,7 +66,7 @@ pub trait Corrections: Lexicon {
         let mut out: Vec<(WeightedTerm, u64)> = Vec::new();
         for k in (chars.len().saturating_sub(4).max(4)..chars.len()).rev() {
             let prefix: String = chars[..k].iter().collect();
-            let Ok(lev) = Levenshtein::new(&prefix, 1) else {
+            let Some(lev) = Within::new(&prefix, 1) else {
                 continue;
             };
             for (key, offset) in self.within(&lev, 200) {
@@ -109,7 +109,7 @@ pub trait Corrections: Lexicon {
         };
         let mut out: Vec<(WeightedTerm, u64)> = Vec::new();
         for dist in 1..=max_dist {
-            let Ok(lev) = Levenshtein::new(term, dist) else {
+            let Some(lev) = Within::new(term, dist) else {
                 break;
             };
             for (k, offset) in self.within(&lev, 1000) {
@@ -165,7 +165,7 @@ pub trait Corrections: Lexicon {
             if only.part || only.cjk || only.term == tok.term {
                 continue;
             }
-            let Ok(exact) = Levenshtein::new(&only.term, 0) else {
+            let Some(exact) = Within::new(&only.term, 0) else {
                 continue;
             };
             for (term, offset) in self.within(&exact, 1) {

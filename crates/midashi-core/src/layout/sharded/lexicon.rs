@@ -3,9 +3,9 @@
 use super::names::split_ref;
 use super::read::{LoadedShard, LockOk, Sharded};
 use crate::layout::single::postings::read_varint;
-use crate::query::lexicon::{collect_stream, surface_of, Lexicon};
 #[cfg(feature = "typos")]
-use fst::automaton::Levenshtein;
+use crate::query::levenshtein::Within;
+use crate::query::lexicon::{collect_stream, surface_of, Lexicon};
 use fst::automaton::Str;
 use fst::Automaton;
 use std::sync::Arc;
@@ -51,7 +51,7 @@ impl Lexicon for Sharded {
     }
 
     #[cfg(feature = "typos")]
-    fn within(&self, lev: &Levenshtein, limit: usize) -> Vec<(String, u64)> {
+    fn within(&self, lev: &Within, limit: usize) -> Vec<(String, u64)> {
         let Some(lex) = self.lexicon() else {
             return Vec::new();
         };

@@ -5,6 +5,7 @@ use super::links::{version_link, Link, LinkDoc};
 use super::read::Sharded;
 use crate::analyzer::{Analyzer, Language};
 use crate::answer::hit::{make_hit_from, HitDoc};
+use crate::answer::marks::Marker;
 use crate::answer::{SearchHit, SearchOptions};
 use crate::error::{Error, Result};
 use crate::layout::{DocFacets, Layout, Ranking};
@@ -231,6 +232,7 @@ pub(super) fn hits_from<T>(
         file: kind.into(),
         detail: format!("a result's section is not in its {kind}"),
     };
+    let marker = Marker::new(terms);
     page.iter()
         .zip(files)
         .map(|(c, file)| {
@@ -243,7 +245,7 @@ pub(super) fn hits_from<T>(
                 &at.text,
                 c.score,
                 preview_lines,
-                terms,
+                &marker,
             );
             hit.other_versions = c
                 .others

@@ -1,9 +1,9 @@
 //! The single-file layout's term dictionary as the query planner reads it.
 use super::postings::ListReader;
 use super::TermsData;
-use crate::query::lexicon::{collect_stream, surface_of, Lexicon};
 #[cfg(feature = "typos")]
-use fst::automaton::Levenshtein;
+use crate::query::levenshtein::Within;
+use crate::query::lexicon::{collect_stream, surface_of, Lexicon};
 use fst::automaton::Str;
 use fst::{Automaton, Map};
 /// The whole index's term dictionary: references are posting offsets.
@@ -24,7 +24,7 @@ impl Lexicon for Dictionary<'_> {
     }
 
     #[cfg(feature = "typos")]
-    fn within(&self, lev: &Levenshtein, limit: usize) -> Vec<(String, u64)> {
+    fn within(&self, lev: &Within, limit: usize) -> Vec<(String, u64)> {
         collect_stream(self.map, lev, limit)
     }
 

@@ -6,6 +6,7 @@ use super::postings::ListReader;
 use super::TermsData;
 use crate::analyzer::Analyzer;
 use crate::answer::hit::{document_range, document_view, make_hit, section_view};
+use crate::answer::marks::Marker;
 use crate::answer::{version_link, DocumentView, SearchHit, SearchOptions, SectionView};
 use crate::error::{Error, Result};
 use crate::format::frame::decode;
@@ -276,6 +277,7 @@ impl Ranking for Whole {
         preview_lines: usize,
         terms: &HashSet<&str>,
     ) -> Result<Vec<SearchHit>> {
+        let marker = Marker::new(terms);
         Ok(page
             .iter()
             .map(|c| {
@@ -288,7 +290,7 @@ impl Ranking for Whole {
                     &self.line_starts[sec.doc as usize],
                     c.score,
                     preview_lines,
-                    terms,
+                    &marker,
                 );
                 hit.other_versions = c
                     .others

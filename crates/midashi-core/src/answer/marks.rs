@@ -1,0 +1,40 @@
+//! The words a query marks in its results: one [`Marker`] per query, so that the stems
+//! worked out for one result's text serve the next (a page of results, each analysed for
+//! its preview and its excerpt, repeats most of its words).
+use crate::analyzer::{Analyzer, StemMemo};
+use rustc_hash::FxHashSet as HashSet;
+use std::cell::RefCell;
+
+/// A query's terms, and the stems its results' texts have needed so far.
+pub struct Marker<'t> {
+    terms: &'t HashSet<&'t str>,
+    memo: RefCell<StemMemo>,
+}
+
+impl<'t> Marker<'t> {
+    /// A marker of `terms` (the query's terms as the analyzer makes them).
+    pub fn new(terms: &'t HashSet<&'t str>) -> Self {
+        Marker {
+            terms,
+            memo: RefCell::new(StemMemo::default()),
+        }
+    }
+
+    /// The query's terms.
+    pub fn terms(&self) -> &HashSet<&'t str> {
+        self.terms
+    }
+
+    /// Whether the query has no terms (nothing to mark).
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// The query's terms in `text` as `analyzer` reads it, with their byte ranges, in order.
+    pub fn find(&self, analyzer: &Analyzer, text: &str) -> Vec<(usize, usize, &'t str)> {
+        if self.terms.is_empty() {
+            return Vec::new();
+        }
+        analyzer.matches(text, self.terms, &mut self.memo.borrow_mut())
+    }
+}
