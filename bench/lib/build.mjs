@@ -26,7 +26,7 @@ const LARGE = new Set(["powershell-docs"]);
 export async function measureBuilds(corpora, { timeoutMs, only, semantic = false, embedLarge = false, embedTimeoutMs = 3600_000 }) {
   const rows = [];
   const withEmbeddings = semantic && existsSync(MODEL) ? ["midashi-embed"] : [];
-  const keys = ["midashi", ...withEmbeddings, ...Object.keys(NODE_SYSTEMS).filter((k) => k !== "midashi"), "pagefind"].filter(
+  const keys = ["midashi", ...withEmbeddings, ...Object.keys(NODE_SYSTEMS).filter((k) => k !== "midashi" && NODE_SYSTEMS[k].bundleEntry), "pagefind"].filter(
     (k) => !only || only.includes(k) || (k === "midashi-embed" && only.includes("midashi")),
   );
   for (const corpus of corpora) {

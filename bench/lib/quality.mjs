@@ -33,7 +33,8 @@ async function coldStart(key, dir, lang, query) {
 
 /** Runs `queries` through a loaded Node system: rankings and per-query latency (after a warm-up). */
 function runQueries(sys, engine, queries, lang) {
-  return timedRuns(queries, (q) => sys.search(engine, q.text, 10, lang), WARMUP);
+  const prepare = sys.prepare && ((q) => sys.prepare(engine, q.text, 10, lang));
+  return timedRuns(queries, (q) => sys.search(engine, q.text, 10, lang), WARMUP, prepare);
 }
 
 /** One Node system on one set. */
@@ -42,7 +43,7 @@ async function nodeSystem(key, set, queries, lang, work) {
   const t = performance.now();
   const engine = await sys.build(set.docs, lang);
   const buildMs = performance.now() - t;
-  const { runs, ms } = await runQueries(sys, engine, queries, lang);
+  const { runs, ms, firstMs } = await runQueries(sys, engine, queries, lang);
   const files = await sys.serialize(engine);
   const dir = path.join(work, `${key}-${set.name}`);
   mkdirSync(dir, { recursive: true });
@@ -58,6 +59,7 @@ async function nodeSystem(key, set, queries, lang, work) {
     set: set.name,
     ...meanScores(runs, set.qrels),
     latencyMs: latencySummary(ms),
+    firstRunMs: firstMs.length ? latencySummary(firstMs) : undefined,
     coldStartMs: cold.ms,
     coldStartRunsMs: cold.runs,
     buildInProcessMs: buildMs,

@@ -49,6 +49,13 @@ export interface EngineSearchOptions {
   minScore?: number | null;
   /** Lines of source in each preview (default 5). */
   previewLines?: number;
+  /**
+   * Give each result its excerpt, the words of its section that show why it matched (default
+   * true). Making it is most of what a result costs: `false` when only the results' places
+   * and lines are needed (an agent quoting sections, ranking measured against engines that
+   * return ids); `excerpt` is then empty.
+   */
+  excerpts?: boolean;
   /** Treat the last word as a prefix, for search as you type (default true; the CLI uses false). */
   prefix?: boolean;
   /** Try typo corrections for unknown words (default true). */

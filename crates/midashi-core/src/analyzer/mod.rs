@@ -56,6 +56,7 @@
 mod host_unicode;
 mod language;
 mod normalize;
+mod segment;
 #[cfg_attr(not(feature = "languages"), path = "snowball_off.rs")]
 mod snowball;
 #[cfg(feature = "languages")]
@@ -67,7 +68,6 @@ mod tests;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rust_stemmers::Stemmer;
-use unicode_segmentation::UnicodeSegmentation;
 
 use crate::error::{Error, Result};
 pub use language::Language;
@@ -463,19 +463,20 @@ impl Walker<'_, '_> {
         if s >= e {
             return;
         }
-        let span = &self.buf[s..e];
+        let buf = self.buf;
+        let span = &buf[s..e];
         // The compound being built (always ends with a word), and the connector seen since.
         let mut cur: Option<(usize, usize)> = None;
         let mut conn_start = 0;
         let mut conn_len = 0;
-        for (i, seg) in span.split_word_bound_indices() {
+        segment::for_each_segment(span, &mut |i, seg| {
             let (a, b) = (s + i, s + i + seg.len());
             if seg.chars().any(char::is_alphanumeric) {
                 match cur {
                     Some((cs, ce))
                         if conn_len > 0
                             && ce + conn_len == a
-                            && valid_connector(&self.buf[conn_start..a]) =>
+                            && valid_connector(&buf[conn_start..a]) =>
                     {
                         cur = Some((cs, b));
                     }
@@ -496,7 +497,7 @@ impl Walker<'_, '_> {
                 self.compound(cs, ce);
                 conn_len = 0;
             }
-        }
+        });
         if let Some((cs, ce)) = cur {
             self.compound(cs, ce);
         }

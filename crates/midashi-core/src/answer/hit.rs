@@ -1,7 +1,7 @@
 //! A result made from a stored section: the lines it previews, the words it highlights, the
 //! links to its other versions. Both layouts make their hits here, so a result reads the
 //! same from a sections file, a card or a bundle.
-use super::marks::Marker;
+use super::marks::{Marker, Shown};
 use super::{deep_link, DocumentView, SearchHit, SectionView};
 use crate::analyzer::{Analyzer, Language};
 use crate::section::records::{line_starts, lines_of, DocRecord, SectionRecord};
@@ -14,19 +14,10 @@ pub(crate) fn make_hit(
     doc: &DocRecord,
     starts: &[u32],
     score: f32,
-    preview_lines: usize,
-    marker: &Marker<'_>,
+    shown: &Shown<'_>,
 ) -> SearchHit {
     let text = lines_of(&doc.source, starts, sec.start_line, sec.end_line);
-    make_hit_from(
-        analyzer,
-        sec,
-        HitDoc::from(doc),
-        text,
-        score,
-        preview_lines,
-        marker,
-    )
+    make_hit_from(analyzer, sec, HitDoc::from(doc), text, score, shown)
 }
 
 /// What a hit shows of its document.
@@ -113,16 +104,16 @@ pub(crate) fn make_hit_from(
     doc: HitDoc<'_>,
     text: &str,
     score: f32,
-    preview_lines: usize,
-    marker: &Marker<'_>,
+    shown: &Shown<'_>,
 ) -> SearchHit {
+    let (preview_lines, marker) = (shown.preview_lines, &shown.marker);
     // Saturating: line numbers come from a file, and a damaged one must not panic here.
     let span = sec
         .end_line
         .saturating_sub(sec.start_line)
         .saturating_add(1);
-    let shown = u32::try_from(preview_lines).unwrap_or(u32::MAX).min(span);
-    let lines = first_lines(text, shown);
+    let lines_shown = u32::try_from(preview_lines).unwrap_or(u32::MAX).min(span);
+    let lines = first_lines(text, lines_shown);
     let cut = lines.len() > MAX_PREVIEW_BYTES;
     let lines = if cut {
         &lines[..char_floor(lines, MAX_PREVIEW_BYTES)]
@@ -138,7 +129,14 @@ pub(crate) fn make_hit_from(
     let own = analyzer.for_page(doc.lang);
     let analyzer = own.as_ref();
     let highlights = highlight_ranges(analyzer, &preview, marker);
-    let excerpt = super::excerpt::excerpt(analyzer, text, sec.start_line, sec.own_end_line, marker);
+    let excerpt = if shown.excerpts {
+        super::excerpt::excerpt(analyzer, text, sec.start_line, sec.own_end_line, marker)
+    } else {
+        super::excerpt::Excerpt {
+            line: sec.start_line,
+            ..Default::default()
+        }
+    };
     SearchHit {
         id: SectionId(sec.id).to_string(),
         path: doc.path.to_string(),
@@ -152,7 +150,7 @@ pub(crate) fn make_hit_from(
         end_line: sec.end_line,
         score,
         preview,
-        more_lines: span - shown,
+        more_lines: span - lines_shown,
         highlights,
         excerpt: excerpt.text,
         excerpt_highlights: excerpt.highlights,
@@ -180,8 +178,11 @@ pub(crate) fn section_view(
             doc,
             starts,
             0.0,
-            usize::MAX,
-            &Marker::new(&HashSet::default()),
+            &Shown {
+                preview_lines: usize::MAX,
+                excerpts: true,
+                marker: Marker::new(&HashSet::default()),
+            },
         ),
         text,
     }
@@ -205,6 +206,11 @@ pub(crate) fn document_view(
 ) -> DocumentView {
     let starts = line_starts(&d.source);
     let none = HashSet::default();
+    let outline = Shown {
+        preview_lines: 0,
+        excerpts: true,
+        marker: Marker::new(&none),
+    };
     DocumentView {
         path: d.path.clone(),
         url: d.url.clone(),
@@ -212,7 +218,7 @@ pub(crate) fn document_view(
         source: d.source.clone(),
         sections: sections
             .iter()
-            .map(|sec| make_hit(analyzer, sec, d, &starts, 0.0, 0, &Marker::new(&none)))
+            .map(|sec| make_hit(analyzer, sec, d, &starts, 0.0, &outline))
             .collect(),
     }
 }

@@ -5,6 +5,17 @@ use crate::analyzer::{Analyzer, StemMemo};
 use rustc_hash::FxHashSet as HashSet;
 use std::cell::RefCell;
 
+/// What a page of results shows: how many lines of each section's source, whether an
+/// excerpt, and which words are marked in them.
+pub struct Shown<'t> {
+    /// Lines of source in each preview ([`crate::SearchOptions::preview_lines`]).
+    pub preview_lines: usize,
+    /// Whether each result gets its excerpt ([`crate::SearchOptions::excerpts`]).
+    pub excerpts: bool,
+    /// The query's words.
+    pub marker: Marker<'t>,
+}
+
 /// A query's terms, and the stems its results' texts have needed so far.
 pub struct Marker<'t> {
     terms: &'t HashSet<&'t str>,

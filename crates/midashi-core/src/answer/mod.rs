@@ -63,6 +63,11 @@ pub struct SearchOptions {
     pub min_score: Option<f32>,
     /// Lines of source in each preview.
     pub preview_lines: usize,
+    /// Give each result its excerpt (the few words of its section that show why it
+    /// matched, marked). Analysing the result's text for it is most of what a result costs:
+    /// `false` for a caller that needs only the results' places and lines (an agent quoting
+    /// sections, a benchmark of ranking against engines that return ids).
+    pub excerpts: bool,
     /// Treat the last word as a prefix (search as you type).
     pub prefix: bool,
     /// Try typo corrections for words not in the index.
@@ -95,6 +100,7 @@ impl Default for SearchOptions {
             version: None,
             min_score: None,
             preview_lines: 5,
+            excerpts: true,
             prefix: true,
             fuzzy: true,
             group: true,

@@ -13,55 +13,43 @@ pub mod sharded;
 pub mod single;
 
 use crate::analyzer::Analyzer;
+use crate::answer::marks::Shown;
 use crate::answer::{DocumentView, SearchHit, SearchOptions, SectionView};
 use crate::error::Result;
 use crate::query::{PlanOptions, QueryPlan, WeightedTerm};
-use crate::rank::pipeline::SectionFacts;
+use crate::rank::pipeline::Seen;
 use crate::rank::versions::Collapsed;
 use crate::section::SectionId;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 /// What [`crate::search::SearchIndex`]'s pipeline needs of a layout after planning. `facts` carries what the
 /// keyword leg learnt of its candidates (a sharded index's postings hold it).
 pub(crate) trait Ranking {
     fn section_count(&self) -> usize;
     /// Hands each `(section, score)` of a term's postings to `emit`.
-    fn scores(
-        &self,
-        t: &WeightedTerm,
-        facts: &mut HashMap<u32, SectionFacts>,
-        emit: &mut dyn FnMut(u32, f32),
-    );
+    fn scores(&self, t: &WeightedTerm, facts: &mut Seen, emit: &mut dyn FnMut(u32, f32));
     /// `Err(NeedsFiles)` when something read so far was missing.
     fn ready(&self) -> Result<()>;
-    fn passes_filters(
-        &self,
-        s: u32,
-        opts: &SearchOptions,
-        facts: &HashMap<u32, SectionFacts>,
-    ) -> bool;
+    fn passes_filters(&self, s: u32, opts: &SearchOptions, facts: &Seen) -> bool;
     fn lift(
         &self,
         analyzer: &Analyzer,
         ranked: &mut [(u32, f32)],
         wanted: &[&str],
         query_len: usize,
-        facts: &HashMap<u32, SectionFacts>,
+        facts: &Seen,
     ) -> Result<Vec<u32>>;
     /// Loads what the semantic leg's candidates need.
     #[cfg(feature = "semantic")]
     fn prepare_semantic(&self) -> Result<()>;
     /// The ranked list grouped by ancestor chains ([`crate::rank::grouping::group_chains`]).
-    fn group(&self, ranked: Vec<(u32, f32)>, facts: &HashMap<u32, SectionFacts>)
-        -> Vec<(u32, f32)>;
+    fn group(&self, ranked: Vec<(u32, f32)>, facts: &Seen) -> Vec<(u32, f32)>;
     fn versioned(&self) -> bool;
-    fn family(&self, s: u32, facts: &HashMap<u32, SectionFacts>) -> Option<u32>;
+    fn family(&self, s: u32, facts: &Seen) -> Option<u32>;
     fn version_of(&self, s: u32) -> Option<&str>;
     fn hits(
         &self,
         analyzer: &Analyzer,
         page: &[&Collapsed],
-        preview_lines: usize,
-        terms: &HashSet<&str>,
+        shown: &Shown<'_>,
     ) -> Result<Vec<SearchHit>>;
     /// The facet values of the section's document: category, language, version, tags.
     fn doc_facets(&self, s: u32) -> DocFacets<'_>;

@@ -24,6 +24,32 @@ pub struct SectionFacts {
     pub bare: bool,
 }
 
+/// What the keyword leg learnt of its candidates' [`SectionFacts`], by section ordinal (a
+/// sharded index's postings carry them, so that ranking reads no other file). A table over
+/// every ordinal, made on the first fact, rather than a map: a common word's postings on a
+/// large site are tens of thousands of sections, and hashing each one in and out was a
+/// seventh of a query's time on powershell-docs.
+#[derive(Debug, Default)]
+pub struct Seen {
+    facts: Vec<Option<SectionFacts>>,
+}
+
+impl Seen {
+    /// The facts noted for section `s`, if any.
+    pub fn get(&self, s: u32) -> Option<&SectionFacts> {
+        self.facts.get(s as usize)?.as_ref()
+    }
+
+    /// Notes the facts of section `s` of an index of `n` sections.
+    pub fn insert(&mut self, n: usize, s: u32, f: SectionFacts) {
+        let i = s as usize;
+        if i >= self.facts.len() {
+            self.facts.resize(n.max(i + 1), None);
+        }
+        self.facts[i] = Some(f);
+    }
+}
+
 /// A section's heading as the exact-heading lift compares it with a query: its distinct
 /// query terms, sorted. (The sharded layout's writer stores the same, per posting.)
 pub fn heading_terms(analyzer: &Analyzer, heading: &str) -> Vec<String> {

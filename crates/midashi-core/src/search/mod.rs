@@ -15,6 +15,7 @@ mod single_file;
 pub(crate) mod suggest;
 
 use crate::analyzer::{Analyzer, Language};
+use crate::answer::marks::{Marker, Shown};
 use crate::answer::{DocumentView, Facets, Mode, SearchOptions, SearchResponse, SectionView};
 use crate::error::{Error, Result};
 use crate::format::{FileKind, Manifest};
@@ -24,12 +25,12 @@ use crate::query::syntax::parse as parse_operators;
 use crate::query::{PlanOptions, QueryPlan, MAX_QUERY_BYTES};
 use crate::rank::bm25::sort_ranked;
 use crate::rank::fusion::{anchored, keep_places};
-use crate::rank::pipeline::accumulate;
+use crate::rank::pipeline::{accumulate, Seen};
 use crate::rank::versions::{collapse, Collapsed};
 use crate::section::SectionId;
 use crate::vectors::ann::AnnData;
 use crate::vectors::VectorsData;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashSet as HashSet;
 use suggest::did_you_mean;
 
 /// A loaded index, ready to answer queries.
@@ -324,7 +325,7 @@ impl SearchIndex {
     ) -> Result<SearchResponse> {
         let plan = &planned.plan;
         let analyzer = &planned.analyzer;
-        let mut facts = HashMap::default();
+        let mut facts = Seen::default();
         // Keyword results whose heading has every query word, and where they stand: the
         // fused list keeps them there.
         let mut places: Vec<(u32, usize)> = Vec::new();
@@ -406,7 +407,12 @@ impl SearchIndex {
             .skip(opts.offset)
             .take(opts.limit)
             .collect();
-        let results = store.hits(analyzer, &page, opts.preview_lines, &terms)?;
+        let shown = Shown {
+            preview_lines: opts.preview_lines,
+            excerpts: opts.excerpts,
+            marker: Marker::new(&terms),
+        };
+        let results = store.hits(analyzer, &page, &shown)?;
         let suggestions = if total < 3 {
             did_you_mean(query, plan)
         } else {

@@ -5,7 +5,8 @@ use crate::error::Result;
 use crate::layout::Layout;
 use crate::query::syntax::{phrase_occurs, Operators, MAX_PHRASE_CHECKS};
 use crate::query::{Clause, PlanOptions};
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use crate::rank::pipeline::Seen;
+use rustc_hash::FxHashSet as HashSet;
 
 /// What the operators allow, from the postings of their words.
 pub(super) struct Filters {
@@ -55,7 +56,7 @@ pub(super) fn prepare(
 
 /// The sections holding any alternative of `clause`.
 fn holding(store: &dyn Layout, clause: &Clause) -> HashSet<u32> {
-    let mut facts = HashMap::default();
+    let mut facts = Seen::default();
     let mut out = HashSet::default();
     for t in clause.alternatives.iter().flat_map(|a| a.terms.iter()) {
         store.scores(t, &mut facts, &mut |s, _| {

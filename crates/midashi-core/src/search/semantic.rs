@@ -9,10 +9,9 @@ use crate::format::frame::decode;
 use crate::format::FileKind;
 use crate::layout::Layout;
 use crate::rank::fusion::fuse;
-use crate::rank::pipeline::SectionFacts;
+use crate::rank::pipeline::Seen;
 use crate::vectors::ann::AnnData;
 use crate::vectors::VectorsData;
-use rustc_hash::FxHashMap as HashMap;
 
 impl SearchIndex {
     /// Attaches a vectors or HNSW graph file by kind (see [`SearchIndex::attach_file`]).
@@ -86,7 +85,7 @@ impl SearchIndex {
         store: &dyn Layout,
         qv: &[f32],
         opts: &SearchOptions,
-        facts: &HashMap<u32, SectionFacts>,
+        facts: &Seen,
         mode: Mode,
         keyword: Vec<(u32, f32)>,
         words_match: bool,

@@ -6,8 +6,7 @@ use crate::answer::{Mode, SearchOptions};
 use crate::error::{Error, Result};
 use crate::format::FileKind;
 use crate::layout::Layout;
-use crate::rank::pipeline::SectionFacts;
-use rustc_hash::FxHashMap as HashMap;
+use crate::rank::pipeline::Seen;
 
 impl SearchIndex {
     /// No vectors in this build.
@@ -22,7 +21,7 @@ impl SearchIndex {
         _: &dyn Layout,
         _: &[f32],
         _: &SearchOptions,
-        _: &HashMap<u32, SectionFacts>,
+        _: &Seen,
         _: Mode,
         _: Vec<(u32, f32)>,
         _: bool,

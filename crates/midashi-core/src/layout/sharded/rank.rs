@@ -5,20 +5,20 @@ use super::links::{version_link, Link, LinkDoc};
 use super::read::Sharded;
 use crate::analyzer::{Analyzer, Language};
 use crate::answer::hit::{make_hit_from, HitDoc};
-use crate::answer::marks::Marker;
+use crate::answer::marks::Shown;
 use crate::answer::{SearchHit, SearchOptions};
 use crate::error::{Error, Result};
 use crate::layout::{DocFacets, Layout, Ranking};
 use crate::query::lexicon::Lexicon;
 use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
 use crate::rank::grouping::group_chains;
-use crate::rank::pipeline::{filters_pass, lift_exact_headings, HeadingMatch, SectionFacts};
+use crate::rank::pipeline::{filters_pass, lift_exact_headings, HeadingMatch, SectionFacts, Seen};
 use crate::rank::versions::Collapsed;
 use crate::section::records::SectionRecord;
 use std::borrow::Cow;
 
 use crate::search::suggest::suggest_in;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 impl<'a> From<&'a CardDoc> for HitDoc<'a> {
@@ -41,8 +41,8 @@ impl Sharded {
     }
 
     /// A section's facts: from the keyword leg's postings, else from the tree.
-    fn facts_of(&self, s: u32, facts: &HashMap<u32, SectionFacts>) -> SectionFacts {
-        if let Some(f) = facts.get(&s) {
+    fn facts_of(&self, s: u32, facts: &Seen) -> SectionFacts {
+        if let Some(f) = facts.get(s) {
             return *f;
         }
         self.tree()
@@ -56,19 +56,15 @@ impl Ranking for Sharded {
         self.dir.n_sections as usize
     }
 
-    fn scores(
-        &self,
-        t: &WeightedTerm,
-        facts: &mut HashMap<u32, SectionFacts>,
-        emit: &mut dyn FnMut(u32, f32),
-    ) {
+    fn scores(&self, t: &WeightedTerm, facts: &mut Seen, emit: &mut dyn FnMut(u32, f32)) {
         let Some(postings) = self.postings(t.offset) else {
             return;
         };
+        let n = self.section_count();
         for p in postings.iter() {
             // Zero-score postings only carry a heading flag for the lift.
             if p.score != 0.0 {
-                facts.insert(p.section, p.facts);
+                facts.insert(n, p.section, p.facts);
                 emit(p.section, p.score);
             }
         }
@@ -78,12 +74,7 @@ impl Ranking for Sharded {
         self.need()
     }
 
-    fn passes_filters(
-        &self,
-        s: u32,
-        opts: &SearchOptions,
-        facts: &HashMap<u32, SectionFacts>,
-    ) -> bool {
+    fn passes_filters(&self, s: u32, opts: &SearchOptions, facts: &Seen) -> bool {
         let doc = self.doc_of(s);
         let Some(f) = self.dir.docs.get(doc as usize) else {
             return false;
@@ -109,7 +100,7 @@ impl Ranking for Sharded {
         ranked: &mut [(u32, f32)],
         wanted: &[&str],
         query_len: usize,
-        facts: &HashMap<u32, SectionFacts>,
+        facts: &Seen,
     ) -> Result<Vec<u32>> {
         // Per section: how many of the query's words its heading has, its heading's length
         // and its number of distinct heading terms (the postings of heading terms say).
@@ -150,11 +141,7 @@ impl Ranking for Sharded {
         self.need()
     }
 
-    fn group(
-        &self,
-        ranked: Vec<(u32, f32)>,
-        facts: &HashMap<u32, SectionFacts>,
-    ) -> Vec<(u32, f32)> {
+    fn group(&self, ranked: Vec<(u32, f32)>, facts: &Seen) -> Vec<(u32, f32)> {
         group_chains(ranked, |s| self.facts_of(s, facts))
     }
 
@@ -162,7 +149,7 @@ impl Ranking for Sharded {
         self.dir.versioned
     }
 
-    fn family(&self, s: u32, facts: &HashMap<u32, SectionFacts>) -> Option<u32> {
+    fn family(&self, s: u32, facts: &Seen) -> Option<u32> {
         self.facts_of(s, facts).family
     }
 
@@ -178,15 +165,14 @@ impl Ranking for Sharded {
         &self,
         analyzer: &Analyzer,
         page: &[&Collapsed],
-        preview_lines: usize,
-        terms: &HashSet<&str>,
+        shown: &Shown<'_>,
     ) -> Result<Vec<SearchHit>> {
         // A preview of up to `card_lines` lines comes from the section's card (~0.5 KB gzip
         // for four sections); a longer one needs the section's whole text, from its bundle.
-        if preview_lines <= self.card_lines() as usize {
-            return self.hits_from_cards(analyzer, page, preview_lines, terms);
+        if shown.preview_lines <= self.card_lines() as usize {
+            return self.hits_from_cards(analyzer, page, shown);
         }
-        self.hits_from_bundles(analyzer, page, preview_lines, terms)
+        self.hits_from_bundles(analyzer, page, shown)
     }
 
     fn doc_facets(&self, s: u32) -> DocFacets<'_> {
@@ -224,29 +210,19 @@ pub(super) fn hits_from<T>(
     page: &[&Collapsed],
     files: Vec<Option<Arc<T>>>,
     kind: &str,
-    preview_lines: usize,
-    terms: &HashSet<&str>,
+    shown: &Shown<'_>,
     locate: impl for<'a> Fn(&'a T, u32) -> Option<Located<'a>>,
 ) -> Result<Vec<SearchHit>> {
     let damaged = || Error::Malformed {
         file: kind.into(),
         detail: format!("a result's section is not in its {kind}"),
     };
-    let marker = Marker::new(terms);
     page.iter()
         .zip(files)
         .map(|(c, file)| {
             let file = file.ok_or_else(damaged)?;
             let at = locate(&file, c.section).ok_or_else(damaged)?;
-            let mut hit = make_hit_from(
-                analyzer,
-                at.sec,
-                at.doc,
-                &at.text,
-                c.score,
-                preview_lines,
-                &marker,
-            );
+            let mut hit = make_hit_from(analyzer, at.sec, at.doc, &at.text, c.score, shown);
             hit.other_versions = c
                 .others
                 .iter()
@@ -265,36 +241,27 @@ impl Sharded {
         &self,
         analyzer: &Analyzer,
         page: &[&Collapsed],
-        preview_lines: usize,
-        terms: &HashSet<&str>,
+        shown: &Shown<'_>,
     ) -> Result<Vec<SearchHit>> {
         let cards: Vec<_> = page
             .iter()
             .map(|c| self.card_of_section(c.section))
             .collect();
         self.need()?;
-        hits_from(
-            analyzer,
-            page,
-            cards,
-            "card",
-            preview_lines,
-            terms,
-            |card, s| {
-                let at = s.checked_sub(card.first_section)? as usize;
-                let sec = card.sections.get(at)?;
-                Some(Located {
-                    sec: &sec.record,
-                    doc: HitDoc {
-                        lang: self.doc_lang(s),
-                        ..HitDoc::from(card.doc_of(at)?)
-                    },
-                    text: card.subtree_text(at)?,
-                    links: card.links.get(at)?,
-                    link_docs: &card.link_docs,
-                })
-            },
-        )
+        hits_from(analyzer, page, cards, "card", shown, |card, s| {
+            let at = s.checked_sub(card.first_section)? as usize;
+            let sec = card.sections.get(at)?;
+            Some(Located {
+                sec: &sec.record,
+                doc: HitDoc {
+                    lang: self.doc_lang(s),
+                    ..HitDoc::from(card.doc_of(at)?)
+                },
+                text: card.subtree_text(at)?,
+                links: card.links.get(at)?,
+                link_docs: &card.link_docs,
+            })
+        })
     }
 }
 

@@ -6,7 +6,7 @@ use super::postings::ListReader;
 use super::TermsData;
 use crate::analyzer::Analyzer;
 use crate::answer::hit::{document_range, document_view, make_hit, section_view};
-use crate::answer::marks::Marker;
+use crate::answer::marks::Shown;
 use crate::answer::{version_link, DocumentView, SearchHit, SearchOptions, SectionView};
 use crate::error::{Error, Result};
 use crate::format::frame::decode;
@@ -18,13 +18,13 @@ use crate::rank::bm25::Bm25f;
 use crate::rank::fields::{field_len, Field, NUM_FIELDS};
 use crate::rank::grouping::{group_chains, section_facts};
 use crate::rank::pipeline::{
-    filters_pass, heading_terms, lift_exact_headings, HeadingMatch, SectionFacts,
+    filters_pass, heading_terms, lift_exact_headings, HeadingMatch, SectionFacts, Seen,
 };
 use crate::rank::versions::{Collapsed, Families};
 use crate::search::suggest::suggest_in;
 use crate::section::records::{line_starts, lines_of, SectionsData};
 use crate::section::SectionId;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 /// A single-file index, all in memory.
 pub(crate) struct Whole {
@@ -144,12 +144,7 @@ impl Ranking for Whole {
         self.sections.sections.len()
     }
 
-    fn scores(
-        &self,
-        t: &WeightedTerm,
-        _: &mut HashMap<u32, SectionFacts>,
-        emit: &mut dyn FnMut(u32, f32),
-    ) {
+    fn scores(&self, t: &WeightedTerm, _: &mut Seen, emit: &mut dyn FnMut(u32, f32)) {
         let scorer = Bm25f::new(
             self.terms.weights,
             self.terms.avg_len,
@@ -169,7 +164,7 @@ impl Ranking for Whole {
         Ok(())
     }
 
-    fn passes_filters(&self, s: u32, opts: &SearchOptions, _: &HashMap<u32, SectionFacts>) -> bool {
+    fn passes_filters(&self, s: u32, opts: &SearchOptions, _: &Seen) -> bool {
         let sec = &self.sections.sections[s as usize];
         let doc = &self.sections.docs[sec.doc as usize];
         let h = &doc.hints;
@@ -188,7 +183,7 @@ impl Ranking for Whole {
         ranked: &mut [(u32, f32)],
         wanted: &[&str],
         query_len: usize,
-        _: &HashMap<u32, SectionFacts>,
+        _: &Seen,
     ) -> Result<Vec<u32>> {
         let lifted = lift_exact_headings(ranked, |i, s| {
             // The heading field's stored length is its term count under the same analyzer:
@@ -218,7 +213,7 @@ impl Ranking for Whole {
         Ok(())
     }
 
-    fn group(&self, ranked: Vec<(u32, f32)>, _: &HashMap<u32, SectionFacts>) -> Vec<(u32, f32)> {
+    fn group(&self, ranked: Vec<(u32, f32)>, _: &Seen) -> Vec<(u32, f32)> {
         group_chains(ranked, |s| {
             self.facts.get(s as usize).copied().unwrap_or_default()
         })
@@ -228,7 +223,7 @@ impl Ranking for Whole {
         self.families.is_some()
     }
 
-    fn family(&self, s: u32, _: &HashMap<u32, SectionFacts>) -> Option<u32> {
+    fn family(&self, s: u32, _: &Seen) -> Option<u32> {
         self.families.as_ref()?.family(s)
     }
 
@@ -274,10 +269,8 @@ impl Ranking for Whole {
         &self,
         analyzer: &Analyzer,
         page: &[&Collapsed],
-        preview_lines: usize,
-        terms: &HashSet<&str>,
+        shown: &Shown<'_>,
     ) -> Result<Vec<SearchHit>> {
-        let marker = Marker::new(terms);
         Ok(page
             .iter()
             .map(|c| {
@@ -289,8 +282,7 @@ impl Ranking for Whole {
                     doc,
                     &self.line_starts[sec.doc as usize],
                     c.score,
-                    preview_lines,
-                    &marker,
+                    shown,
                 );
                 hit.other_versions = c
                     .others

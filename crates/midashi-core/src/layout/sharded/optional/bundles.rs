@@ -2,6 +2,7 @@
 
 use crate::analyzer::Analyzer;
 use crate::answer::hit::HitDoc;
+use crate::answer::marks::Shown;
 use crate::answer::SearchHit;
 use crate::error::{Error, Result};
 use crate::format::frame::decode;
@@ -12,7 +13,6 @@ use crate::layout::sharded::rank::{hits_from, Located};
 use crate::layout::sharded::read::{LockOk, Sharded};
 use crate::rank::versions::Collapsed;
 use crate::section::records::{line_starts, lines_of};
-use rustc_hash::FxHashSet as HashSet;
 use std::sync::Arc;
 
 impl Sharded {
@@ -75,43 +75,34 @@ impl Sharded {
         &self,
         analyzer: &Analyzer,
         page: &[&Collapsed],
-        preview_lines: usize,
-        terms: &HashSet<&str>,
+        shown: &Shown<'_>,
     ) -> Result<Vec<SearchHit>> {
         let bundles: Vec<Option<Arc<Bundle>>> = page
             .iter()
             .map(|c| self.bundle_of_doc(self.doc_of(c.section)))
             .collect();
         self.need()?;
-        hits_from(
-            analyzer,
-            page,
-            bundles,
-            "bundle",
-            preview_lines,
-            terms,
-            |b, s| {
-                let first = b.docs.first()?.first_section;
-                let at = s.checked_sub(first)? as usize;
-                let sec = b.sections.get(at)?;
-                let doc = b.docs.get(sec.doc.wrapping_sub(b.first_doc) as usize)?;
-                Some(Located {
-                    sec,
-                    doc: HitDoc {
-                        lang: self.doc_lang(s),
-                        ..HitDoc::from(doc)
-                    },
-                    text: lines_of(
-                        &doc.source,
-                        &line_starts(&doc.source),
-                        sec.start_line,
-                        sec.end_line,
-                    )
-                    .into(),
-                    links: b.links.get(at)?,
-                    link_docs: &b.link_docs,
-                })
-            },
-        )
+        hits_from(analyzer, page, bundles, "bundle", shown, |b, s| {
+            let first = b.docs.first()?.first_section;
+            let at = s.checked_sub(first)? as usize;
+            let sec = b.sections.get(at)?;
+            let doc = b.docs.get(sec.doc.wrapping_sub(b.first_doc) as usize)?;
+            Some(Located {
+                sec,
+                doc: HitDoc {
+                    lang: self.doc_lang(s),
+                    ..HitDoc::from(doc)
+                },
+                text: lines_of(
+                    &doc.source,
+                    &line_starts(&doc.source),
+                    sec.start_line,
+                    sec.end_line,
+                )
+                .into(),
+                links: b.links.get(at)?,
+                link_docs: &b.link_docs,
+            })
+        })
     }
 }

@@ -2,11 +2,11 @@
 //! whose previews would need them moves to the full engine.
 
 use crate::analyzer::Analyzer;
+use crate::answer::marks::Shown;
 use crate::answer::SearchHit;
 use crate::error::{Error, Result};
 use crate::layout::sharded::read::Sharded;
 use crate::rank::versions::Collapsed;
-use rustc_hash::FxHashSet as HashSet;
 
 impl Sharded {
     /// No bundles in this build.
@@ -24,8 +24,7 @@ impl Sharded {
         &self,
         _: &Analyzer,
         _: &[&Collapsed],
-        _: usize,
-        _: &HashSet<&str>,
+        _: &Shown<'_>,
     ) -> Result<Vec<SearchHit>> {
         Err(Error::lacks_bundles())
     }
