@@ -97,3 +97,19 @@ test("the CLI's JSON carries the same excerpt", async () => {
   assert.deepEqual(cli.excerpt_highlights, js.excerpt_highlights);
   assert.equal(cli.excerpt_line, js.excerpt_line);
 });
+
+test("excerpts: false ranks the same and leaves only the excerpt out", async () => {
+  for (const q of ["xylophone", "configuration files", "木琴"]) {
+    const full = await idx.search(q, { prefix: false });
+    const bare = await idx.search(q, { prefix: false, excerpts: false });
+    assert.ok(full.results.length > 0 && full.results.some((h) => h.excerpt), q);
+    assert.equal(bare.total, full.total, q);
+    assert.deepEqual(
+      bare.results.map((h) => [h.id, h.score, h.preview, h.highlights]),
+      full.results.map((h) => [h.id, h.score, h.preview, h.highlights]),
+      q,
+    );
+    assert.ok(bare.results.every((h) => h.excerpt === "" && h.excerpt_highlights.length === 0 && h.excerpt_line === h.start_line), q);
+  }
+  await assert.rejects(idx.search("x", { excerpts: "no" }), /excerpts/);
+});

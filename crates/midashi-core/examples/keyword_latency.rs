@@ -4,7 +4,7 @@
 //! of a BEIR `queries.jsonl` (or one query per line of a text file) with the benchmark's
 //! options (limit 10, whole words, ungrouped unless `--group`), and prints p50 / p95 / p99.
 //!
-//!   cargo run --release -p midashi-core --example keyword_latency -- <index> <queries> [--group] [--prefix] [--rounds N] [--dump FILE]
+//!   cargo run --release -p midashi-core --example keyword_latency -- <index> <queries> [--group] [--prefix] [--ids] [--rounds N] [--dump FILE]
 //!
 //! `--dump` writes every answer as JSON, one line per query: two builds' dumps are equal
 //! when a speed-up kept the results, their order, scores, excerpts and highlights.
@@ -89,6 +89,9 @@ fn main() {
         limit: 10,
         prefix: flag("--prefix"),
         group: flag("--group"),
+        // The ranking alone: no excerpt, no preview (what engines that return ids do).
+        excerpts: !flag("--ids"),
+        preview_lines: if flag("--ids") { 0 } else { 5 },
         ..SearchOptions::default()
     };
     let qs = queries(qfile);

@@ -14,7 +14,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// Every option, as the "unknown option" message lists them (checked against the serde
 /// names of `SearchOptions` by tests/types.rs).
-pub const NAMES: [&str; 18] = [
+pub const NAMES: [&str; 19] = [
     "limit",
     "offset",
     "mode",
@@ -28,6 +28,7 @@ pub const NAMES: [&str; 18] = [
     "version",
     "minScore",
     "previewLines",
+    "excerpts",
     "prefix",
     "fuzzy",
     "group",
@@ -81,6 +82,7 @@ pub fn search_options(value: &JsValue) -> Result<SearchOptions, String> {
                     Some(number(n, &v)? as f32)
                 };
             }
+            "excerpts" => o.excerpts = flag(n, &v)?,
             "prefix" => o.prefix = flag(n, &v)?,
             "fuzzy" => o.fuzzy = flag(n, &v)?,
             "group" => o.group = flag(n, &v)?,

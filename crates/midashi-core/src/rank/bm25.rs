@@ -82,7 +82,41 @@ pub(crate) const DROPPED_BITS: u32 = 19;
 /// Sorts `(section, score)` pairs best first, ties by section ordinal: the one order every
 /// ranked list (keyword, semantic, fused) is in.
 pub fn sort_ranked(ranked: &mut [(u32, f32)]) {
-    crate::sort::sort_by(ranked, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    // Each entry as one u64 — the score's total order inverted, then the ordinal — sorted as
+    // integers: the keys are distinct, so an unstable sort gives the one order, and it runs
+    // without a comparator call per step. A common word's candidates on a large site are
+    // tens of thousands; sorting them through `crate::sort`'s `dyn` comparator was 40 % of
+    // a ranking's time.
+    let mut keys: Vec<u64> = ranked
+        .iter()
+        .map(|&(s, v)| (u64::from(!ordered_bits(v)) << 32) | u64::from(s))
+        .collect();
+    keys.sort_unstable();
+    for (r, k) in ranked.iter_mut().zip(keys) {
+        *r = (
+            k as u32,
+            f32::from_bits(unordered_bits(!((k >> 32) as u32))),
+        );
+    }
+}
+
+/// A float's bits as an unsigned integer in `f32::total_cmp`'s order.
+fn ordered_bits(v: f32) -> u32 {
+    let b = v.to_bits();
+    if b & 0x8000_0000 != 0 {
+        !b
+    } else {
+        b | 0x8000_0000
+    }
+}
+
+/// The inverse of [`ordered_bits`].
+fn unordered_bits(k: u32) -> u32 {
+    if k & 0x8000_0000 != 0 {
+        k & 0x7fff_ffff
+    } else {
+        !k
+    }
 }
 
 /// Rounds a score to 4 bits of mantissa (a relative error of at most 3 %). Why: a sharded
@@ -104,7 +138,24 @@ pub fn quantise(score: f32) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{quantise, DROPPED_BITS};
+    use super::{quantise, sort_ranked, DROPPED_BITS};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The order of a comparison sort by score (total order, best first), then ordinal;
+        /// the scores come back bit for bit.
+        #[test]
+        fn ranked_lists_sort_as_by_comparison(
+            list in proptest::collection::vec((0u32..50, proptest::num::f32::ANY), 0..120)
+        ) {
+            let mut ours = list.clone();
+            sort_ranked(&mut ours);
+            let mut want = list;
+            want.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            let bits = |l: &[(u32, f32)]| l.iter().map(|&(s, v)| (s, v.to_bits())).collect::<Vec<_>>();
+            prop_assert_eq!(bits(&ours), bits(&want));
+        }
+    }
 
     #[test]
     fn quantised_scores_keep_order_and_clear_the_low_bytes() {

@@ -336,7 +336,10 @@ impl SearchIndex {
                 store.scores(t, &mut facts, emit)
             });
             store.ready()?;
-            let keep = |s: u32| store.passes_filters(s, opts, &facts);
+            // Without a filter every candidate passes: not asked one by one (finding each
+            // one's document was a fifth of a ranking's time).
+            let filtered = opts.has_filters();
+            let keep = |s: u32| !filtered || store.passes_filters(s, opts, &facts);
             let mut ranked: Vec<(u32, f32)> = touched
                 .into_iter()
                 .filter(|&(s, v)| v > 0.0 && keep(s))
