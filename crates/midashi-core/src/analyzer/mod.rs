@@ -66,6 +66,7 @@ mod stopwords;
 mod tests;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::borrow::Cow;
 
 use rust_stemmers::Stemmer;
 
@@ -219,11 +220,11 @@ impl Analyzer {
             &[],
             text,
             memo.for_language(self.lang),
-            &mut |p: Piece, position: u32| {
+            &mut |p: Piece<'_>, position: u32| {
                 out.push(Token {
                     term: match p.stemmed {
                         Some(stem) => stem.to_string(),
-                        None => p.lower,
+                        None => p.lower.into_owned(),
                     },
                     position,
                     start: p.start,
@@ -249,7 +250,7 @@ impl Analyzer {
             &[],
             text,
             memo.for_language(self.lang),
-            &mut |p: Piece, _| {
+            &mut |p: Piece<'_>, _| {
                 if let Some(t) = terms.get(p.term()) {
                     out.push((p.start, p.end, *t));
                 }
@@ -274,11 +275,11 @@ impl Analyzer {
             &self.others,
             text,
             memo.for_language(self.lang),
-            &mut |p: Piece, position: u32| {
+            &mut |p: Piece<'_>, position: u32| {
                 let stopword = !p.cjk && is_stopword(&p.lower);
                 let (term, raw) = match p.stemmed {
-                    Some(stem) => (stem.to_string(), p.lower),
-                    None => (p.lower.clone(), p.lower),
+                    Some(stem) => (stem.to_string(), p.lower.into_owned()),
+                    None => (p.lower.to_string(), p.lower.into_owned()),
                 };
                 out.push(QueryToken {
                     term,
@@ -306,6 +307,14 @@ pub fn normalize(text: &str) -> String {
     lowercase(&Normalized::new(text).text)
 }
 
+/// [`lowercase`], borrowing `w` when it is ASCII without capitals (no allocation).
+fn lowercase_cow(w: &str) -> Cow<'_, str> {
+    if w.is_ascii() && !w.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Cow::Borrowed(w);
+    }
+    Cow::Owned(lowercase(w))
+}
+
 /// Lower-cases normalised text. Lower-casing can leave combining marks out of canonical
 /// order (`İ̖` → `i̖̇`), so such text is normalised again: text typed in upper case and the
 /// same text already in lower case must give the same terms.
@@ -324,8 +333,10 @@ fn lowercase(w: &str) -> String {
 
 /// A term before it is handed out: the lower-cased word and, if stemming changed it, its
 /// stem (so the document side can reuse the allocation and the query side keeps both).
-struct Piece {
-    lower: String,
+struct Piece<'b> {
+    /// Borrowed from the normalised text when lower-casing changes nothing (most words, every
+    /// CJK bigram): marking a page of results' words then allocates only for what matches.
+    lower: Cow<'b, str>,
     stemmed: Option<std::rc::Rc<str>>,
     /// Its terms under the query's other languages ([`QueryToken::also`]).
     also: Vec<String>,
@@ -335,7 +346,7 @@ struct Piece {
     part: bool,
 }
 
-impl Piece {
+impl Piece<'_> {
     fn term(&self) -> &str {
         self.stemmed.as_deref().unwrap_or(&self.lower)
     }
@@ -347,7 +358,7 @@ fn walk(
     others: &[Language],
     text: &str,
     memo: &mut StemMemo,
-    sink: &mut dyn FnMut(Piece, u32),
+    sink: &mut dyn FnMut(Piece<'_>, u32),
 ) {
     let norm = Normalized::new(text);
     let mut w = Walker {
@@ -360,6 +371,11 @@ fn walk(
         sink,
     };
     let buf: &str = &norm.text;
+    if buf.is_ascii() {
+        // No CJK in ASCII: one span, without asking every character.
+        w.words(0, buf.len());
+        return;
+    }
     let mut span_start = 0;
     let mut chars = buf.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -394,10 +410,10 @@ struct Walker<'a, 's> {
     others: Vec<Stemmers>,
     stems: &'s mut HashMap<String, Option<std::rc::Rc<str>>>,
     position: u32,
-    sink: &'s mut dyn FnMut(Piece, u32),
+    sink: &'s mut dyn FnMut(Piece<'_>, u32),
 }
 
-impl Walker<'_, '_> {
+impl<'a> Walker<'a, '_> {
     fn next_position(&mut self) -> u32 {
         let p = self.position;
         self.position = self.position.saturating_add(1);
@@ -416,15 +432,16 @@ impl Walker<'_, '_> {
         stemmed
     }
 
-    fn piece(&mut self, s: usize, e: usize, stem: bool, part: bool) -> Piece {
-        let lower = lowercase(&self.buf[s..e]);
+    fn piece(&mut self, s: usize, e: usize, stem: bool, part: bool) -> Piece<'a> {
+        let buf: &'a str = self.buf;
+        let lower = lowercase_cow(&buf[s..e]);
         let stemmed = if stem { self.stem(&lower) } else { None };
         let mut also = Vec::new();
         // Only a build with other languages has other languages' terms to try.
         if stem && snowball::ALL_LANGUAGES {
             let term = stemmed.as_deref().unwrap_or(&lower);
             for other in &self.others {
-                let t = other.stem(&lower).unwrap_or_else(|| lower.clone());
+                let t = other.stem(&lower).unwrap_or_else(|| lower.to_string());
                 if *t != *term && !also.contains(&t) {
                     also.push(t);
                 }
@@ -445,8 +462,9 @@ impl Walker<'_, '_> {
     /// A CJK bigram or unigram at `buf[s..e]`.
     fn cjk(&mut self, s: usize, e: usize) {
         let (start, end) = self.norm.orig_range(s, e);
+        let buf: &'a str = self.buf;
         let piece = Piece {
-            lower: self.buf[s..e].to_owned(),
+            lower: Cow::Borrowed(&buf[s..e]),
             stemmed: None,
             also: Vec::new(),
             start,
@@ -471,7 +489,12 @@ impl Walker<'_, '_> {
         let mut conn_len = 0;
         segment::for_each_segment(span, &mut |i, seg| {
             let (a, b) = (s + i, s + i + seg.len());
-            if seg.chars().any(char::is_alphanumeric) {
+            let word = if seg.is_ascii() {
+                seg.bytes().any(|b| b.is_ascii_alphanumeric())
+            } else {
+                seg.chars().any(char::is_alphanumeric)
+            };
+            if word {
                 match cur {
                     Some((cs, ce))
                         if conn_len > 0
@@ -544,7 +567,7 @@ impl Walker<'_, '_> {
         }
     }
 
-    fn push_unique(&mut self, pieces: &mut Vec<Piece>, s: usize, e: usize) {
+    fn push_unique(&mut self, pieces: &mut Vec<Piece<'a>>, s: usize, e: usize) {
         let p = self.piece(s, e, true, true);
         if !pieces.iter().any(|q| q.term() == p.term()) {
             pieces.push(p);

@@ -51,6 +51,8 @@ enum Class {
     Other,
 }
 
+// Inlined by hand: the size-optimised wasm would call it for every byte of every result.
+#[inline(always)]
 fn class(b: u8) -> Class {
     match b {
         b'\r' => Class::Cr,

@@ -296,6 +296,9 @@ fn width(c: char) -> usize {
 }
 
 fn width_of(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.len();
+    }
     s.chars().map(width).sum()
 }
 
