@@ -1,7 +1,8 @@
 //! Word boundaries (UAX#29) of a span of text: `unicode-segmentation`'s, with a table-driven
 //! path for ASCII spans.
 //!
-//! Hand-written on purpose, and only for ASCII: finding each character's word-break class
+//! Hand-written on purpose, and only for ASCII (a span's ASCII chunks, see
+//! [`for_each_segment`]): finding each character's word-break class
 //! in the crate's Unicode tables (a binary search per character) was the largest single
 //! cost of marking a page of results (15 % of a SciFact query natively, more in the
 //! size-optimised wasm), and most documentation text is ASCII. For ASCII the rules reduce
@@ -12,22 +13,48 @@ use unicode_segmentation::UnicodeSegmentation;
 /// Calls `each(offset, segment)` for every segment of `span` between word boundaries, in
 /// order (what `split_word_bound_indices` yields).
 pub(super) fn for_each_segment(span: &str, each: &mut dyn FnMut(usize, &str)) {
-    if !span.is_ascii() {
-        for (i, seg) in span.split_word_bound_indices() {
-            each(i, seg);
-        }
+    if span.is_ascii() {
+        ascii_segments(span, 0, each);
         return;
     }
+    // Text with a few non-ASCII words (a `β`, a `–`): cut into chunks that end after a run
+    // of spaces followed by an ASCII character other than a space. Every rule is decided
+    // there — a space breaks from what follows it unless that is a mark or format character
+    // (WB4), and no rule looks across a space — so each chunk is cut alone, by table when it
+    // is ASCII.
     let b = span.as_bytes();
+    let mut start = 0;
+    for p in 1..b.len() {
+        if b[p - 1] == b' ' && b[p] != b' ' && b[p].is_ascii() {
+            chunk(&span[start..p], start, each);
+            start = p;
+        }
+    }
+    chunk(&span[start..], start, each);
+}
+
+fn chunk(text: &str, at: usize, each: &mut dyn FnMut(usize, &str)) {
+    if text.is_ascii() {
+        ascii_segments(text, at, each);
+    } else {
+        for (i, seg) in text.split_word_bound_indices() {
+            each(at + i, seg);
+        }
+    }
+}
+
+/// The segments of ASCII `text`, whose first byte is at `at` of the span.
+fn ascii_segments(text: &str, at: usize, each: &mut dyn FnMut(usize, &str)) {
+    let b = text.as_bytes();
     let mut start = 0;
     for i in 1..b.len() {
         if breaks(b, i) {
-            each(start, &span[start..i]);
+            each(at + start, &text[start..i]);
             start = i;
         }
     }
     if start < b.len() {
-        each(start, &span[start..]);
+        each(at + start, &text[start..]);
     }
 }
 
@@ -128,6 +155,14 @@ mod tests {
         /// Every ASCII string of letters, digits and the classes' punctuation is cut alike.
         #[test]
         fn agrees_with_the_crate(s in "[aZ09 ._:',;\\-\r\n\t\u{b}\u{c}\"#]{0,24}") {
+            prop_assert_eq!(ours(&s), crates(&s));
+        }
+
+        /// Text with non-ASCII letters, marks, dashes and spaces among the ASCII is cut alike.
+        #[test]
+        fn mixed_text_agrees_with_the_crate(
+            s in "[aZ09 ._:',;\\-\r\n\u{301}\u{200d}\u{a0}\u{3000}éβ–…💡ー]{0,24}"
+        ) {
             prop_assert_eq!(ours(&s), crates(&s));
         }
     }
