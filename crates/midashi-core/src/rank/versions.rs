@@ -142,16 +142,14 @@ pub struct Collapsed {
     pub others: Vec<u32>,
 }
 
-/// Keeps one result per family, in the order of each family's best-ranked member; the
-/// section shown is the newest version's (`version_of` names a section's version).
-/// Sections without a family pass through alone.
-pub fn collapse<'a>(
-    ranked: &[(u32, f32)],
-    family_of: impl Fn(u32) -> Option<u32>,
-    version_of: impl Fn(u32) -> Option<&'a str>,
-) -> Vec<Collapsed> {
+/// Keeps one result per family, in the order of each family's best-ranked member;
+/// `others` holds the family's other members. Which member is shown — the newest version's —
+/// is settled by [`newest_first`], for the results that need it. Sections without a family
+/// pass through alone.
+pub fn collapse(ranked: &[(u32, f32)], family_of: impl Fn(u32) -> Option<u32>) -> Vec<Collapsed> {
     let mut out: Vec<Collapsed> = Vec::new();
     let mut slot: HashMap<u32, usize> = HashMap::default();
+    slot.reserve(ranked.len());
     for &(s, score) in ranked {
         let Some(f) = family_of(s) else {
             out.push(Collapsed {
@@ -173,13 +171,20 @@ pub fn collapse<'a>(
             Some(&i) => out[i].others.push(s),
         }
     }
-    // On a versioned site every ranked section has a family: each member's version is looked
-    // up once, and the site's few versions are put in order once (`rank`, equal for versions
-    // that compare equal), instead of parsing two versions per comparison — that was a fifth
-    // of a query's time on powershell-docs.
+    out
+}
+
+/// Makes each collapsed result show its family's newest version (`version_of` names a
+/// section's version), the other members after it, newest first, ties by ordinal. Apart from
+/// [`collapse`] so that a search settles it only for the results it reads: the page, unless
+/// facets or a preferred language look at every result. On powershell-docs every ranked
+/// section has a family, and ordering every family was a fifth of a query's time.
+pub fn newest_first<'a>(results: &mut [Collapsed], version_of: impl Fn(u32) -> Option<&'a str>) {
+    // Each member's version looked up once, and the few versions put in order once (`rank`,
+    // equal for versions that compare equal), instead of parsing two per comparison.
     let mut versions: Vec<&str> = Vec::new();
     let mut families: Vec<Vec<(u32, usize)>> = Vec::new();
-    for c in &out {
+    for c in results.iter() {
         if c.others.is_empty() {
             families.push(Vec::new());
             continue;
@@ -210,7 +215,7 @@ pub fn collapse<'a>(
             compare_versions(versions[by_age[k]], versions[by_age[k - 1]]) != Ordering::Equal;
         rank[by_age[k]] = rank[by_age[k - 1]] + u32::from(newer);
     }
-    for (c, mut members) in out.iter_mut().zip(families) {
+    for (c, mut members) in results.iter_mut().zip(families) {
         if members.is_empty() {
             continue;
         }
@@ -221,12 +226,33 @@ pub fn collapse<'a>(
         c.section = members[0].0;
         c.others = members[1..].iter().map(|m| m.0).collect();
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_family_shows_its_newest_version_wherever_the_page_is_cut() {
+        // Sections 0–5: three families of two versions, ranked old version first.
+        let ranked = [(1, 9.0), (0, 8.0), (2, 7.0), (3, 6.0), (5, 5.0), (4, 4.0)];
+        let version = |s: u32| Some(if s % 2 == 0 { "7.4" } else { "5.1" });
+        let family = |s: u32| Some(s / 2);
+        let mut all = collapse(&ranked, family);
+        newest_first(&mut all, version);
+        let shown: Vec<(u32, Vec<u32>)> =
+            all.iter().map(|c| (c.section, c.others.clone())).collect();
+        assert_eq!(shown, [(0, vec![1]), (2, vec![3]), (4, vec![5])]);
+        // The scores are the best member's, in rank order.
+        assert_eq!(
+            all.iter().map(|c| c.score).collect::<Vec<_>>(),
+            [9.0, 7.0, 5.0]
+        );
+        // Settled for a page alone: the same results on that page.
+        let mut paged = collapse(&ranked, family);
+        newest_first(&mut paged[1..2], version);
+        assert_eq!((paged[1].section, paged[1].others.clone()), (2, vec![3]));
+    }
 
     #[test]
     fn versions_order_like_people_read_them() {

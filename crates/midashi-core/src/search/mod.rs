@@ -26,7 +26,7 @@ use crate::query::{PlanOptions, QueryPlan, MAX_QUERY_BYTES};
 use crate::rank::bm25::sort_ranked;
 use crate::rank::fusion::{anchored, keep_places};
 use crate::rank::pipeline::{accumulate, Seen};
-use crate::rank::versions::{collapse, Collapsed};
+use crate::rank::versions::{collapse, newest_first, Collapsed};
 use crate::section::SectionId;
 use crate::vectors::ann::AnnData;
 use crate::vectors::VectorsData;
@@ -378,24 +378,29 @@ impl SearchIndex {
         } else {
             ranked
         };
-        let collapsed: Vec<Collapsed> =
-            if store.versioned() && opts.collapse_versions && opts.version.is_none() {
-                collapse(
-                    &grouped,
-                    |s| store.family(s, &facts),
-                    |s| store.version_of(s),
-                )
-            } else {
-                grouped
-                    .iter()
-                    .map(|&(section, score)| Collapsed {
-                        section,
-                        score,
-                        others: Vec::new(),
-                    })
-                    .collect()
-            };
-        let collapsed = match opts.prefer_lang.as_deref() {
+        let collapsing = store.versioned() && opts.collapse_versions && opts.version.is_none();
+        let mut collapsed: Vec<Collapsed> = if collapsing {
+            collapse(&grouped, |s| store.family(s, &facts))
+        } else {
+            grouped
+                .iter()
+                .map(|&(section, score)| Collapsed {
+                    section,
+                    score,
+                    others: Vec::new(),
+                })
+                .collect()
+        };
+        // Which version each collapsed result shows: for every result when facets or the
+        // preferred language read them all, else for the page's alone.
+        let prefer = opts
+            .prefer_lang
+            .as_deref()
+            .is_some_and(|w| !w.trim().is_empty());
+        if collapsing && (opts.facets || prefer) {
+            newest_first(&mut collapsed, |s| store.version_of(s));
+        }
+        let mut collapsed = match opts.prefer_lang.as_deref() {
             // Before the page is cut: page two continues page one's order.
             Some(want) if !want.trim().is_empty() => {
                 crate::rank::language::prefer(collapsed, want, |s| store.doc_facets(s).lang)
@@ -405,6 +410,11 @@ impl SearchIndex {
         let total = collapsed.len();
         let facets = opts.facets.then(|| facets::count(store, &collapsed));
         let terms: HashSet<&str> = plan.all_terms().collect();
+        if collapsing && !(opts.facets || prefer) {
+            let from = opts.offset.min(collapsed.len());
+            let to = opts.offset.saturating_add(opts.limit).min(collapsed.len());
+            newest_first(&mut collapsed[from..to], |s| store.version_of(s));
+        }
         let page: Vec<&Collapsed> = collapsed
             .iter()
             .skip(opts.offset)

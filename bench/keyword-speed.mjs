@@ -1,0 +1,137 @@
+// Keyword query speed on a large docs corpus (issue #24): `npm run bench:speed`.
+//
+//   node bench/keyword-speed.mjs [--corpus mix|<name under ../shared/corpora>|<folder>] [--queries N]
+//
+// Default corpus: the 141k-section mix of docs/large-sites.md (powershell-docs twice, the
+// Rust book, Vue docs en and ja in one folder). Midashi indexes it as `build-index` does by
+// default (sharded, keyword only) and is asked through its JS API in Node (the wasm engine);
+// FlexSearch indexes the very same sections — taken from Midashi's own sectioner through the
+// JS API, as bench/multilingual/sections.mjs does — as `{ heading path, own text }` records
+// with the settings of bench/systems/flexsearch.mjs. Queries: N headings of the corpus spread
+// over its files (bench/lib/corpus-queries.mjs), asked whole, and typed a key at a time
+// (search as you type: every prefix of the query, `prefix: true`, as the widget asks).
+// Midashi's files are read before each timed query (its first run, which reads them, is
+// reported apart), so both engines answer from memory. Prints a table and writes
+// bench/results/<date>-speed-<corpus>.{json,md}. Nothing here asserts a time.
+
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import FlexSearch from "flexsearch";
+import EnglishPreset from "flexsearch/lang/en";
+import { headingQueries, markdownFiles } from "./lib/corpus-queries.mjs";
+import { corpusDir, ROOT } from "./lib/data.mjs";
+import { latencySummary } from "./lib/metrics.mjs";
+import { buildIndexBin } from "./lib/tools.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    corpus: { type: "string", default: "mix" },
+    queries: { type: "string", default: "200" },
+    out: { type: "string", default: path.join(ROOT, "bench/results") },
+  },
+});
+const log = (...a) => console.error("[speed]", ...a);
+const work = mkdtempSync(path.join(os.tmpdir(), "midashi-speed-"));
+
+/** The corpus folder: the mix assembled under `work`, a shared corpus, or a path. */
+function corpusFolder() {
+  if (args.corpus !== "mix") return args.corpus.includes(path.sep) ? path.resolve(args.corpus) : corpusDir(args.corpus);
+  const dir = path.join(work, "mix");
+  for (const [name, as] of [["powershell-docs", "ps"], ["powershell-docs", "ps-archive"], ["rust-book", "rust-book"], ["vue-docs-en", "vue-en"], ["vue-docs-ja", "vue-ja"]]) {
+    cpSync(corpusDir(name), path.join(dir, as), { recursive: true });
+  }
+  return dir;
+}
+
+const docs = corpusFolder();
+const bin = buildIndexBin();
+log("building Midashi's index (build-index defaults, keyword only)");
+const index = path.join(work, "index");
+execFileSync(bin, [docs, "--out", index, "--quiet", "--keyword-only"], { stdio: ["ignore", "ignore", "inherit"] });
+const { Midashi } = await import(pathToFileURL(path.join(ROOT, "web/dist/index.js")).href);
+const idx = await Midashi.load(index);
+
+log("taking the sections from Midashi's sectioner for FlexSearch");
+const single = path.join(work, "single");
+execFileSync(bin, [docs, "--out", single, "--quiet", "--keyword-only", "--layout", "single"], { stdio: ["ignore", "ignore", "inherit"] });
+const whole = await Midashi.load(single);
+const records = [];
+for (const p of markdownFiles(docs)) {
+  const d = await whole.getDocument(p);
+  if (!d) continue;
+  const lines = d.source.split("\n");
+  d.sections.forEach((s, i) => {
+    // Own text: from the heading to the next section's heading.
+    const end = i + 1 < d.sections.length ? d.sections[i + 1].start_line - 1 : lines.length;
+    records.push({ id: `${p}#${s.anchor ?? ""}`, title: s.heading_path.join(" > "), text: lines.slice(s.start_line - 1, end).join("\n") });
+  });
+}
+whole.close();
+log(`${records.length} sections`);
+const flex = new FlexSearch.Index({ encoder: new FlexSearch.Encoder(FlexSearch.Charset.LatinBalance, EnglishPreset) });
+for (const [i, r] of records.entries()) flex.add(i, `${r.title}\n${r.text}`);
+
+const queries = headingQueries(docs, Number(args.queries));
+/** Every prefix a reader types on the way to `q`, from its second character. */
+const keystrokes = (q) => Array.from({ length: Math.max(0, q.length - 1) }, (_, i) => q.slice(0, i + 2)).filter((p) => !p.endsWith(" "));
+
+async function time(list, ask, prepare) {
+  for (const q of list.slice(0, 10)) await ask(q);
+  const ms = [];
+  const first = [];
+  for (const q of list) {
+    if (prepare) {
+      const t0 = performance.now();
+      await prepare(q);
+      first.push(performance.now() - t0);
+    }
+    const t = performance.now();
+    await ask(q);
+    ms.push(performance.now() - t);
+  }
+  return { latencyMs: latencySummary(ms), firstRunMs: first.length ? latencySummary(first) : undefined, n: list.length };
+}
+
+const base = { limit: 10, supersede: false, cache: false };
+const widget = { ...base, prefix: false }; // results as the widget shows them (grouped, excerpts)
+const ids = { ...widget, excerpts: false, previewLines: 0 };
+const typing = queries.flatMap(keystrokes);
+const rows = [];
+const midashi = (name, options, list) => ({ name, run: () => time(list, (q) => idx.search(q, options), (q) => idx.search(q, options)) });
+const flexRow = (name, list) => ({ name, run: () => time(list, (q) => flex.search(q, { limit: 10, suggest: true })) });
+for (const r of [
+  midashi("Midashi, results as the widget shows them", widget, queries),
+  midashi("Midashi, top 10 only (excerpts: false)", ids, queries),
+  flexRow("FlexSearch", queries),
+  midashi("Midashi, search as you type (prefix: true, every keystroke)", { ...base }, typing),
+  flexRow("FlexSearch, search as you type (every keystroke)", typing),
+]) {
+  log(r.name);
+  rows.push({ system: r.name, ...(await r.run()) });
+}
+idx.close();
+
+const ms = (n) => (n == null ? "–" : n < 10 ? n.toFixed(2) : n.toFixed(1));
+const date = new Date().toISOString().slice(0, 10);
+const name = path.basename(args.corpus === "mix" ? "mix" : docs);
+const md = [
+  `# Keyword speed: ${name} (${date})`,
+  "",
+  `${records.length} sections, ${queries.length} heading queries (${typing.length} keystrokes typed). Node ${process.version}, ${os.cpus()[0]?.model}, ${os.cpus().length} cores. \`npm run bench:speed -- --corpus ${args.corpus}\`.`,
+  "",
+  "| system | queries | p50 / p95 / p99 (ms) | first run p50 / p99 (ms) |",
+  "|---|---:|---|---|",
+  ...rows.map((r) => `| ${r.system} | ${r.n} | ${ms(r.latencyMs.p50)} / ${ms(r.latencyMs.p95)} / ${ms(r.latencyMs.p99)} | ${r.firstRunMs ? `${ms(r.firstRunMs.p50)} / ${ms(r.firstRunMs.p99)}` : "–"} |`),
+  "",
+  "First run: Midashi reads the files a query needs (shards, cards) from disk on its first run; the timed run answers from memory, as FlexSearch's whole index is.",
+  "",
+].join("\n");
+mkdirSync(args.out, { recursive: true });
+const base_ = path.join(args.out, `${date}-speed-${name}`);
+writeFileSync(`${base_}.json`, JSON.stringify({ date, corpus: name, sections: records.length, queries: queries.length, keystrokes: typing.length, rows }, null, 2));
+writeFileSync(`${base_}.md`, md);
+console.log(md);
