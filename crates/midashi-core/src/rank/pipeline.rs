@@ -40,11 +40,15 @@ impl Seen {
         self.facts.get(s as usize)?.as_ref()
     }
 
-    /// Notes the facts of section `s` of an index of `n` sections.
+    /// Notes the facts of section `s` of an index of `n` sections (a section past the
+    /// index's end, from a damaged file, is not noted: the table never grows past `n`).
     pub fn insert(&mut self, n: usize, s: u32, f: SectionFacts) {
         let i = s as usize;
-        if i >= self.facts.len() {
-            self.facts.resize(n.max(i + 1), None);
+        if i >= n {
+            return;
+        }
+        if self.facts.len() < n {
+            self.facts.resize(n, None);
         }
         self.facts[i] = Some(f);
     }
@@ -182,4 +186,27 @@ pub(crate) fn filters_pass(
         && is(&opts.lang, lang)
         && is(&opts.version, version)
         && opts.tags.iter().all(|t| has_tag(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SectionFacts, Seen};
+
+    #[test]
+    fn seen_facts_stay_within_the_index() {
+        let mut seen = Seen::default();
+        let f = SectionFacts {
+            depth: 2,
+            ..SectionFacts::default()
+        };
+        assert!(seen.get(3).is_none());
+        seen.insert(10, 3, f);
+        assert_eq!(seen.get(3), Some(&f));
+        assert!(seen.get(4).is_none());
+        // A damaged posting's section past the index's end is not noted (and allocates
+        // nothing for it).
+        seen.insert(10, u32::MAX, f);
+        assert!(seen.get(u32::MAX).is_none());
+        assert!(seen.facts.len() <= 10);
+    }
 }
