@@ -24,7 +24,7 @@ import FlexSearch from "flexsearch";
 import EnglishPreset from "flexsearch/lang/en";
 import { headingQueries, markdownFiles } from "./lib/corpus-queries.mjs";
 import { corpusDir, ROOT } from "./lib/data.mjs";
-import { latencySummary } from "./lib/metrics.mjs";
+import { latencySummary, timedRuns } from "./lib/metrics.mjs";
 import { buildIndexBin } from "./lib/tools.mjs";
 
 const { values: args } = parseArgs({
@@ -79,21 +79,11 @@ const queries = headingQueries(docs, Number(args.queries));
 /** Every prefix a reader types on the way to `q`, from its second character. */
 const keystrokes = (q) => Array.from({ length: Math.max(0, q.length - 1) }, (_, i) => q.slice(0, i + 2)).filter((p) => !p.endsWith(" "));
 
+/** p50 / p95 / p99 of `ask` over `list` (metrics.timedRuns: 10 warm-ups; `prepare` runs first, timed apart). */
 async function time(list, ask, prepare) {
-  for (const q of list.slice(0, 10)) await ask(q);
-  const ms = [];
-  const first = [];
-  for (const q of list) {
-    if (prepare) {
-      const t0 = performance.now();
-      await prepare(q);
-      first.push(performance.now() - t0);
-    }
-    const t = performance.now();
-    await ask(q);
-    ms.push(performance.now() - t);
-  }
-  return { latencyMs: latencySummary(ms), firstRunMs: first.length ? latencySummary(first) : undefined, n: list.length };
+  const qs = list.map((text, i) => ({ id: String(i), text }));
+  const { ms, firstMs } = await timedRuns(qs, (q) => ask(q.text), 10, prepare && ((q) => prepare(q.text)));
+  return { latencyMs: latencySummary(ms), firstRunMs: firstMs.length ? latencySummary(firstMs) : undefined, n: list.length };
 }
 
 const base = { limit: 10, supersede: false, cache: false };
