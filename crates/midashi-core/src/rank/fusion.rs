@@ -17,6 +17,11 @@
 use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
 
+/// Ranked results of each leg that fusion reads: deep tails only add noise (to RRF), and the
+/// HNSW graph keeps this many candidates (`vectors::ann::EF_SEARCH`) so that a large site's
+/// semantic leg spans as many as an exact scan's.
+pub const FUSION_HEAD: usize = 200;
+
 /// How to fuse.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "method")]

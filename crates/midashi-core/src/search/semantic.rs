@@ -116,7 +116,7 @@ impl SearchIndex {
             semantic
         } else {
             // Fuse over the heads of both legs: deep tails only add noise to RRF.
-            let head = 200;
+            let head = crate::rank::fusion::FUSION_HEAD;
             fuse(
                 &keyword[..keyword.len().min(head)],
                 &semantic[..semantic.len().min(head)],

@@ -23,8 +23,11 @@ use serde::{Deserialize, Serialize};
 /// took minutes already at 5k rows here, and the graph doubles the bytes to download.
 pub const ANN_MIN_ROWS: usize = 200_000;
 
-/// Candidates the graph search keeps (`ef`): more is slower and closer to exact.
-const EF_SEARCH: usize = 160;
+/// Candidates the graph search keeps (`ef`): more is slower and closer to exact. As many as
+/// hybrid fusion reads of the semantic leg (`FUSION_HEAD`): with fewer (160), the min-max
+/// blend spanned a shorter list than the exact scan's and could put another section first
+/// (the Rust book, "share data between threads").
+pub const EF_SEARCH: usize = crate::rank::fusion::FUSION_HEAD;
 
 /// Seed of the graph's random layers: builds stay byte-for-byte deterministic.
 const SEED: u64 = 0x6d69_6461_7368_6921;
