@@ -85,6 +85,7 @@ fuzz_target!(|data: &[u8]| {
         } else {
             usize::from(preview)
         },
+        excerpts: flags & 0x20 == 0,
         prefix: flags & 1 != 0,
         fuzzy: flags & 2 != 0,
         group: flags & 4 != 0,
