@@ -41,7 +41,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let k = FLOATS[usize::from(fusion & 7)];
     let w = FLOATS[usize::from((fusion >> 3) & 7)];
-    let fusion = if fusion & 0x40 == 0 {
+    let fusion = if fusion & 0x80 != 0 {
+        Fusion::Auto
+    } else if fusion & 0x40 == 0 {
         Fusion::Rrf {
             k,
             keyword_weight: 1.0,

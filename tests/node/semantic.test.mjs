@@ -178,6 +178,29 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     assert.deepEqual(mismatches, []);
   });
 
+  test("default fusion weighs the legs by the query: half the semantic weight unless it reads as a question (#22)", async () => {
+    const idx = await Midashi.load(dir);
+    after(() => idx.close());
+    await idx.warmup();
+    const linear = (semantic_weight) => ({ method: "linear", keyword_weight: 1, semantic_weight });
+    const answer = async (q, fusion) => {
+      const r = await idx.search(q, { mode: "hybrid", limit: 10, ...(fusion ? { fusion } : {}) });
+      return r.results.map((h) => `${h.id} ${h.score}`);
+    };
+    let leaned = 0;
+    for (const q of ["search as you type", "Japanese text segmentation", "widget colours", "index file damaged", "ranking headings body"]) {
+      const byDefault = await answer(q);
+      assert.deepEqual(await answer(q, { method: "auto" }), byDefault, q);
+      assert.deepEqual(byDefault, await answer(q, linear(0.5)), `${q}: a keyword-style query blends at 1 : 0.5`);
+      if (JSON.stringify(byDefault) !== JSON.stringify(await answer(q, linear(1)))) leaned++;
+    }
+    assert.ok(leaned > 0, "no keyword-style query ranked differently from equal weights: the test shows nothing");
+    for (const q of ["how do I install it", "what happens when the index file is damaged?"]) {
+      assert.deepEqual(await answer(q), await answer(q, linear(1)), `${q}: a question blends at 1 : 1`);
+    }
+    await assert.rejects(idx.search("search", { mode: "hybrid", fusion: { method: "routed" } }), (e) => e.code === "INVALID_OPTION" && /"auto"/.test(e.message));
+  });
+
   test("semantic mode waits for the module and finds a paraphrase", async () => {
     const idx = await Midashi.load(dir);
     after(() => idx.close());

@@ -7,8 +7,14 @@
 /** Which legs a query runs. `auto`: hybrid when a query vector is given, keyword otherwise. */
 export type Mode = "auto" | "keyword" | "semantic" | "hybrid";
 
-/** How hybrid search fuses the keyword and semantic legs (midashi-core `Fusion`). */
+/**
+ * How hybrid search fuses the keyword and semantic legs (midashi-core `Fusion`). `auto`, the
+ * default: the linear blend with equal weights for a query that reads as a question, and the
+ * semantic leg at half weight for one that names what it looks for (a heading, an identifier,
+ * a few keywords). `linear` and `rrf` use their weights for every query.
+ */
 export type Fusion =
+  | { method: "auto" }
   | { method: "rrf"; k: number; keyword_weight: number; semantic_weight: number }
   | { method: "linear"; keyword_weight: number; semantic_weight: number };
 

@@ -71,19 +71,21 @@ pub struct SearchArgs {
 /// How hybrid mode fuses the keyword and semantic legs (shared by `search` and `eval`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct FusionArgs {
-    /// linear (min-max normalised scores, the default) | rrf (reciprocal rank fusion: ranks
-    /// only).
-    #[arg(long, default_value = "linear")]
+    /// auto (the default: the linear blend, the semantic leg at half weight unless the query
+    /// reads as a question) | linear (min-max normalised scores, the weights below for every
+    /// query) | rrf (reciprocal rank fusion: ranks only).
+    #[arg(long, default_value = "auto")]
     pub fusion: String,
     /// RRF's k: larger values flatten the difference between ranks.
     #[arg(long, default_value_t = 60.0)]
     pub rrf_k: f32,
-    /// Weight of the keyword leg.
-    #[arg(long, default_value_t = 1.0)]
-    pub keyword_weight: f32,
-    /// Weight of the semantic leg.
-    #[arg(long, default_value_t = 1.0)]
-    pub semantic_weight: f32,
+    /// Weight of the keyword leg (default 1; with `--fusion auto`, setting a weight means
+    /// `linear` with these weights).
+    #[arg(long)]
+    pub keyword_weight: Option<f32>,
+    /// Weight of the semantic leg (default 1; as `--keyword-weight`).
+    #[arg(long)]
+    pub semantic_weight: Option<f32>,
 }
 
 impl FusionArgs {
@@ -98,20 +100,22 @@ impl FusionArgs {
                 )))
             }
         };
-        let keyword_weight = finite("keyword-weight", self.keyword_weight)?;
-        let semantic_weight = finite("semantic-weight", self.semantic_weight)?;
+        let keyword_weight = finite("keyword-weight", self.keyword_weight.unwrap_or(1.0))?;
+        let semantic_weight = finite("semantic-weight", self.semantic_weight.unwrap_or(1.0))?;
+        let weighted = self.keyword_weight.is_some() || self.semantic_weight.is_some();
         match self.fusion.as_str() {
+            "auto" if !weighted => Ok(Fusion::Auto),
             "rrf" => Ok(Fusion::Rrf {
                 k: finite("rrf-k", self.rrf_k)?,
                 keyword_weight,
                 semantic_weight,
             }),
-            "linear" => Ok(Fusion::Linear {
+            "linear" | "auto" => Ok(Fusion::Linear {
                 keyword_weight,
                 semantic_weight,
             }),
             other => Err(CliError::Usage(format!(
-                "unknown fusion \"{other}\": use rrf or linear"
+                "unknown fusion \"{other}\": use auto, linear or rrf"
             ))),
         }
     }

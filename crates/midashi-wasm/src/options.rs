@@ -151,9 +151,9 @@ fn mode(v: &JsValue) -> Result<Mode, String> {
     }
 }
 
-/// `{ method: "rrf", k, keyword_weight, semantic_weight }` or `{ method: "linear",
-/// keyword_weight, semantic_weight }` (the core's `Fusion` as JSON: its fields keep their
-/// snake_case names).
+/// `{ method: "auto" }` (the default), `{ method: "rrf", k, keyword_weight, semantic_weight }`
+/// or `{ method: "linear", keyword_weight, semantic_weight }` (the core's `Fusion` as JSON:
+/// its fields keep their snake_case names).
 fn fusion(v: &JsValue) -> Result<Fusion, String> {
     let field = |f: &str| -> Result<f32, String> {
         let x = Reflect::get(v, &JsValue::from_str(f)).unwrap_or(JsValue::UNDEFINED);
@@ -168,6 +168,7 @@ fn fusion(v: &JsValue) -> Result<Fusion, String> {
         .ok()
         .and_then(|m| m.as_string());
     match method.as_deref() {
+        Some("auto") => Ok(Fusion::Auto),
         Some("rrf") => Ok(Fusion::Rrf {
             k: field("k")?,
             keyword_weight: field("keyword_weight")?,
@@ -177,7 +178,7 @@ fn fusion(v: &JsValue) -> Result<Fusion, String> {
             keyword_weight: field("keyword_weight")?,
             semantic_weight: field("semantic_weight")?,
         }),
-        _ => Err("`fusion.method` must be \"rrf\" or \"linear\"".into()),
+        _ => Err("`fusion.method` must be \"auto\", \"rrf\" or \"linear\"".into()),
     }
 }
 

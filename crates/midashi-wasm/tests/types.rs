@@ -343,6 +343,11 @@ fn typescript_declarations_follow_the_rust_types() {
         .collect();
     for f in [
         Fusion::default(),
+        Fusion::Rrf {
+            k: 60.0,
+            keyword_weight: 1.0,
+            semantic_weight: 1.0,
+        },
         Fusion::Linear {
             keyword_weight: 1.0,
             semantic_weight: 1.0,

@@ -360,8 +360,15 @@ impl SearchIndex {
             (Mode::Keyword, _) | (_, None) => keyword,
             (_, Some(qv)) => {
                 let words_match = plan.all_terms().next().is_some();
-                let fused =
-                    self.semantic_leg(store, qv, opts, &facts, mode, keyword, words_match)?;
+                let fused = self.semantic_leg(
+                    store,
+                    qv,
+                    opts,
+                    &facts,
+                    mode,
+                    (query, keyword),
+                    words_match,
+                )?;
                 keep_places(fused, &places)
             }
         };
@@ -393,24 +400,21 @@ impl SearchIndex {
         };
         // Which version each collapsed result shows: for every result when facets or the
         // preferred language read them all, else for the page's alone.
-        let prefer = opts
-            .prefer_lang
-            .as_deref()
-            .is_some_and(|w| !w.trim().is_empty());
-        if collapsing && (opts.facets || prefer) {
+        let prefer: Option<&str> = opts.prefer_lang.as_deref().filter(|w| !w.trim().is_empty());
+        if collapsing && (opts.facets || prefer.is_some()) {
             newest_first(&mut collapsed, |s| store.version_of(s));
         }
-        let mut collapsed = match opts.prefer_lang.as_deref() {
-            // Before the page is cut: page two continues page one's order.
-            Some(want) if !want.trim().is_empty() => {
+        // Before the page is cut: page two continues page one's order.
+        let mut collapsed = match prefer {
+            Some(want) => {
                 crate::rank::language::prefer(collapsed, want, |s| store.doc_facets(s).lang)
             }
-            _ => collapsed,
+            None => collapsed,
         };
         let total = collapsed.len();
         let facets = opts.facets.then(|| facets::count(store, &collapsed));
         let terms: HashSet<&str> = plan.all_terms().collect();
-        if collapsing && !(opts.facets || prefer) {
+        if collapsing && !(opts.facets || prefer.is_some()) {
             let from = opts.offset.min(collapsed.len());
             let to = opts.offset.saturating_add(opts.limit).min(collapsed.len());
             newest_first(&mut collapsed[from..to], |s| store.version_of(s));

@@ -76,7 +76,8 @@ impl SearchIndex {
     }
 
     /// The ranked list of a query that has a vector: the semantic leg alone, or fused with
-    /// the keyword leg's `keyword` (hybrid). `words_match`: whether any of the query's words
+    /// the keyword leg's ranked list `keyword` (hybrid) as the options' fusion does for
+    /// `query` ([`crate::rank::fusion::Fusion::for_query`]). `words_match`: whether any of the query's words
     /// (or their corrections) is in the index; when none is, the semantic leg answers only
     /// if its best similarity lies above the index's noise floor (see `vectors::noise`).
     #[allow(clippy::too_many_arguments)]
@@ -87,7 +88,7 @@ impl SearchIndex {
         opts: &SearchOptions,
         facts: &Seen,
         mode: Mode,
-        keyword: Vec<(u32, f32)>,
+        (query, keyword): (&str, Vec<(u32, f32)>),
         words_match: bool,
     ) -> Result<Vec<(u32, f32)>> {
         let vectors = self
@@ -117,10 +118,11 @@ impl SearchIndex {
         } else {
             // Fuse over the heads of both legs: deep tails only add noise to RRF.
             let head = crate::rank::fusion::FUSION_HEAD;
+            let fusion = opts.fusion.for_query(super::policy::is_question(query));
             fuse(
                 &keyword[..keyword.len().min(head)],
                 &semantic[..semantic.len().min(head)],
-                opts.fusion,
+                fusion,
             )
         })
     }

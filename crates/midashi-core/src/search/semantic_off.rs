@@ -23,7 +23,7 @@ impl SearchIndex {
         _: &SearchOptions,
         _: &Seen,
         _: Mode,
-        _: Vec<(u32, f32)>,
+        _: (&str, Vec<(u32, f32)>),
         _: bool,
     ) -> Result<Vec<(u32, f32)>> {
         Err(Error::NeedsFullEngine("the semantic leg"))
