@@ -229,3 +229,29 @@ fn another_languages_index_needs_a_build_that_stems_it() {
         }
     }
 }
+
+#[test]
+fn bigrams_written_in_hiragana_weigh_half() {
+    let text = "コレラが蔓延したものである。プロパティを使う。";
+    let p = plan_for(&[text], "蔓延したものはプロパティ。", ALL);
+    let weight = |term: &str| {
+        p.clauses
+            .iter()
+            .flat_map(|c| c.alternatives.iter())
+            .flat_map(|a| a.terms.iter())
+            .find(|t| t.term == term)
+            .map(|t| t.weight)
+    };
+    assert_eq!(weight("蔓延"), Some(1.0), "kanji");
+    assert_eq!(weight("延し"), Some(1.0), "kanji and hiragana");
+    assert_eq!(weight("した"), Some(HIRAGANA_BIGRAM_WEIGHT), "grammar");
+    assert_eq!(weight("もの"), Some(HIRAGANA_BIGRAM_WEIGHT));
+    // Katakana is folded to hiragana in the index, but the query wrote it in katakana.
+    assert_eq!(weight("ぷろ"), Some(1.0), "katakana");
+    // A query of English words is untouched.
+    let p = plan_for(&["the borrow checker"], "borrow checker", ALL);
+    assert!(p
+        .clauses
+        .iter()
+        .all(|c| c.alternatives[0].terms[0].weight == 1.0));
+}
