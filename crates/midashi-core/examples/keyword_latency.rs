@@ -4,7 +4,7 @@
 //! of a BEIR `queries.jsonl` (or one query per line of a text file) with the benchmark's
 //! options (limit 10, whole words, ungrouped unless `--group`), and prints p50 / p95 / p99.
 //!
-//!   cargo run --release -p midashi-core --example keyword_latency -- <index> <queries> [--group] [--prefix] [--ids] [--rounds N] [--dump FILE]
+//!   cargo run --release -p midashi-core --example keyword_latency -- <index> <queries> [--group] [--prefix] [--ids] [--rounds N] [--dump FILE] [--slowest N]
 //!
 //! `--dump` writes every answer as JSON, one line per query: two builds' dumps are equal
 //! when a speed-up kept the results, their order, scores, excerpts and highlights.
@@ -112,12 +112,25 @@ fn main() {
         let _ = index.search(q, &opts, None);
     }
     let mut ms = Vec::new();
+    let mut per_query = vec![0f64; qs.len()];
     for _ in 0..rounds {
-        for q in &qs {
+        for (i, q) in qs.iter().enumerate() {
             let t = Instant::now();
             let r = index.search(q, &opts, None);
-            ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            let took = t.elapsed().as_secs_f64() * 1000.0;
+            ms.push(took);
+            per_query[i] += took / rounds as f64;
             std::hint::black_box(r.ok());
+        }
+    }
+    // `--slowest N`: the N queries that took longest on average, to know where p99 goes.
+    if let Some(i) = args.iter().position(|a| a == "--slowest") {
+        let n: usize = args[i + 1].parse().unwrap();
+        let mut order: Vec<usize> = (0..qs.len()).collect();
+        order.sort_by(|&a, &b| per_query[b].total_cmp(&per_query[a]));
+        for &q in order.iter().take(n) {
+            let total = index.search(&qs[q], &opts, None).map_or(0, |r| r.total);
+            println!("{:8.3} ms  {total:7} results  {:?}", per_query[q], qs[q]);
         }
     }
     if ms.is_empty() {

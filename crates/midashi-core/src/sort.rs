@@ -60,24 +60,29 @@ pub fn sort_u64(keys: &mut Vec<u64>) {
         }
         return;
     }
-    let mut spare = vec![0u64; keys.len()];
-    for pass in 0..8 {
-        let shift = pass * 8;
-        let digit = |k: u64| ((k >> shift) & 0xff) as usize;
-        let mut count = [0usize; 257];
-        for &k in keys.iter() {
-            count[digit(k) + 1] += 1;
+    // Every pass's digit counts from one read of the keys (not one read per pass): a ranked
+    // list's keys differ in few bytes (quantised scores, ordinals below 2^24), so most
+    // passes are skipped and the counting was most of the work.
+    let mut counts = [[0usize; 256]; 8];
+    for &k in keys.iter() {
+        for (pass, count) in counts.iter_mut().enumerate() {
+            count[((k >> (pass * 8)) & 0xff) as usize] += 1;
         }
+    }
+    let mut spare = vec![0u64; keys.len()];
+    for (pass, count) in counts.iter().enumerate() {
         if count.contains(&keys.len()) {
             continue;
         }
-        for i in 0..256 {
-            count[i + 1] += count[i];
+        let shift = pass * 8;
+        let mut start = [0usize; 256];
+        for d in 1..256 {
+            start[d] = start[d - 1] + count[d - 1];
         }
         for &k in keys.iter() {
-            let d = digit(k);
-            spare[count[d]] = k;
-            count[d] += 1;
+            let d = ((k >> shift) & 0xff) as usize;
+            spare[start[d]] = k;
+            start[d] += 1;
         }
         std::mem::swap(keys, &mut spare);
     }

@@ -3,7 +3,7 @@
 //! ([`section_facts`]).
 
 use crate::rank::pipeline::SectionFacts;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 
 /// Whether a section has no text of its own — no prose, no code: a page's title over its
 /// first heading, a heading followed at once by a subheading. It matches by its heading
@@ -70,23 +70,60 @@ pub(crate) fn group_chains(
 /// A ranked section: its rank, the section, its score.
 type Placed = (usize, u32, f32);
 
-/// [`group_chains`]' state. Hash maps and sets, not ordered maps: the wasm module has these
-/// types already, a B-tree would add its own (~12 KB).
+/// A place (or a mark) per section ordinal: a table grown as far as the highest ordinal set,
+/// not a hash map — a prefix typed on a large site ranks most of its sections, and hashing
+/// them in and out of three maps was a fifth of such a keystroke's time. Ordinals and
+/// subtrees come from a validated index (a subtree never reaches past its last section).
+#[derive(Default)]
+struct Slots {
+    place: Vec<u32>,
+}
+
+impl Slots {
+    const NONE: u32 = u32::MAX;
+
+    fn get(&self, s: u32) -> Option<usize> {
+        match self.place.get(s as usize) {
+            Some(&p) if p != Self::NONE => Some(p as usize),
+            _ => None,
+        }
+    }
+
+    fn contains(&self, s: u32) -> bool {
+        self.get(s).is_some()
+    }
+
+    fn insert(&mut self, s: u32, place: usize) {
+        let i = s as usize;
+        if i >= self.place.len() {
+            self.place.resize(i + 1, Self::NONE);
+        }
+        self.place[i] = place as u32;
+    }
+
+    fn remove(&mut self, s: u32) {
+        if let Some(p) = self.place.get_mut(s as usize) {
+            *p = Self::NONE;
+        }
+    }
+}
+
+/// [`group_chains`]' state.
 struct Chains<'a, F> {
     facts: &'a F,
     /// Results by place, a place being the rank of the section first shown there (so the
     /// list stays in rank order whatever is shown where); `None`: nothing shown there.
     out: Vec<Option<(u32, f32)>>,
     /// Shown section → its place in `out`.
-    shown: HashMap<u32, usize>,
+    shown: Slots,
     /// Descendants of shown sections. Only a section with no shown ancestor marks its range
     /// (an ancestor's range holds it), so a section is marked at most once per ancestor:
     /// O(sections × depth) in all, depth ≤ 6.
-    covered: HashSet<u32>,
+    covered: Slots,
     /// Descendants of a shown bare section → its place. A shown bare section has no shown
     /// descendant (the first with text takes its place, a bare one is left out), so these
     /// ranges are disjoint.
-    under_bare: HashMap<u32, usize>,
+    under_bare: Slots,
     /// Bare sections left out under a shown bare ancestor, by its place: if a relative takes
     /// that place, those that are not the relative's ancestors are results after all.
     waiting: HashMap<usize, Vec<Placed>>,
@@ -97,10 +134,19 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
         Chains {
             facts,
             out: Vec::new(),
-            shown: HashMap::default(),
-            covered: HashSet::default(),
-            under_bare: HashMap::default(),
+            shown: Slots::default(),
+            covered: Slots::default(),
+            under_bare: Slots::default(),
             waiting: HashMap::default(),
+        }
+    }
+
+    /// Marks the descendants of `s`, shown now, unless a shown ancestor's range holds it.
+    fn cover(&mut self, s: u32) {
+        if !self.covered.contains(s) {
+            for d in self.range(s) {
+                self.covered.insert(d, 0);
+            }
         }
     }
 
@@ -124,18 +170,18 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
     /// its breadcrumbs), or a bare ancestor that stands for the chain already; else shown.
     fn bare(&mut self, placed: Placed) {
         let s = placed.1;
-        if self.range(s).any(|d| self.shown.contains_key(&d)) {
+        if self.range(s).any(|d| self.shown.contains(d)) {
             return;
         }
-        if let Some(&i) = self.under_bare.get(&s) {
+        if let Some(i) = self.under_bare.get(s) {
             self.waiting.entry(i).or_default().push(placed);
             return;
         }
         let (place, _, score) = placed;
-        let mark = !self.covered.contains(&s);
+        let mark = !self.covered.contains(s);
         for d in self.range(s) {
             if mark {
-                self.covered.insert(d);
+                self.covered.insert(d, 0);
             }
             self.under_bare.insert(d, place);
         }
@@ -148,11 +194,11 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
     /// place among them.
     fn with_text(&mut self, (rank, s, score): Placed) {
         let mut places: Vec<usize> = Vec::new();
-        if let Some(&i) = self.under_bare.get(&s) {
+        if let Some(i) = self.under_bare.get(s) {
             places.push(i);
         } else {
             for d in self.range(s) {
-                if let Some(&i) = self.shown.get(&d) {
+                if let Some(i) = self.shown.get(d) {
                     if self.out[i].is_some_and(|(k, _)| (self.facts)(k).bare) {
                         places.push(i);
                     }
@@ -160,9 +206,7 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
             }
         }
         let Some(&first) = places.iter().min() else {
-            if !self.covered.contains(&s) {
-                self.covered.extend(self.range(s));
-            }
+            self.cover(s);
             self.shown.insert(s, rank);
             self.out[rank] = Some((s, score));
             return;
@@ -172,13 +216,13 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
             let Some((k, _)) = self.out[i] else {
                 continue;
             };
-            self.shown.remove(&k);
+            self.shown.remove(k);
             // Its marks are its own unless a shown ancestor's range holds it.
-            let own_marks = !self.covered.contains(&k);
+            let own_marks = !self.covered.contains(k);
             for d in self.range(k) {
-                self.under_bare.remove(&d);
+                self.under_bare.remove(d);
                 if own_marks {
-                    self.covered.remove(&d);
+                    self.covered.remove(d);
                 }
             }
             if i != first {
@@ -189,9 +233,7 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
         let place_score = self.out[first].map_or(score, |(_, x)| x);
         self.out[first] = Some((s, score.max(place_score)));
         self.shown.insert(s, first);
-        if !self.covered.contains(&s) {
-            self.covered.extend(self.range(s));
-        }
+        self.cover(s);
         // The sections that waited under what `s` replaced meet the rule again now that it
         // is gone (in rank order under each place; a rank of their own as their place).
         for placed in waiting {
