@@ -708,16 +708,21 @@ impl Stemmers {
     }
 }
 
+/// Hiragana as the analyzer reads it (with the iteration marks `ゝゞゟ`): the script Japanese
+/// writes its grammar in, which query planning weighs down (`query::exact_weight`).
+pub(crate) fn is_hiragana(c: char) -> bool {
+    matches!(c, '\u{3041}'..='\u{3096}' | '\u{309D}'..='\u{309F}')
+}
+
 /// Characters indexed as bigrams, after normalisation: CJK — kana (with `ー` and the
 /// iteration marks), Han (unified, extensions, compatibility, `々〆〇`) and Hangul — and the
 /// scripts written without spaces between words (Thai, Lao, Khmer, Myanmar).
 fn is_cjk(c: char) -> bool {
-    matches!(c,
+    is_hiragana(c)
+        || matches!(c,
         '\u{0E00}'..='\u{0EFF}'                            // Thai, Lao
         | '\u{1000}'..='\u{109F}'                          // Myanmar
         | '\u{1780}'..='\u{17FF}'                          // Khmer
-        |
-        '\u{3041}'..='\u{3096}' | '\u{309D}'..='\u{309F}'      // hiragana, ゝゞゟ
         | '\u{30A1}'..='\u{30FA}' | '\u{30FC}'..='\u{30FF}'  // katakana, ー ヽヾヿ
         | '\u{31F0}'..='\u{31FF}'                            // small katakana extension
         | '\u{3005}'..='\u{3007}'                            // 々〆〇

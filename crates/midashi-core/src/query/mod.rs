@@ -59,9 +59,10 @@ const HIRAGANA_BIGRAM_WEIGHT: f32 = 0.5;
 /// The weight of `tok`'s exact term: [`HIRAGANA_BIGRAM_WEIGHT`] for a CJK token written in
 /// hiragana in `query` (before katakana folds into it), else 1.
 fn exact_weight(tok: &QueryToken, query: &str) -> f32 {
-    let hiragana = |c: char| ('\u{3041}'..='\u{309F}').contains(&c);
     match query.get(tok.start..tok.end) {
-        Some(text) if tok.cjk && text.chars().all(hiragana) => HIRAGANA_BIGRAM_WEIGHT,
+        Some(text) if tok.cjk && text.chars().all(crate::analyzer::is_hiragana) => {
+            HIRAGANA_BIGRAM_WEIGHT
+        }
         _ => 1.0,
     }
 }

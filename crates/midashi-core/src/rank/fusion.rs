@@ -87,8 +87,8 @@ impl Fusion {
 /// resolved for a query ([`Fusion::for_query`]) blends as for a question.
 pub fn fuse(keyword: &[(u32, f32)], semantic: &[(u32, f32)], fusion: Fusion) -> Vec<(u32, f32)> {
     let mut acc: HashMap<u32, f32> = HashMap::default();
-    match fusion.for_query(true) {
-        Fusion::Auto => unreachable!("for_query resolves Auto"),
+    match fusion {
+        Fusion::Auto => return fuse(keyword, semantic, fusion.for_query(true)),
         Fusion::Rrf {
             k,
             keyword_weight,
