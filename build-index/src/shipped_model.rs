@@ -1,6 +1,7 @@
 //! The copy of the embedding model an index ships for the browser's queries: the model
 //! itself, or for a large multilingual vocabulary, a copy trimmed to what a query on this
-//! site can use (see `midashi_embed::trim` for what is kept and why).
+//! site can use (see `midashi_embed::trim` for what is kept and why); either way with its
+//! encoder graph in the prepared form a browser loads fastest (`midashi_embed::graph`).
 
 use crate::embedding::embedded_text;
 use crate::error::{CliError, Result};
@@ -76,4 +77,24 @@ pub fn trim_for_site(
         embedder: trimmed,
         kept: t.kept,
     }))
+}
+
+/// `files` as the browser loads them: the ONNX replaced by its prepared graph (the same
+/// computation, typed and decluttered ahead of time: a page loads it in a third of the time),
+/// and the configuration naming that graph's sha256 (`graph_sha256`) beside the model's own.
+pub fn prepared_for_browser(files: ModelFiles) -> Result<ModelFiles> {
+    let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
+    let graph = midashi_embed::graph::prepare(&files.onnx).map_err(model)?;
+    let mut config = ModelConfig::from_json(&files.config_json).map_err(model)?;
+    config.graph_sha256 = Some(
+        Sha256::digest(&graph)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    );
+    Ok(ModelFiles {
+        onnx: graph,
+        tokenizer: files.tokenizer,
+        config_json: serde_json::to_string_pretty(&config).unwrap_or_default(),
+    })
 }

@@ -589,7 +589,7 @@ describe("semantic results", () => {
     assert.ok(!announced.some((t) => /%/.test(t)), announced.join(" | "));
     // The module ran in its own worker, and the model came from the index folder.
     assert.ok(requests.some((p) => p.endsWith("/search/embed-worker.js")), requests.join(" "));
-    assert.ok(requests.some((p) => /\/search\/model\.[0-9a-f]{16}\.onnx$/.test(p)), requests.join(" "));
+    assert.ok(requests.some((p) => /\/search\/model\.[0-9a-f]{16}\.tar$/.test(p)), requests.join(" "));
     // The first query ran on the keyword module; the vectors moved the engine to the full one.
     const keywordAt = requests.indexOf("/search/wasm/midashi_keyword_bg.wasm");
     const fullAt = requests.indexOf("/search/wasm/midashi_wasm_bg.wasm");

@@ -227,7 +227,7 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
 
   test("a missing model fails semantic search clearly; keyword search goes on", async () => {
     const { readdirSync } = await import("node:fs");
-    const model = readdirSync(dir).find((f) => f.startsWith("model.") && f.endsWith(".onnx"));
+    const model = readdirSync(dir).find((f) => f.startsWith("model.") && f.endsWith(".tar"));
     assert.ok(model);
     const broken = copyIndexWith(dir, model, (b) => b.subarray(0, 1000));
     const idx = await Midashi.load(broken);
@@ -245,7 +245,7 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
 
   test("a model file with one flipped bit is refused as CORRUPTED, not used (#27 item 2); keyword search goes on", async () => {
     const { readdirSync } = await import("node:fs");
-    const model = readdirSync(dir).find((f) => f.startsWith("model.") && f.endsWith(".onnx"));
+    const model = readdirSync(dir).find((f) => f.startsWith("model.") && f.endsWith(".tar"));
     const flipped = copyIndexWith(dir, model, (b) => {
       const c = Buffer.from(b);
       c[Math.floor(c.length / 2)] ^= 0x10;
@@ -259,6 +259,26 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     const r = await idx.search("install", { mode: "hybrid" });
     assert.equal(r.mode, "keyword");
     assert.ok(r.results.length > 0);
+  });
+
+  test("the index ships the prepared graph; a modelUrl folder's ONNX gives the same answers", async () => {
+    const { readdirSync, readFileSync } = await import("node:fs");
+    const names = readdirSync(dir);
+    assert.ok(!names.some((f) => f.endsWith(".onnx")), names.join(" "));
+    const config = JSON.parse(readFileSync(path.join(dir, names.find((f) => f.startsWith("model-config."))), "utf8"));
+    assert.match(config.graph_sha256, /^[0-9a-f]{64}$/);
+    assert.notEqual(config.graph_sha256, config.sha256, "the model's identity stays the ONNX's");
+    const shipped = await Midashi.load(dir);
+    after(() => shipped.close());
+    const own = await Midashi.load(dir, { modelUrl: MODEL });
+    after(() => own.close());
+    await Promise.all([shipped.warmup(), own.warmup()]);
+    for (const q of ["can I search without a network connection", "how are results ranked"]) {
+      const a = await shipped.search(q, { mode: "semantic", limit: 5, cache: false });
+      const b = await own.search(q, { mode: "semantic", limit: 5, cache: false });
+      assert.deepEqual(b.results.map((h) => [h.id, h.score]), a.results.map((h) => [h.id, h.score]), q);
+      assert.ok(a.results.length > 0, q);
+    }
   });
 
   test("keyword-only indexes and `semantic: \"off\"` never load the module", async () => {

@@ -106,8 +106,8 @@ export class EmbedHost {
     this.emit({ state: "loading", phase: "compile", loaded: sum(loaded), total: sum(totals) });
 
     const configText = new TextDecoder().decode(config);
-    checkModel(configText, src.expect);
-    await checkModelBytes(onnx, src);
+    const graphSha = checkModel(configText, src.expect);
+    await checkModelBytes(onnx, src, graphSha);
     let module: WebAssembly.Module;
     try {
       module = await compiled;
@@ -168,14 +168,16 @@ async function importGlue(url: string): Promise<EmbedGlue> {
 
 /** Refuses a model other than the one the index's vectors were made with. */
 /**
- * The model's bytes against the sha256 the index's entry file records for it: the model is
- * not framed like the index files (no checksum), so without this a flipped bit or a cut
- * download embedded queries with damaged weights and nothing said so. Skipped where there
- * is no Web Crypto (a page not in a secure context).
+ * The model's bytes against the sha256 the index records for them: the model is not framed
+ * like the index files (no checksum), so without this a flipped bit or a cut download
+ * embedded queries with damaged weights and nothing said so. An index ships the prepared
+ * graph, whose sha256 its model configuration names (`graphSha`); a `modelUrl` folder's
+ * ONNX is checked against the sha256 of the model the vectors were made with. Skipped where
+ * there is no Web Crypto (a page not in a secure context).
  */
-async function checkModelBytes(onnx: Uint8Array, src: EmbedSources): Promise<void> {
+async function checkModelBytes(onnx: Uint8Array, src: EmbedSources, graphSha: string): Promise<void> {
   const subtle = globalThis.crypto?.subtle;
-  const want = src.expect.sha256;
+  const want = src.shipped && graphSha ? graphSha : src.expect.sha256;
   if (!subtle || !/^[0-9a-f]{64}$/.test(want) || /^0+$/.test(want)) return;
   const digest = new Uint8Array(await subtle.digest("SHA-256", onnx as Uint8Array<ArrayBuffer>));
   const got = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -192,8 +194,9 @@ async function checkModelBytes(onnx: Uint8Array, src: EmbedSources): Promise<voi
   );
 }
 
-function checkModel(configText: string, expect: EmbedSources["expect"]): void {
-  let config: { dims?: unknown; sha256?: unknown };
+/** Checks the configuration against the index; returns the prepared graph's sha256, if named. */
+function checkModel(configText: string, expect: EmbedSources["expect"]): string {
+  let config: { dims?: unknown; sha256?: unknown; graph_sha256?: unknown };
   try {
     config = JSON.parse(configText) as typeof config;
   } catch (e) {
@@ -209,4 +212,5 @@ function checkModel(configText: string, expect: EmbedSources["expect"]): void {
   if (typeof config.dims === "number" && config.dims !== expect.dims) {
     throw new MidashiError("SEMANTIC_UNAVAILABLE", `the model gives ${config.dims}-dimensional vectors but the index's have ${expect.dims}; ${HOW_TO_GET}`);
   }
+  return typeof config.graph_sha256 === "string" && /^[0-9a-f]{64}$/.test(config.graph_sha256) ? config.graph_sha256 : "";
 }

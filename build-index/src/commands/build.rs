@@ -7,7 +7,7 @@ use crate::embedding::{
 use crate::endpoint::EndpointArgs;
 use crate::error::{CliError, Result};
 use crate::output::write_index;
-use crate::shipped_model::trim_for_site;
+use crate::shipped_model::{prepared_for_browser, trim_for_site};
 use crate::sources::{input_files, load_html, load_markdown, load_records, InputKind, Loaded};
 use midashi_core::build::{FieldWeights, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_markdown::{Options, SlugStyle};
@@ -308,7 +308,7 @@ pub fn build(
                     }
                     None => files,
                 };
-                builder.set_model_files(files);
+                builder.set_model_files(prepared_for_browser(files)?);
             }
             builder.set_vectors(info, vectors);
             r.query_embedder.get_or_insert(embedder);

@@ -2,7 +2,8 @@
 //!
 //!   cargo run --release -p midashi-embed --example encode_bench [-- <model dir>]
 //!
-//! Prints the model load time (read + parse + optimise), then the median and p90 encode
+//! Prints the model load time (read + parse + optimise) of the ONNX and of the prepared graph
+//! an index ships (`midashi_embed::graph`), their sizes, and whether they embed alike; then the median and p90 encode
 //! latency of one query for a 27-token text and a 256-token (truncated) text (one thread; tract does not
 //! multithread a single run by default), after a warm-up.
 
@@ -27,6 +28,34 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         dir.display(),
         size as f64 / 1e6,
         ms(load)
+    );
+
+    // The prepared form: what build-index ships and a browser loads.
+    let files = midashi_embed::ModelDir::read(dir)?;
+    let started = Instant::now();
+    let prepared = midashi_embed::graph::prepare(&files.onnx)?;
+    let prepare = started.elapsed();
+    let mut loads = Vec::new();
+    let mut from_prepared = None;
+    for _ in 0..3 {
+        let started = Instant::now();
+        from_prepared = Some(Embedder::from_bytes(
+            &prepared,
+            &files.tokenizer,
+            files.config.clone(),
+        )?);
+        loads.push(ms(started.elapsed()));
+    }
+    let from_prepared = from_prepared.expect("loaded");
+    let text = "How do I borrow a value without taking ownership of it?";
+    let same = embedder.embed(text)? == from_prepared.embed(text)?;
+    println!(
+        "prepared graph: {:.1} MB, made in {:.0} ms; load {:.0} / {:.0} / {:.0} ms; same vector as the ONNX: {same}",
+        prepared.len() as f64 / 1e6,
+        ms(prepare),
+        loads[0],
+        loads[1],
+        loads[2]
     );
 
     // Texts whose token counts (with [CLS]/[SEP]) are exactly 27 and 256.

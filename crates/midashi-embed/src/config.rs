@@ -61,6 +61,12 @@ pub struct ModelConfig {
     /// new model never reuses vectors of the old one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
+    /// sha256 of the prepared graph an index ships in place of the ONNX
+    /// ([`crate::graph::prepare`]); written by build-index into the shipped copy's
+    /// configuration, so a browser can check the bytes it fetched. `sha256` stays the
+    /// model's identity (the ONNX the vectors were made with).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph_sha256: Option<String>,
 }
 
 impl ModelConfig {
@@ -146,6 +152,7 @@ impl ModelConfig {
             onnx: None,
             tokenizer: None,
             sha256: None,
+            graph_sha256: None,
         };
         config.validate()?;
         Ok(config)

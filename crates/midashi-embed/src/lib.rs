@@ -21,6 +21,7 @@
 
 mod config;
 mod error;
+pub mod graph;
 pub mod trim;
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -28,18 +29,10 @@ pub use config::ModelDir;
 pub use config::{ModelConfig, Pooling, MODEL_CONFIG_FILE};
 pub use error::EmbedError;
 
+use graph::InputKind;
 use std::sync::Arc;
 use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 use tract_onnx::prelude::*;
-
-/// Names of the encoder inputs we know how to fill. BERT-style exports take all three;
-/// others (RoBERTa family) omit `token_type_ids`.
-#[derive(Debug, Clone, Copy)]
-enum InputKind {
-    Ids,
-    Mask,
-    TypeIds,
-}
 
 /// A loaded model: tokenizer + optimised encoder plan + pooling. Cheap to share across threads
 /// (`Send + Sync`; every call uses its own execution state).
@@ -47,8 +40,10 @@ pub struct Embedder {
     config: ModelConfig,
     /// Truncates at `max_tokens` (queries, [`Embedder::token_ids`]).
     tokenizer: Tokenizer,
-    /// No truncation ([`Embedder::count_tokens`]).
-    counter: Tokenizer,
+    /// No truncation ([`Embedder::count_tokens`], document windows): made on first use. A
+    /// browser only embeds queries, and cloning a tokenizer is not free (a Unigram
+    /// vocabulary's trie: half a second for multilingual-e5-small's whole one).
+    counter: std::sync::OnceLock<Tokenizer>,
     /// Special tokens the tokenizer puts before and after a single text ([CLS] / [SEP] for
     /// BERT) with their type ids: each document window is wrapped in them. Learnt from the
     /// tokenizer's own template at load.
@@ -69,16 +64,6 @@ impl std::fmt::Debug for Embedder {
 /// still whole in one of them. An eighth of the window: 32 tokens for MiniLM's 256.
 fn window_overlap(max_tokens: usize) -> usize {
     (max_tokens / 8).max(1)
-}
-
-fn tokenizer_with(
-    base: &Tokenizer,
-    truncation: Option<TruncationParams>,
-) -> Result<Tokenizer, EmbedError> {
-    let mut t = base.clone();
-    t.with_truncation(truncation)
-        .map_err(|e| EmbedError::Tokenizer(format!("cannot set truncation: {e}")))?;
-    Ok(t)
 }
 
 fn truncation(max_length: usize, stride: usize) -> TruncationParams {
@@ -103,15 +88,17 @@ impl Embedder {
         config: ModelConfig,
     ) -> Result<Self, EmbedError> {
         config.validate()?;
-        let mut base = Tokenizer::from_bytes(tokenizer_json)
+        let mut tokenizer = Tokenizer::from_bytes(tokenizer_json)
             .map_err(|e| EmbedError::Tokenizer(format!("cannot read tokenizer.json: {e}")))?;
         // We encode one text at a time: padding would only add work.
-        base.with_padding(None);
-        let tokenizer = tokenizer_with(&base, Some(truncation(config.max_tokens, 0)))?;
-        let counter = tokenizer_with(&base, None)?;
+        tokenizer.with_padding(None);
+        tokenizer
+            .with_truncation(Some(truncation(config.max_tokens, 0)))
+            .map_err(|e| EmbedError::Tokenizer(format!("cannot set truncation: {e}")))?;
+        let counter = std::sync::OnceLock::new();
         let template = Template::learn(&tokenizer, config.max_tokens, &config.document_prefix)?;
 
-        let (plan, inputs) = load_plan(onnx, &config)?;
+        let (plan, inputs) = graph::load_plan(onnx, config.dims)?;
         Ok(Embedder {
             config,
             tokenizer,
@@ -129,6 +116,16 @@ impl Embedder {
     pub fn load_dir(dir: &std::path::Path) -> Result<Self, EmbedError> {
         let files = ModelDir::read(dir)?;
         Self::from_bytes(&files.onnx, &files.tokenizer, files.config)
+    }
+
+    /// The tokenizer without truncation, made from the truncating one on first use.
+    fn counter(&self) -> &Tokenizer {
+        self.counter.get_or_init(|| {
+            let mut t = self.tokenizer.clone();
+            // Only fails for a stride larger than the limit; there is no limit here.
+            let _ = t.with_truncation(None);
+            t
+        })
     }
 
     /// The model's configuration.
@@ -151,7 +148,7 @@ impl Embedder {
     /// `max_tokens` means [`Embedder::embed_windows`] will split it. 0 if the tokenizer
     /// rejects the text (it never does for valid UTF-8 with the BERT tokenizer).
     pub fn count_tokens(&self, text: &str) -> usize {
-        self.encode(&self.counter, text)
+        self.encode(self.counter(), text)
             .map(|e| e.len())
             .unwrap_or(0)
     }
@@ -192,7 +189,7 @@ impl Embedder {
         windows
             .iter()
             .map(|w| {
-                self.counter
+                self.counter()
                     .decode(&w.ids, true)
                     .map_err(|e| EmbedError::Tokenizer(e.to_string()))
             })
@@ -205,7 +202,7 @@ impl Embedder {
     /// overflowing pieces lose the middle windows once the template post-processor has run
     /// (measured: a 590-token text gave windows of 256 and 36 tokens).
     fn windows(&self, text: &str) -> Result<Vec<Tokens>, EmbedError> {
-        let full = self.encode_with(&self.counter, text, false)?;
+        let full = self.encode_with(self.counter(), text, false)?;
         let t = &self.template;
         let (ids, type_ids) = (full.get_ids(), full.get_type_ids());
         let capacity = self.config.max_tokens - t.prefix.len() - t.suffix.len();
@@ -429,71 +426,6 @@ fn pool(pooling: Pooling, tokens: tract_ndarray::ArrayView2<f32>, mask: &[u32]) 
             max
         }
     }
-}
-
-/// Parses the ONNX bytes, fixes batch = 1 with a symbolic sequence length, and optimises once
-/// (tract folds the int8 weights' DequantizeLinear into f32 constants here, so runs are fp32).
-fn load_plan(
-    onnx: &[u8],
-    config: &ModelConfig,
-) -> Result<(Arc<TypedRunnableModel>, Vec<InputKind>), EmbedError> {
-    let bad = |stage: &str, e: TractError| EmbedError::BadModel(format!("ONNX {stage}: {e:#}"));
-    let mut model = tract_onnx::onnx()
-        .model_for_read(&mut std::io::Cursor::new(onnx))
-        .map_err(|e| bad("parse", e))?;
-
-    let mut inputs = Vec::new();
-    let names: Vec<String> = model
-        .input_outlets()
-        .map_err(|e| bad("inputs", e))?
-        .iter()
-        .map(|o| model.node(o.node).name.clone())
-        .collect();
-    for name in &names {
-        inputs.push(match name.as_str() {
-            "input_ids" => InputKind::Ids,
-            "attention_mask" => InputKind::Mask,
-            "token_type_ids" => InputKind::TypeIds,
-            other => {
-                return Err(EmbedError::BadModel(format!(
-                    "unexpected encoder input '{other}' (know input_ids, attention_mask, token_type_ids)"
-                )))
-            }
-        });
-    }
-    if !inputs.iter().any(|k| matches!(k, InputKind::Ids)) {
-        return Err(EmbedError::BadModel(
-            "the encoder has no input_ids input".into(),
-        ));
-    }
-
-    let seq = model.symbols.sym("sequence");
-    for i in 0..inputs.len() {
-        let fact = i64::fact([1.to_dim(), seq.to_dim()]);
-        model
-            .set_input_fact(i, fact.into())
-            .map_err(|e| bad("input facts", e))?;
-    }
-    // Keep only the first output (token or sentence vectors); extra outputs (pooler) cost time.
-    let first_output = model.output_outlets().map_err(|e| bad("outputs", e))?[0];
-    model
-        .select_output_outlets(&[first_output])
-        .map_err(|e| bad("outputs", e))?;
-
-    let typed = model.into_optimized().map_err(|e| bad("optimisation", e))?;
-    let out_fact = typed.output_fact(0).map_err(|e| bad("outputs", e))?;
-    let last = out_fact
-        .shape
-        .last()
-        .and_then(|d| d.to_i64().ok().map(|v| v as usize));
-    if last != Some(config.dims) {
-        return Err(EmbedError::BadModel(format!(
-            "encoder output {:?} does not end in dims = {} from the model config",
-            out_fact.shape, config.dims
-        )));
-    }
-    let plan = typed.into_runnable().map_err(|e| bad("plan", e))?;
-    Ok((plan, inputs))
 }
 
 #[cfg(test)]

@@ -100,7 +100,8 @@ pub struct IndexBuilder {
 /// with exactly the model the vectors were made with (no second place to keep in step).
 #[derive(Debug, Clone)]
 pub struct ModelFiles {
-    /// The ONNX graph.
+    /// The encoder graph: ONNX, or the prepared form build-index ships
+    /// (`midashi_embed::graph`).
     pub onnx: Vec<u8>,
     /// `tokenizer.json`.
     pub tokenizer: Vec<u8>,

@@ -13,9 +13,12 @@ pub enum FileKind {
     Sections,
     /// Section vectors for semantic search.
     Vectors,
-    /// The embedding model's ONNX graph, shipped so a browser can embed queries with the
-    /// model the vectors were made with. A raw file (no header): ONNX has its own framing,
-    /// and the manifest's size + content hash in the name already pin its bytes.
+    /// The embedding model's encoder graph, shipped so a browser can embed queries with the
+    /// model the vectors were made with: the *prepared* graph (`model.<hash>.tar`, tract's
+    /// NNEF after typing and decluttering, which loads in a third of the ONNX's time; see
+    /// `midashi_embed::graph`), or in indexes of before 2026-11-27 the ONNX itself
+    /// (`model.<hash>.onnx`). A raw file (no header): the manifest's size + content hash in
+    /// the name pin its bytes.
     Model,
     /// The model's `tokenizer.json` (raw).
     Tokenizer,
@@ -120,9 +123,19 @@ impl FileKind {
     /// native one for the model files shipped as they are.
     pub fn extension(self) -> &'static str {
         match self {
-            FileKind::Model => "onnx",
+            FileKind::Model => "tar",
             FileKind::Tokenizer | FileKind::ModelConfig => "json",
             _ => "bin",
+        }
+    }
+
+    /// The extensions its files may have: [`FileKind::extension`], then any an earlier build
+    /// wrote (a model shipped as ONNX), so such files are still checked and cleaned up.
+    fn extensions(self) -> &'static [&'static str] {
+        match self {
+            FileKind::Model => &["tar", "onnx"],
+            FileKind::Tokenizer | FileKind::ModelConfig => &["json"],
+            _ => &["bin"],
         }
     }
 
@@ -193,11 +206,11 @@ impl FileKind {
 
     /// The hash in `name` if it is a file name of this kind (`<stem>.<16 hex>.<extension>`).
     pub fn hash_of_name(self, name: &str) -> Option<u64> {
-        let hex = name
-            .strip_prefix(self.stem())?
-            .strip_prefix('.')?
-            .strip_suffix(self.extension())?
-            .strip_suffix('.')?;
+        let rest = name.strip_prefix(self.stem())?.strip_prefix('.')?;
+        let hex = self
+            .extensions()
+            .iter()
+            .find_map(|ext| rest.strip_suffix(ext)?.strip_suffix('.'))?;
         (hex.len() == 16)
             .then(|| u64::from_str_radix(hex, 16).ok())
             .flatten()
@@ -214,7 +227,7 @@ impl FileKind {
             && hash.bytes().all(|b| b.is_ascii_hexdigit())
             && FileKind::ALL
                 .iter()
-                .any(|k| *k != FileKind::Entry && k.stem() == stem && k.extension() == ext)
+                .any(|k| *k != FileKind::Entry && k.stem() == stem && k.extensions().contains(&ext))
     }
 }
 
