@@ -11,7 +11,10 @@
 // over its files (bench/lib/corpus-queries.mjs), asked whole, and typed a key at a time
 // (search as you type: every prefix of the query, `prefix: true`, as the widget asks).
 // Midashi's files are read before each timed query (its first run, which reads them, is
-// reported apart), so both engines answer from memory. Prints a table and writes
+// reported apart), so both engines answer from memory. The same three lists are then asked
+// in headless Chromium (the page imports the package's dist/index.js: the engine in its Web
+// Worker, the index over HTTP from 127.0.0.1; FlexSearch bundled into the page with the same
+// records) — skipped with --no-browser. Prints a table and writes
 // bench/results/<date>-speed-<corpus>.{json,md}. Nothing here asserts a time.
 
 import { execFileSync } from "node:child_process";
@@ -32,6 +35,7 @@ const { values: args } = parseArgs({
     corpus: { type: "string", default: "mix" },
     queries: { type: "string", default: "200" },
     out: { type: "string", default: path.join(ROOT, "bench/results") },
+    "no-browser": { type: "boolean", default: false },
   },
 });
 const log = (...a) => console.error("[speed]", ...a);
@@ -105,6 +109,84 @@ for (const r of [
 }
 idx.close();
 
+if (!args["no-browser"]) {
+  log("Chromium: the same lists in a page");
+  for (const r of await inChromium()) rows.push(r);
+}
+
+/**
+ * The lists asked in headless Chromium: `search()` of the package as a page calls it (engine
+ * in its Web Worker, files over HTTP), FlexSearch on the page's thread with the same records.
+ * Timed in the page with performance.now(), as in Node (each Midashi query once untimed first).
+ */
+async function inChromium() {
+  const { launch, serve } = await import("./lib/browser.mjs");
+  const { bundleBytes } = await import("./lib/bundle.mjs");
+  const site = path.join(work, "site");
+  const embed = path.join(ROOT, "web/dist/embed");
+  cpSync(path.join(ROOT, "web/dist"), path.join(site, "dist"), { recursive: true, filter: (f) => f !== embed && !f.startsWith(embed + path.sep) });
+  cpSync(index, path.join(site, "index"), { recursive: true });
+  writeFileSync(path.join(site, "flex.js"), await bundleBytes(`export { default as FlexSearch } from "flexsearch"; export { default as EnglishPreset } from "flexsearch/lang/en";`));
+  writeFileSync(path.join(site, "records.json"), JSON.stringify(records.map((r) => `${r.title}\n${r.text}`)));
+  writeFileSync(path.join(site, "lists.json"), JSON.stringify({ queries, typing }));
+  writeFileSync(path.join(site, "index.html"), "<!doctype html><meta charset=utf-8><title>speed</title>");
+  const server = await serve(site);
+  const browser = await launch();
+  try {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(0);
+    await page.goto(`${server.url}/index.html`);
+    const out = await page.evaluate(
+      async ({ widget, ids, base }) => {
+        const { Midashi } = await import("/dist/index.js");
+        const { FlexSearch, EnglishPreset } = await import("/flex.js");
+        const { queries, typing } = await (await fetch("/lists.json")).json();
+        const texts = await (await fetch("/records.json")).json();
+        const idx = await Midashi.load(new URL("/index/", location.href).href);
+        const flex = new FlexSearch.Index({ encoder: new FlexSearch.Encoder(FlexSearch.Charset.LatinBalance, EnglishPreset) });
+        texts.forEach((t, i) => flex.add(i, t));
+        const pct = (a, q) => a[Math.min(a.length - 1, Math.floor(q * a.length))];
+        const summary = (ms) => {
+          const a = [...ms].sort((x, y) => x - y);
+          return { p50: pct(a, 0.5), p95: pct(a, 0.95), p99: pct(a, 0.99), mean: a.reduce((x, y) => x + y, 0) / Math.max(1, a.length) };
+        };
+        const time = async (list, ask, prepare) => {
+          for (const q of list.slice(0, 10)) await ask(q);
+          const ms = [];
+          const first = [];
+          for (const q of list) {
+            if (prepare) {
+              const t0 = performance.now();
+              await prepare(q);
+              first.push(performance.now() - t0);
+            }
+            const t = performance.now();
+            await ask(q);
+            ms.push(performance.now() - t);
+          }
+          return { latencyMs: summary(ms), firstRunMs: first.length ? summary(first) : undefined, n: list.length };
+        };
+        const m = (options) => (q) => idx.search(q, options);
+        const f = (q) => flex.search(q, { limit: 10, suggest: true });
+        const rows = [];
+        rows.push({ system: "Chromium: Midashi, results as the widget shows them", ...(await time(queries, m(widget), m(widget))) });
+        rows.push({ system: "Chromium: Midashi, top 10 only (excerpts: false)", ...(await time(queries, m(ids), m(ids))) });
+        rows.push({ system: "Chromium: FlexSearch", ...(await time(queries, f)) });
+        rows.push({ system: "Chromium: Midashi, search as you type (prefix: true, every keystroke)", ...(await time(typing, m({ ...base }), m({ ...base }))) });
+        rows.push({ system: "Chromium: FlexSearch, search as you type (every keystroke)", ...(await time(typing, f)) });
+        idx.close();
+        return { rows, ua: navigator.userAgent };
+      },
+      { widget, ids, base },
+    );
+    log(out.ua);
+    return out.rows;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
 const ms = (n) => (n == null ? "–" : n < 10 ? n.toFixed(2) : n.toFixed(1));
 const date = new Date().toISOString().slice(0, 10);
 const name = path.basename(args.corpus === "mix" ? "mix" : docs);
@@ -117,7 +199,7 @@ const md = [
   "|---|---:|---|---|",
   ...rows.map((r) => `| ${r.system} | ${r.n} | ${ms(r.latencyMs.p50)} / ${ms(r.latencyMs.p95)} / ${ms(r.latencyMs.p99)} | ${r.firstRunMs ? `${ms(r.firstRunMs.p50)} / ${ms(r.firstRunMs.p99)}` : "–"} |`),
   "",
-  "First run: Midashi reads the files a query needs (shards, cards) from disk on its first run; the timed run answers from memory, as FlexSearch's whole index is.",
+  "First run: Midashi reads the files a query needs (shards, cards) from disk (in Chromium: over HTTP from 127.0.0.1) on its first run; the timed run answers from memory, as FlexSearch's whole index is. Chromium rows: `search()` of the package from a page, its engine in a Web Worker (a message each way counted); Chromium's clock runs in steps of 0.1 ms without cross-origin isolation.",
   "",
 ].join("\n");
 mkdirSync(args.out, { recursive: true });
