@@ -1,6 +1,6 @@
-//! The copy of the embedding model an index ships for the browser's queries: the model
-//! itself, or for a large multilingual vocabulary, a copy trimmed to what a query on this
-//! site can use (see `midashi_embed::trim` for what is kept and why); either way with its
+//! The copy of the embedding model an index ships for the browser's queries: a copy trimmed
+//! to the vocabulary a query on this site can use (the model itself when that would not save
+//! a fifth of its word table) (see `midashi_embed::trim` for what is kept and why); either way with its
 //! encoder graph in the prepared form a browser loads fastest (`midashi_embed::graph`).
 
 use crate::embedding::embedded_text;
@@ -23,7 +23,7 @@ pub struct Trimmed {
 }
 
 /// The trimmed copy of `files` for `docs`, or `None` when the model is not worth trimming
-/// (a small or WordPiece vocabulary ships whole).
+/// (a small vocabulary, or one this site uses most of, ships whole).
 pub fn trim_for_site(
     docs: &[Document],
     embedder: &Embedder,
@@ -67,6 +67,29 @@ pub fn trim_for_site(
     let mut config: ModelConfig = ModelConfig::from_json(&files.config_json).map_err(model)?;
     config.sha256 = Some(sha);
     let trimmed = Embedder::from_bytes(&t.onnx, &t.tokenizer, config.clone()).map_err(model)?;
+    // The site's text must segment exactly as with the whole model, into the same pieces
+    // under their new ids (`midashi_embed::trim` says why it does; the rows are the same), so
+    // its vectors are the whole model's. Checked on every section, else the model ships whole.
+    let same_pieces = texts.par_iter().all(|text| {
+        match (
+            embedder.window_token_ids(text),
+            trimmed.window_token_ids(text),
+        ) {
+            (Ok(whole), Ok(cut)) => {
+                whole.len() == cut.len()
+                    && whole.iter().zip(&cut).all(|(w, c)| {
+                        w.len() == c.len()
+                            && w.iter()
+                                .zip(c)
+                                .all(|(&a, &b)| t.new_ids.get(a as usize) == Some(&b))
+                    })
+            }
+            _ => false,
+        }
+    });
+    if !same_pieces {
+        return Ok(None);
+    }
     let config_json = serde_json::to_string_pretty(&config).unwrap_or_default();
     Ok(Some(Trimmed {
         files: ModelFiles {

@@ -11,10 +11,16 @@
 //! tokenizer gives select exactly the rows they selected before: the site's text embeds to
 //! the same vectors with either copy.
 //!
-//! Only SentencePiece Unigram tokenizers are trimmed (their pieces are independent; a
-//! WordPiece vocabulary's `##` continuations and greedy longest match make a cut vocabulary
-//! segment differently), and only graphs whose word-embedding rows are initializers gathered
-//! by `input_ids` with raw bytes (what scripts/model writes). Anything else ships whole.
+//! SentencePiece Unigram vocabularies (e5) and WordPiece ones (MiniLM, BERT: 30,522 rows, half
+//! of the default model's 23.5 MB) are trimmed. WordPiece segments a word greedily, longest
+//! known piece first: every piece the site's text was cut into is kept, and a cut vocabulary
+//! only lacks pieces, so at each step of the site's words the longest known piece is the one
+//! it was — the site's text segments exactly as before. A visitor's word whose pieces were
+//! cut falls back to shorter ones (every single character, with and without `##`, is kept),
+//! never to `[UNK]` where it was known. WordPiece has no piece scores; its vocabulary file
+//! lists pieces by frequency after the specials and single characters, which stands in.
+//! Only graphs whose word-embedding rows are initializers gathered by `input_ids` with raw
+//! bytes (what scripts/model writes) are trimmed. Anything else ships whole.
 
 use crate::error::EmbedError;
 use prost::Message;
@@ -35,6 +41,8 @@ pub struct Trimmed {
     pub tokenizer: Vec<u8>,
     /// Pieces kept, of how many.
     pub kept: (usize, usize),
+    /// Each piece's id in the copy, by its id in the whole vocabulary (`u32::MAX`: cut).
+    pub new_ids: Vec<u32>,
 }
 
 /// Trims `onnx` + `tokenizer_json` to the pieces `used` names (token ids of the site's text),
@@ -48,36 +56,29 @@ pub fn trim_vocabulary(
     let bad = |what: String| EmbedError::BadModel(format!("trimming the vocabulary: {what}"));
     let mut tok: Value =
         serde_json::from_slice(tokenizer_json).map_err(|e| bad(format!("tokenizer.json: {e}")))?;
-    if tok["model"]["type"] != "Unigram" {
-        return Ok(None);
-    }
-    let Some(vocab) = tok["model"]["vocab"].as_array() else {
+    let Some(pieces) = Pieces::of(&tok) else {
         return Ok(None);
     };
-    let total = vocab.len();
+    let total = pieces.names.len();
 
-    // Which pieces to keep.
+    // Which pieces to keep: the site's, every single character, the specials, and the
+    // most frequent.
     let mut keep: BTreeSet<u32> = used
         .iter()
         .copied()
         .filter(|&i| (i as usize) < total)
         .collect();
-    let mut by_score: Vec<(usize, f64)> = Vec::with_capacity(total);
-    for (i, entry) in vocab.iter().enumerate() {
-        let piece = entry[0].as_str().unwrap_or_default();
-        if piece.trim_start_matches('\u{2581}').chars().count() <= 1 {
+    for (i, name) in pieces.names.iter().enumerate() {
+        let bare = name.trim_start_matches('\u{2581}');
+        let bare = match pieces.continuation {
+            "" => bare,
+            prefix => bare.strip_prefix(prefix).unwrap_or(bare),
+        };
+        if bare.chars().count() <= 1 {
             keep.insert(i as u32);
         }
-        by_score.push((i, entry[1].as_f64().unwrap_or(f64::MIN)));
     }
-    // Pieces with score 0 are the specials; the rest, most frequent first.
-    by_score.sort_by(|a, b| b.1.total_cmp(&a.1));
-    keep.extend(
-        by_score
-            .iter()
-            .take(FREQUENT_PIECES)
-            .map(|&(i, _)| i as u32),
-    );
+    keep.extend(pieces.by_frequency.iter().take(FREQUENT_PIECES).copied());
     if let Some(unk) = tok["model"]["unk_id"].as_u64() {
         keep.insert(unk as u32);
     }
@@ -86,7 +87,8 @@ pub fn trim_vocabulary(
             keep.insert(id as u32);
         }
     }
-    if keep.len() * 2 > total {
+    // Not worth a copy unless it saves a fifth of the table.
+    if keep.len() * 5 > total * 4 {
         return Ok(None);
     }
     let mut new_id = vec![u32::MAX; total];
@@ -135,8 +137,25 @@ pub fn trim_vocabulary(
     }
 
     // Then the tokenizer: pieces in their old order, every id that names one renumbered.
-    let kept_vocab: Vec<Value> = keep.iter().map(|&i| vocab[i as usize].clone()).collect();
-    tok["model"]["vocab"] = Value::Array(kept_vocab);
+    if tok["model"]["type"] == "Unigram" {
+        let vocab = tok["model"]["vocab"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let kept_vocab: Vec<Value> = keep.iter().map(|&i| vocab[i as usize].clone()).collect();
+        tok["model"]["vocab"] = Value::Array(kept_vocab);
+    } else {
+        let kept_vocab: serde_json::Map<String, Value> = keep
+            .iter()
+            .map(|&i| {
+                (
+                    pieces.names[i as usize].clone(),
+                    Value::from(new_id[i as usize]),
+                )
+            })
+            .collect();
+        tok["model"]["vocab"] = Value::Object(kept_vocab);
+    }
     remap(&mut tok["model"]["unk_id"]);
     for added in tok["added_tokens"].as_array_mut().into_iter().flatten() {
         remap(&mut added["id"]);
@@ -148,10 +167,67 @@ pub fn trim_vocabulary(
             }
         }
     }
+    if let Some(pad) = tok["padding"].as_object_mut() {
+        if let Some(id) = pad.get_mut("pad_id") {
+            remap(id);
+        }
+    }
     let tokenizer = serde_json::to_vec(&tok).map_err(|e| bad(e.to_string()))?;
     Ok(Some(Trimmed {
         onnx: model.encode_to_vec(),
         tokenizer,
         kept: (keep.len(), total),
+        new_ids: new_id,
     }))
+}
+
+/// A vocabulary's pieces by id, in the two forms trimmed.
+struct Pieces {
+    /// Piece of each id.
+    names: Vec<String>,
+    /// Ids, most frequent first (specials and the like may be anywhere).
+    by_frequency: Vec<u32>,
+    /// The continuation prefix (`##` for WordPiece; none for Unigram, whose word-start
+    /// marker `▁` is stripped apart).
+    continuation: &'static str,
+}
+
+impl Pieces {
+    fn of(tok: &Value) -> Option<Pieces> {
+        match tok["model"]["type"].as_str()? {
+            "Unigram" => {
+                let vocab = tok["model"]["vocab"].as_array()?;
+                let names: Vec<String> = vocab
+                    .iter()
+                    .map(|e| e[0].as_str().unwrap_or_default().to_string())
+                    .collect();
+                let mut by_score: Vec<(u32, f64)> = vocab
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (i as u32, e[1].as_f64().unwrap_or(f64::MIN)))
+                    .collect();
+                by_score.sort_by(|a, b| b.1.total_cmp(&a.1));
+                Some(Pieces {
+                    names,
+                    by_frequency: by_score.into_iter().map(|(i, _)| i).collect(),
+                    continuation: "",
+                })
+            }
+            "WordPiece" if tok["model"]["continuing_subword_prefix"] == "##" => {
+                let vocab = tok["model"]["vocab"].as_object()?;
+                let mut names = vec![String::new(); vocab.len()];
+                for (piece, id) in vocab {
+                    let id = id.as_u64()? as usize;
+                    *names.get_mut(id)? = piece.clone();
+                }
+                // By id: BERT-style vocabulary files list pieces by frequency.
+                Some(Pieces {
+                    by_frequency: (0..names.len() as u32).collect(),
+                    names,
+                    continuation: "##",
+                })
+            }
+            _ => None,
+        }
+    }
 }

@@ -1,0 +1,82 @@
+//! A WordPiece vocabulary (all-MiniLM-L6-v2's, the default model) trimmed to a site: the
+//! site's text must embed bit for bit as with the whole model (WordPiece's greedy longest
+//! match picks the same pieces when only pieces the site never used are gone), and a
+//! visitor's words the site lacks still embed close to the whole model's vector.
+
+mod common;
+
+use midashi_embed::{Embedder, ModelDir};
+use std::collections::BTreeSet;
+
+const SITE: [&str; 3] = [
+    "Ownership is a set of rules that govern how a Rust program manages memory.",
+    "The borrow checker compares scopes to determine whether all borrows are valid.",
+    "## Refutability: Whether a Pattern Might Fail to Match\n\nPatterns come in two forms: refutable and irrefutable.",
+];
+
+#[test]
+fn a_wordpiece_vocabulary_trimmed_to_a_site_embeds_its_text_exactly() {
+    let dir = common::model_dir("MIDASHI_MODEL", "all-MiniLM-L6-v2");
+    let Some(whole) = common::load(&dir, "scripts/fetch-model.sh", true) else {
+        return;
+    };
+    let files = ModelDir::read(&dir).unwrap();
+    let mut used = BTreeSet::new();
+    for text in SITE {
+        used.extend(whole.window_token_ids(text).unwrap().into_iter().flatten());
+    }
+    let t = midashi_embed::trim::trim_vocabulary(&files.onnx, &files.tokenizer, &used)
+        .unwrap()
+        .expect("a 30k-piece WordPiece vocabulary is trimmed");
+    assert!(
+        t.kept.0 * 2 < t.kept.1,
+        "kept {:?}: the most frequent pieces, single characters and the site's",
+        t.kept
+    );
+    assert!(
+        (t.onnx.len() as f64) < files.onnx.len() as f64 * 0.8,
+        "{} bytes of {}",
+        t.onnx.len(),
+        files.onnx.len()
+    );
+    let trimmed = Embedder::from_bytes(&t.onnx, &t.tokenizer, files.config.clone()).unwrap();
+    for text in SITE {
+        let mapped: Vec<Vec<u32>> = whole
+            .window_token_ids(text)
+            .unwrap()
+            .into_iter()
+            .map(|w| w.into_iter().map(|id| t.new_ids[id as usize]).collect())
+            .collect();
+        assert_eq!(trimmed.window_token_ids(text).unwrap(), mapped, "{text}");
+        assert_eq!(
+            whole.embed_windows(text).unwrap(),
+            trimmed.embed_windows(text).unwrap(),
+            "{text}"
+        );
+        assert_eq!(
+            whole.embed(text).unwrap(),
+            trimmed.embed(text).unwrap(),
+            "{text}"
+        );
+    }
+    // A question in the site's words and common English: the same vector.
+    let q = "how does the borrow checker know whether a reference is valid";
+    assert_eq!(whole.embed(q).unwrap(), trimmed.embed(q).unwrap());
+    // Words neither the site nor the most frequent pieces have: cut into shorter pieces
+    // (so their vector moves), never an error, never [UNK] where the whole model knew them.
+    let unk = |e: &Embedder| e.token_ids("[UNK]").unwrap()[1];
+    for other in ["photosynthesis in chloroplasts", "xylophone quartz"] {
+        let (w, t) = (
+            whole.token_ids(other).unwrap(),
+            trimmed.token_ids(other).unwrap(),
+        );
+        assert!(
+            !w.contains(&unk(&whole)) && !t.contains(&unk(&trimmed)),
+            "{other}: {t:?}"
+        );
+        assert!(t.len() >= w.len(), "{other}: pieces {w:?} → {t:?}");
+        let v = trimmed.embed(other).unwrap();
+        let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-3, "{other}: norm {norm}");
+    }
+}
