@@ -130,6 +130,8 @@ async function inChromium() {
   writeFileSync(path.join(site, "records.json"), JSON.stringify(records.map((r) => `${r.title}\n${r.text}`)));
   writeFileSync(path.join(site, "lists.json"), JSON.stringify({ queries, typing }));
   writeFileSync(path.join(site, "index.html"), "<!doctype html><meta charset=utf-8><title>speed</title>");
+  // The page times with the same code as the Node rows (metrics.mjs imports nothing).
+  cpSync(path.join(ROOT, "bench/lib/metrics.mjs"), path.join(site, "metrics.mjs"));
   const server = await serve(site);
   const browser = await launch();
   try {
@@ -145,26 +147,11 @@ async function inChromium() {
         const idx = await Midashi.load(new URL("/index/", location.href).href);
         const flex = new FlexSearch.Index({ encoder: new FlexSearch.Encoder(FlexSearch.Charset.LatinBalance, EnglishPreset) });
         texts.forEach((t, i) => flex.add(i, t));
-        const pct = (a, q) => a[Math.min(a.length - 1, Math.floor(q * a.length))];
-        const summary = (ms) => {
-          const a = [...ms].sort((x, y) => x - y);
-          return { p50: pct(a, 0.5), p95: pct(a, 0.95), p99: pct(a, 0.99), mean: a.reduce((x, y) => x + y, 0) / Math.max(1, a.length) };
-        };
+        const { timedRuns, latencySummary } = await import("/metrics.mjs");
         const time = async (list, ask, prepare) => {
-          for (const q of list.slice(0, 10)) await ask(q);
-          const ms = [];
-          const first = [];
-          for (const q of list) {
-            if (prepare) {
-              const t0 = performance.now();
-              await prepare(q);
-              first.push(performance.now() - t0);
-            }
-            const t = performance.now();
-            await ask(q);
-            ms.push(performance.now() - t);
-          }
-          return { latencyMs: summary(ms), firstRunMs: first.length ? summary(first) : undefined, n: list.length };
+          const qs = list.map((text, i) => ({ id: String(i), text }));
+          const { ms, firstMs } = await timedRuns(qs, (q) => ask(q.text), 10, prepare && ((q) => prepare(q.text)));
+          return { latencyMs: latencySummary(ms), firstRunMs: firstMs.length ? latencySummary(firstMs) : undefined, n: list.length };
         };
         const m = (options) => (q) => idx.search(q, options);
         const f = (q) => flex.search(q, { limit: 10, suggest: true });
