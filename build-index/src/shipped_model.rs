@@ -1,7 +1,7 @@
-//! The copy of the embedding model an index ships for the browser's queries: a copy trimmed
-//! to the vocabulary a query on this site can use (the model itself when that would not save
-//! a fifth of its word table) (see `midashi_embed::trim` for what is kept and why); either way with its
-//! encoder graph in the prepared form a browser loads fastest (`midashi_embed::graph`).
+//! The copy of the embedding model an index ships for the browser's queries: trimmed to the
+//! vocabulary a query on this site can use (`midashi_embed::trim` says what is kept and why;
+//! the model ships whole when that would not save a fifth of its word table), and either way
+//! with its encoder graph in the prepared form a browser loads fastest (`midashi_embed::graph`).
 
 use crate::embedding::embedded_text;
 use crate::error::{CliError, Result};

@@ -76,7 +76,8 @@ fn truncation(max_length: usize, stride: usize) -> TruncationParams {
 }
 
 impl Embedder {
-    /// Builds an embedder from the bytes of an ONNX encoder and a `tokenizer.json`.
+    /// Builds an embedder from the bytes of an encoder graph — ONNX, or the prepared form an
+    /// index ships ([`graph::prepare`]; told apart by their bytes) — and a `tokenizer.json`.
     ///
     /// The encoder must take some of `input_ids`, `attention_mask`, `token_type_ids` (int64
     /// `[batch, sequence]`) and return token vectors `[batch, sequence, dims]` (pooled here)
