@@ -14,7 +14,7 @@
 //! make the file ~2.4× larger (55 MB instead of 23.5 for MiniLM). So each f32 tensor that is
 //! exactly `q × scale[column]` for int8 `q` (what weight-only per-channel quantisation makes)
 //! is stored as a `.q8c` entry — scales and int8 values — and expanded back at load by
-//! [`Q8ColumnsLoader`], to the very same f32 bits. Tensors that are not (position embeddings,
+//! `Q8ColumnsLoader`, to the very same f32 bits. Tensors that are not (position embeddings,
 //! an fp32 model's weights) stay `.dat` as tract wrote them.
 
 use crate::error::EmbedError;
