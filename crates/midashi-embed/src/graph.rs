@@ -32,6 +32,30 @@ pub(crate) enum InputKind {
     TypeIds,
 }
 
+/// The encoder's inputs for one token sequence, in the order `inputs` names them (int64,
+/// `[1, len]`): one definition for encoding and for [`prepare`]'s check.
+pub(crate) fn feeds(
+    inputs: &[InputKind],
+    ids: &[u32],
+    mask: &[u32],
+    type_ids: &[u32],
+) -> Result<TVec<TValue>, EmbedError> {
+    let column = |values: &[u32]| -> Result<TValue, EmbedError> {
+        let data: Vec<i64> = values.iter().map(|&v| i64::from(v)).collect();
+        tract_ndarray::Array2::from_shape_vec((1, values.len()), data)
+            .map(|a| a.into_tensor().into_tvalue())
+            .map_err(|e| EmbedError::Inference(e.to_string()))
+    };
+    inputs
+        .iter()
+        .map(|kind| match kind {
+            InputKind::Ids => column(ids),
+            InputKind::Mask => column(mask),
+            InputKind::TypeIds => column(type_ids),
+        })
+        .collect()
+}
+
 /// An encoder ready to run, and which input is which.
 pub(crate) type Plan = (Arc<TypedRunnableModel>, Vec<InputKind>);
 
@@ -89,32 +113,22 @@ pub fn prepare(onnx: &[u8]) -> Result<Vec<u8>, EmbedError> {
     let prepared = pack::repack(&nnef_tar).map_err(|e| {
         EmbedError::BadModel(format!("repacking the prepared graph's tensors: {e}"))
     })?;
-    // The point of the form is that it runs exactly as the ONNX does: check on one input.
-    let probe = |bytes: &[u8]| -> Result<Vec<f32>, EmbedError> {
-        let (model, inputs) = optimised(bytes)?;
+    // The point of the form is that it runs exactly as the ONNX does: check on one input,
+    // the ONNX's side from the graph decluttered above (not parsed a second time).
+    let probe = |mut model: TypedModel| -> Result<Vec<f32>, EmbedError> {
+        let inputs = input_kinds(&model)?;
+        model.optimize().map_err(|e| bad("optimisation", e))?;
         let plan = model.into_runnable().map_err(|e| bad("plan", e))?;
-        let ids = [101i64, 2023, 2003, 1037, 3231, 102];
-        let feeds: TVec<TValue> = inputs
-            .iter()
-            .map(|k| {
-                let v: Vec<i64> = match k {
-                    InputKind::Ids => ids.to_vec(),
-                    InputKind::Mask => vec![1; ids.len()],
-                    InputKind::TypeIds => vec![0; ids.len()],
-                };
-                tract_ndarray::Array2::from_shape_vec((1, v.len()), v)
-                    .expect("1 × len")
-                    .into_tensor()
-                    .into_tvalue()
-            })
-            .collect();
-        let out = plan.run(feeds).map_err(|e| bad("probe run", e))?;
+        let ids = [101u32, 2023, 2003, 1037, 3231, 102];
+        let out = plan
+            .run(feeds(&inputs, &ids, &[1; 6], &[0; 6])?)
+            .map_err(|e| bad("probe run", e))?;
         let view = out[0]
             .to_plain_array_view::<f32>()
             .map_err(|e| bad("probe output", e))?;
         Ok(view.iter().copied().collect())
     };
-    let (a, b) = (probe(onnx)?, probe(&prepared)?);
+    let (a, b) = (probe(decluttered)?, probe(read_prepared(&prepared)?)?);
     if a.len() != b.len() || a.iter().zip(&b).any(|(x, y)| x.to_bits() != y.to_bits()) {
         return Err(EmbedError::BadModel(
             "the prepared graph does not compute what the ONNX does; ship the ONNX as it is".into(),

@@ -240,20 +240,7 @@ impl Embedder {
     fn run(&self, tokens: &Tokens) -> Result<Vec<f32>, EmbedError> {
         let len = tokens.ids.len();
         let mask = &tokens.mask[..];
-        let column = |values: &[u32]| -> Result<TValue, EmbedError> {
-            let data: Vec<i64> = values.iter().map(|&v| v as i64).collect();
-            tract_ndarray::Array2::from_shape_vec((1, len), data)
-                .map(|a| a.into_tensor().into_tvalue())
-                .map_err(|e| EmbedError::Inference(e.to_string()))
-        };
-        let mut feeds = TVec::new();
-        for kind in &self.inputs {
-            feeds.push(match kind {
-                InputKind::Ids => column(&tokens.ids)?,
-                InputKind::Mask => column(mask)?,
-                InputKind::TypeIds => column(&tokens.type_ids)?,
-            });
-        }
+        let feeds = graph::feeds(&self.inputs, &tokens.ids, mask, &tokens.type_ids)?;
         let outputs = self
             .plan
             .run(feeds)
