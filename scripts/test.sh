@@ -12,8 +12,12 @@ cd "$(dirname "$0")/.."
 
 # One target dir for every build, so native, test and wasm builds share compiled crates.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
+# Incremental caches double a debug build's footprint and a clean clone never reuses them.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 step() { printf '\n== %s\n' "$*"; }
 
+# Say up front how much disk there is: a run that fills it fails mid-build (its footprint is printed at the end).
+df -h "$CARGO_TARGET_DIR" 2>/dev/null || df -h .
 bash scripts/setup.sh --browser --model
 # The model is installed now and the semantic module is built below: the semantic tests
 # (Rust and Node) must run, not skip.
@@ -57,3 +61,6 @@ node --test --test-concurrency=1 tests/scenarios/
 
 step "fuzz smoke (10 s per target)"
 bash scripts/fuzz.sh 10
+
+step "disk used by this run's builds"
+du -sh "$CARGO_TARGET_DIR" .cache 2>/dev/null || true
