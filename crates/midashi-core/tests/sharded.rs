@@ -841,7 +841,7 @@ fn a_shard_or_tree_naming_sections_past_the_last_is_refused_at_once() {
     let mut shard: Shard = decode(FileKind::Shard, &name, &bytes).unwrap();
     let map = fst::Map::new(shard.fst.clone()).unwrap();
     let at = map.get("zebra").unwrap() as usize;
-    let (df, mut list) = read_scored_list(&shard.lists, at, false, u32::MAX).unwrap();
+    let (df, mut list) = read_scored_list(&shard.lists, at, false, u32::MAX, &[]).unwrap();
     list[0].facts.subtree = 1 << 30;
     let copy = shard.lists.len() as u64;
     write_scored_list(&mut shard.lists, df, false, &list);

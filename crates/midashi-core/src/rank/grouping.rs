@@ -82,6 +82,14 @@ struct Slots {
 impl Slots {
     const NONE: u32 = u32::MAX;
 
+    /// A table for ordinals below `n`, made at once: grown an ordinal at a time, the three
+    /// tables of a common prefix's grouping were copied again at each doubling.
+    fn with_len(n: usize) -> Self {
+        Slots {
+            place: vec![Self::NONE; n],
+        }
+    }
+
     fn get(&self, s: u32) -> Option<usize> {
         match self.place.get(s as usize) {
             Some(&p) if p != Self::NONE => Some(p as usize),
@@ -156,6 +164,15 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
 
     fn group(mut self, ranked: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
         self.out = vec![None; ranked.len()];
+        // Every ordinal the tables will hold: the candidates and their descendants.
+        let reach = ranked
+            .iter()
+            .map(|&(s, _)| s as usize + (self.facts)(s).subtree as usize + 1)
+            .max()
+            .unwrap_or(0);
+        self.shown = Slots::with_len(reach);
+        self.covered = Slots::with_len(reach);
+        self.under_bare = Slots::with_len(reach);
         for (rank, (s, score)) in ranked.into_iter().enumerate() {
             if (self.facts)(s).bare {
                 self.bare((rank, s, score));

@@ -24,32 +24,62 @@ pub struct SectionFacts {
 }
 
 /// What the keyword leg learnt of its candidates' [`SectionFacts`], by section ordinal (a
-/// sharded index's postings carry them, so that ranking reads no other file). A table over
+/// sharded index's postings carry them, so that ranking reads no other file). Tables over
 /// every ordinal, made on the first fact, rather than a map: a common word's postings on a
 /// large site are tens of thousands of sections, and hashing each one in and out was a
-/// seventh of a query's time on powershell-docs.
+/// seventh of a query's time on powershell-docs. Column by column (5 bytes a section; the
+/// families only once one is noted), not `Option<SectionFacts>` (20): the tables are made
+/// for every query, and zeroing 2.8 MB of them on a 141k-section site showed in each
+/// keystroke's time.
 #[derive(Debug, Default)]
 pub struct Seen {
-    facts: Vec<Option<SectionFacts>>,
+    /// Per ordinal: the subtree, or [`Seen::UNSEEN`].
+    subtree: Vec<u32>,
+    /// Per ordinal: depth | bare << 3.
+    flags: Vec<u8>,
+    /// Per ordinal: the family; empty until a fact names one.
+    family: Vec<Option<u32>>,
 }
 
 impl Seen {
+    /// No facts noted (a real subtree is smaller: it lies inside the index).
+    const UNSEEN: u32 = u32::MAX;
+
     /// The facts noted for section `s`, if any.
-    pub fn get(&self, s: u32) -> Option<&SectionFacts> {
-        self.facts.get(s as usize)?.as_ref()
+    pub fn get(&self, s: u32) -> Option<SectionFacts> {
+        let i = s as usize;
+        let subtree = *self.subtree.get(i)?;
+        if subtree == Self::UNSEEN {
+            return None;
+        }
+        let flags = self.flags[i];
+        Some(SectionFacts {
+            depth: flags & 7,
+            subtree,
+            family: self.family.get(i).copied().flatten(),
+            bare: flags & 8 != 0,
+        })
     }
 
     /// Notes the facts of section `s` of an index of `n` sections (a section past the
     /// index's end, from a damaged file, is not noted: the table never grows past `n`).
     pub fn insert(&mut self, n: usize, s: u32, f: SectionFacts) {
         let i = s as usize;
-        if i >= n {
+        if i >= n || f.subtree == Self::UNSEEN {
             return;
         }
-        if self.facts.len() < n {
-            self.facts.resize(n, None);
+        if self.subtree.len() < n {
+            self.subtree.resize(n, Self::UNSEEN);
+            self.flags.resize(n, 0);
         }
-        self.facts[i] = Some(f);
+        self.subtree[i] = f.subtree;
+        self.flags[i] = (f.depth & 7) | (u8::from(f.bare) << 3);
+        if f.family.is_some() && self.family.len() < n {
+            self.family.resize(n, None);
+        }
+        if let Some(slot) = self.family.get_mut(i) {
+            *slot = f.family;
+        }
     }
 }
 
@@ -84,7 +114,9 @@ pub(crate) fn accumulate(
     mut scores: impl FnMut(&WeightedTerm, &mut dyn FnMut(u32, f32)),
 ) -> Vec<(u32, f32)> {
     let mut total = vec![0f32; n];
-    let mut touched: Vec<u32> = Vec::new();
+    // Room for every section up front: a common prefix touches most of a large site's
+    // sections, and growing the list by doubling copied it again and again.
+    let mut touched: Vec<u32> = Vec::with_capacity(n);
     let add = |total: &mut Vec<f32>, touched: &mut Vec<u32>, s: u32, v: f32| {
         if let Some(slot) = total.get_mut(s as usize) {
             if *slot == 0.0 {
@@ -100,11 +132,17 @@ pub(crate) fn accumulate(
     for clause in &plan.clauses {
         let single = clause.alternatives.len() == 1 && clause.alternatives[0].terms.len() == 1;
         for a in &clause.alternatives {
+            // An alternative of one term (a completion, a correction) is its term's score:
+            // straight to the clause's maximum, without a sum table to fill and drain (the
+            // same value, in the same order: a posting's sum of one is the posting).
+            let one_term = a.terms.len() == 1;
             for t in &a.terms {
                 scores(t, &mut |s, score| {
                     let v = t.weight * score;
                     if single {
                         add(&mut total, &mut touched, s, v);
+                    } else if one_term {
+                        best.max(n, s, v);
                     } else {
                         alt.add(n, s, v);
                     }
@@ -198,7 +236,8 @@ pub(crate) fn lift_exact_headings(
     let top = ranked.first().map_or(0.0, |r| r.1);
     let mut lifted = Vec::new();
     // Exact matches are near the top anyway; looking further only costs time.
-    for (i, r) in ranked.iter_mut().take(200).enumerate() {
+    let head = ranked.len().min(LIFT_HEAD);
+    for (i, r) in ranked[..head].iter_mut().enumerate() {
         let Some(m) = matching(i, r.0) else {
             continue;
         };
@@ -215,10 +254,17 @@ pub(crate) fn lift_exact_headings(
         }
     }
     if !lifted.is_empty() {
-        crate::rank::bm25::sort_ranked(ranked);
+        // Only the head needs sorting again: a lift only raises scores, and every section
+        // after the head was ranked below every section in it (by score, then ordinal), so
+        // it still is. Re-sorting a common prefix's tens of thousands of candidates was a
+        // tenth of such a keystroke's time.
+        crate::rank::bm25::sort_ranked(&mut ranked[..head]);
     }
     lifted
 }
+
+/// How many of a ranked list's first sections the exact-heading lift looks at.
+const LIFT_HEAD: usize = 200;
 
 /// The filters of `opts`, one rule for both layouts: what a section's document says of its
 /// path (asked only under a path filter), its depth (only under a depth filter), category,
@@ -341,12 +387,48 @@ mod tests {
         };
         assert!(seen.get(3).is_none());
         seen.insert(10, 3, f);
-        assert_eq!(seen.get(3), Some(&f));
+        assert_eq!(seen.get(3), Some(f));
         assert!(seen.get(4).is_none());
         // A damaged posting's section past the index's end is not noted (and allocates
         // nothing for it).
         seen.insert(10, u32::MAX, f);
         assert!(seen.get(u32::MAX).is_none());
-        assert!(seen.facts.len() <= 10);
+        assert!(seen.subtree.len() <= 10 && seen.flags.len() <= 10);
+        assert!(seen.family.is_empty(), "no family named: no family table");
+    }
+
+    #[test]
+    fn seen_facts_come_back_as_noted() {
+        let mut seen = Seen::default();
+        let facts = [
+            SectionFacts {
+                depth: 6,
+                subtree: 3,
+                family: None,
+                bare: true,
+            },
+            SectionFacts {
+                depth: 0,
+                subtree: 0,
+                family: Some(7),
+                bare: false,
+            },
+            SectionFacts {
+                depth: 3,
+                subtree: 1,
+                family: Some(0),
+                bare: true,
+            },
+        ];
+        for (s, f) in facts.iter().enumerate() {
+            seen.insert(5, s as u32 + 1, *f);
+        }
+        for (s, f) in facts.iter().enumerate() {
+            assert_eq!(seen.get(s as u32 + 1), Some(*f));
+        }
+        assert!(seen.get(0).is_none() && seen.get(4).is_none());
+        // Noted again (a section in several lists): the same facts.
+        seen.insert(5, 1, facts[0]);
+        assert_eq!(seen.get(1), Some(facts[0]));
     }
 }

@@ -37,6 +37,7 @@ mod fits;
 pub mod ids;
 pub mod lexicon;
 pub mod links;
+mod lists;
 mod lookups;
 pub mod names;
 mod optional;

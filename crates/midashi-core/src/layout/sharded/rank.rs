@@ -43,7 +43,7 @@ impl Sharded {
     /// A section's facts: from the keyword leg's postings, else from the tree.
     fn facts_of(&self, s: u32, facts: &Seen) -> SectionFacts {
         if let Some(f) = facts.get(s) {
-            return *f;
+            return f;
         }
         self.tree()
             .and_then(|t| t.facts.get(s as usize).copied())
@@ -57,17 +57,14 @@ impl Ranking for Sharded {
     }
 
     fn scores(&self, t: &WeightedTerm, facts: &mut Seen, emit: &mut dyn FnMut(u32, f32)) {
-        let Some(postings) = self.postings(t.offset) else {
-            return;
-        };
         let n = self.section_count();
-        for p in postings.iter() {
+        self.visit_postings(t.offset, &mut |section, score, f| {
             // Zero-score postings only carry a heading flag for the lift.
-            if p.score != 0.0 {
-                facts.insert(n, p.section, p.facts);
-                emit(p.section, p.score);
+            if score != 0.0 {
+                facts.insert(n, section, f);
+                emit(section, score);
             }
-        }
+        });
     }
 
     fn ready(&self) -> Result<()> {

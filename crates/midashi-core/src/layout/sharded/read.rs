@@ -6,8 +6,8 @@
 //! [`Sharded::attach`] and asks again (the JS loader does this; a query needs two rounds).
 
 use super::files::{Bundle, Card, Directory, Lexicon, Paths, Shard, Tree};
-use super::names::{card_hash, card_name, card_ordinal, split_ref, MAX_CARDS};
-use super::scores::{read_scored_list, ScoredPosting};
+use super::names::{card_hash, card_name, card_ordinal, MAX_CARDS};
+use super::scores::ScoredPosting;
 use crate::error::{Error, Result};
 use crate::format::frame::decode;
 use crate::format::kind::FileKind;
@@ -406,50 +406,6 @@ impl Sharded {
             .shards
             .partition_point(|s| s.first_term.as_str() <= term);
         after.saturating_sub(1) as u32
-    }
-
-    /// The list a posting reference points at: df and postings (`None`: its shard is missing
-    /// or damaged).
-    ///
-    /// Decoded once per query: the keyword leg and the exact-heading lift read the same
-    /// lists, and a common word's list has tens of thousands of postings.
-    pub(crate) fn postings(&self, reference: u64) -> Option<Arc<Vec<ScoredPosting>>> {
-        if let Some(list) = self.decoded.lock_ok().get(&reference) {
-            return Some(list.clone());
-        }
-        let (i, offset) = split_ref(reference);
-        let shard = self.shard(i)?;
-        let read = read_scored_list(
-            &shard.data.lists,
-            offset as usize,
-            self.dir.versioned,
-            self.dir.n_sections,
-        );
-        let Some((_, mut list)) = read else {
-            // Past the checksum, so damaged when written or crafted: the query fails with
-            // why instead of answering without this word.
-            let name = FileKind::Shard.name_for_hash(self.dir.shards.get(i as usize)?.name_hash());
-            self.failed.lock_ok().get_or_insert(Error::Malformed {
-                file: name,
-                detail: "a posting list is damaged (a section outside the index); \
-                         fetch or copy the index folder again, or rebuild it"
-                    .into(),
-            });
-            return None;
-        };
-        if !shard.bare.is_empty() {
-            // Both lists ascend by section: one walk through them together (a binary search
-            // per posting was a tenth of a common prefix's time on a large site).
-            let mut bare = shard.bare.iter().peekable();
-            for p in &mut list {
-                while bare.next_if(|&&b| b < p.section).is_some() {}
-                p.facts.bare = bare.peek() == Some(&&p.section);
-            }
-        }
-        // Moved into the Arc, not copied: a common word's list on a large site is megabytes.
-        let list = Arc::new(list);
-        self.decoded.lock_ok().insert(reference, list.clone());
-        Some(list)
     }
 
     /// The document a section belongs to.

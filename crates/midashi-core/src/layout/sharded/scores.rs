@@ -121,51 +121,47 @@ fn write_scores(out: &mut Vec<u8>, postings: &[ScoredPosting]) {
     }
 }
 
-/// Reads the scores [`write_scores`] wrote into `out`'s postings.
-fn read_scores(buf: &[u8], pos: &mut usize, out: &mut [ScoredPosting]) -> Option<()> {
-    let count = out.len();
-    let base = u32::from(*buf.get(*pos)?);
-    *pos += 1;
-    if base == 0 {
-        let planes = buf.get(*pos..pos.checked_add(count.checked_mul(4)?)?)?;
-        *pos += 4 * count;
-        for (i, p) in out.iter_mut().enumerate() {
-            let b = |plane: usize| planes[(3 - plane) * count + i];
-            p.score = f32::from_le_bytes([b(0), b(1), b(2), b(3)]);
-        }
-        return Some(());
-    }
-    let bytes = buf.get(*pos..pos.checked_add(count)?)?;
-    *pos += count;
-    for (p, &b) in out.iter_mut().zip(bytes) {
-        let offset = u32::from(b) >> SCORE_MANTISSA_BITS;
-        let mantissa = u32::from(b) & ((1 << SCORE_MANTISSA_BITS) - 1);
-        p.score = match offset {
-            0 if mantissa == 0 => 0.0,
-            0 => return None,
-            _ => {
-                let exponent = base + offset - 1;
-                if exponent >= 255 {
-                    return None;
-                }
-                f32::from_bits(exponent << 23 | mantissa << crate::rank::bm25::DROPPED_BITS)
+/// A quantised score byte of a list whose `base` is at least 1; `None` if malformed.
+#[inline(always)]
+fn score_byte(base: u32, b: u8) -> Option<f32> {
+    let offset = u32::from(b) >> SCORE_MANTISSA_BITS;
+    let mantissa = u32::from(b) & ((1 << SCORE_MANTISSA_BITS) - 1);
+    match offset {
+        0 if mantissa == 0 => Some(0.0),
+        0 => None,
+        _ => {
+            let exponent = base + offset - 1;
+            if exponent >= 255 {
+                return None;
             }
-        };
+            Some(f32::from_bits(
+                exponent << 23 | mantissa << crate::rank::bm25::DROPPED_BITS,
+            ))
+        }
     }
-    Some(())
 }
 
-/// Reads a scored list at `offset`: its df and postings; `None` if the bytes are malformed.
+/// Walks the scored list at `offset` posting by posting, without keeping it: each
+/// posting's section, score, facts (bareness from `bare`, the shard's bare sections,
+/// ascending) and heading-term flag go to `visit`, in list order. Returns the list's df and
+/// where its heading lengths start; `None` if the bytes are malformed (postings before the
+/// damage may have been visited: the caller fails the query).
 ///
 /// Every posting's section and subtree must lie inside the index's `n_sections`: grouping
 /// walks a kept section's descendants, so a damaged subtree of 2³² would cost billions of
 /// steps (a fuzzed shard took 22 s and 690 MB) where a refusal costs nothing.
-pub fn read_scored_list(
+///
+/// Why a walk: a prefix typed on a large site completes to words that hold most of its
+/// sections, and building each list as [`ScoredPosting`]s (36 bytes a posting, five
+/// passes) only for ranking to read it once was a third of such a keystroke's time.
+pub fn visit_scored_list(
     buf: &[u8],
     offset: usize,
     versioned: bool,
     n_sections: u32,
-) -> Option<(u64, Vec<ScoredPosting>)> {
+    bare: &[u32],
+    visit: &mut dyn FnMut(u32, f32, SectionFacts, bool),
+) -> Option<(u64, usize)> {
     let mut pos = offset;
     let df = read_varint(buf, &mut pos)?;
     let count = usize::try_from(read_varint(buf, &mut pos)?).ok()?;
@@ -173,46 +169,93 @@ pub fn read_scored_list(
     if count > buf.len().saturating_sub(pos) / 3 + 1 {
         return None;
     }
-    let mut out = Vec::with_capacity(count);
+    let mut sections = Vec::with_capacity(count);
     let mut section = 0u32;
     for _ in 0..count {
         section = section.checked_add(u32::try_from(read_varint(buf, &mut pos)?).ok()?)?;
         if section >= n_sections {
             return None;
         }
-        out.push(ScoredPosting {
-            section,
-            score: 0.0,
-            facts: SectionFacts::default(),
-            heading: None,
-        });
+        sections.push(section);
     }
-    read_scores(buf, &mut pos, &mut out)?;
-    for p in out.iter_mut() {
+    let base = u32::from(*buf.get(pos)?);
+    pos += 1;
+    let width = if base == 0 { 4 } else { 1 };
+    let scores = buf.get(pos..pos.checked_add(count.checked_mul(width)?)?)?;
+    pos += scores.len();
+    // The family column follows the facts column: find where, to read both in step.
+    let mut family_pos = pos;
+    if versioned {
+        for _ in 0..count {
+            read_varint(buf, &mut family_pos)?;
+        }
+    }
+    let mut prev_family = 0i64;
+    let mut bare = bare.iter().peekable();
+    for (i, &section) in sections.iter().enumerate() {
         let packed = read_varint(buf, &mut pos)?;
-        p.facts.depth = (packed & 7) as u8;
-        p.facts.subtree = u32::try_from(packed >> 4).ok()?;
-        if p.facts.subtree >= n_sections - p.section {
+        let subtree = u32::try_from(packed >> 4).ok()?;
+        if subtree >= n_sections - section {
             return None;
         }
-        if packed & 8 != 0 {
-            p.heading = Some((0, 0));
-        }
-    }
-    if versioned {
-        let mut prev = 0i64;
-        for p in out.iter_mut() {
-            p.facts.family = match read_varint(buf, &mut pos)? {
+        let family = if versioned {
+            match read_varint(buf, &mut family_pos)? {
                 0 => None,
                 z => {
                     let z = z - 1;
                     let d = (z >> 1) as i64 ^ -((z & 1) as i64);
-                    prev = prev.checked_add(d)?;
-                    Some(u32::try_from(prev).ok()?)
+                    prev_family = prev_family.checked_add(d)?;
+                    Some(u32::try_from(prev_family).ok()?)
                 }
-            };
-        }
+            }
+        } else {
+            None
+        };
+        // Both lists ascend by section: one walk through them together (a binary search
+        // per posting was a tenth of a common prefix's time on a large site).
+        while bare.next_if(|&&b| b < section).is_some() {}
+        let facts = SectionFacts {
+            depth: (packed & 7) as u8,
+            subtree,
+            family,
+            bare: bare.peek() == Some(&&section),
+        };
+        let score = if base == 0 {
+            let b = |plane: usize| scores[(3 - plane) * count + i];
+            f32::from_le_bytes([b(0), b(1), b(2), b(3)])
+        } else {
+            score_byte(base, scores[i])?
+        };
+        visit(section, score, facts, packed & 8 != 0);
     }
+    Some((df, if versioned { family_pos } else { pos }))
+}
+
+/// Reads a scored list at `offset` whole, with its heading lengths: its df and postings
+/// (bareness from `bare`, as [`visit_scored_list`]); `None` if the bytes are malformed.
+pub fn read_scored_list(
+    buf: &[u8],
+    offset: usize,
+    versioned: bool,
+    n_sections: u32,
+    bare: &[u32],
+) -> Option<(u64, Vec<ScoredPosting>)> {
+    let mut out = Vec::new();
+    let (df, mut pos) = visit_scored_list(
+        buf,
+        offset,
+        versioned,
+        n_sections,
+        bare,
+        &mut |section, score, facts, heading| {
+            out.push(ScoredPosting {
+                section,
+                score,
+                facts,
+                heading: heading.then_some((0, 0)),
+            })
+        },
+    )?;
     for p in out.iter_mut().filter(|p| p.heading.is_some()) {
         let len = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
         let count = u32::try_from(read_varint(buf, &mut pos)?).ok()?;

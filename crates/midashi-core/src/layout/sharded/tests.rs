@@ -52,7 +52,7 @@ mod lists_and_columns {
         for versioned in [true, false] {
             let mut buf = vec![7];
             write_scored_list(&mut buf, 1, versioned, &list);
-            let (df, got) = read_scored_list(&buf, 1, versioned, 70_001).unwrap();
+            let (df, got) = read_scored_list(&buf, 1, versioned, 70_001, &[]).unwrap();
             assert_eq!(df, 1);
             let want: Vec<ScoredPosting> = list
                 .iter()
@@ -66,7 +66,7 @@ mod lists_and_columns {
                 .collect();
             assert_eq!(got, want);
             // A cut list is an error, not a panic.
-            assert!(read_scored_list(&buf[..buf.len() - 1], 1, versioned, 70_001).is_none());
+            assert!(read_scored_list(&buf[..buf.len() - 1], 1, versioned, 70_001, &[]).is_none());
         }
     }
 
@@ -87,7 +87,7 @@ mod lists_and_columns {
         let written = |scores: &[f32]| {
             let mut buf = Vec::new();
             write_scored_list(&mut buf, scores.len() as u64, false, &list(scores));
-            let (_, got) = read_scored_list(&buf, 0, false, 1_000).unwrap();
+            let (_, got) = read_scored_list(&buf, 0, false, 1_000, &[]).unwrap();
             let got: Vec<u32> = got.iter().map(|p| p.score.to_bits()).collect();
             let want: Vec<u32> = scores.iter().map(|s| s.to_bits()).collect();
             assert_eq!(got, want, "{scores:?}");
@@ -113,7 +113,102 @@ mod lists_and_columns {
         let mut buf = Vec::new();
         write_scored_list(&mut buf, 1, false, &list(&[q(1.0)]));
         buf[4] = 0x03;
-        assert!(read_scored_list(&buf, 0, false, 1_000).is_none());
+        assert!(read_scored_list(&buf, 0, false, 1_000, &[]).is_none());
+    }
+
+    /// A scored list walked without keeping it, or read whole, gives what was written: the
+    /// same sections, score bits, facts and heading flags, bareness from the shard's list.
+    fn visited(
+        buf: &[u8],
+        versioned: bool,
+        n: u32,
+        bare: &[u32],
+    ) -> Option<Vec<(u32, u32, SectionFacts)>> {
+        let mut got = Vec::new();
+        visit_scored_list(buf, 0, versioned, n, bare, &mut |s, score, f, _| {
+            got.push((s, score.to_bits(), f))
+        })?;
+        Some(got)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn visiting_a_list_reads_what_reading_it_whole_reads(
+            postings in proptest::collection::vec(
+                (1u32..50, 0u8..8, 0u32..5, proptest::option::of(0u32..9), proptest::bool::ANY, 0u8..4),
+                0..60,
+            ),
+            versioned in proptest::bool::ANY,
+            bare_every in 1u32..5,
+        ) {
+            let q = |x: f32| crate::rank::bm25::quantise(x);
+            let mut section = 0u32;
+            let list: Vec<ScoredPosting> = postings
+                .iter()
+                .enumerate()
+                .map(|(i, &(gap, depth, subtree, family, heading, kind))| {
+                    section += gap;
+                    ScoredPosting {
+                        section,
+                        // Zeros, quantised scores, and (kind 3) an unquantised one: planes.
+                        score: match kind {
+                            0 => 0.0,
+                            3 => 1.0 + i as f32 / 7.0,
+                            _ => q(0.3 + i as f32),
+                        },
+                        facts: SectionFacts {
+                            depth: depth % 7,
+                            subtree,
+                            family: family.filter(|_| versioned),
+                            bare: false,
+                        },
+                        heading: heading.then_some((3, 1)),
+                    }
+                })
+                .collect();
+            let n = section + 10;
+            let bare: Vec<u32> = list.iter().map(|p| p.section).filter(|s| s % bare_every == 0).collect();
+            let mut buf = Vec::new();
+            write_scored_list(&mut buf, list.len() as u64, versioned, &list);
+            // What was written, bareness from the shard's list.
+            let want: Vec<(u32, u32, SectionFacts)> = list
+                .iter()
+                .map(|p| {
+                    let facts = SectionFacts { bare: bare.contains(&p.section), ..p.facts };
+                    (p.section, p.score.to_bits(), facts)
+                })
+                .collect();
+            let (_, read) = read_scored_list(&buf, 0, versioned, n, &bare).unwrap();
+            let whole: Vec<(u32, u32, SectionFacts)> =
+                read.iter().map(|p| (p.section, p.score.to_bits(), p.facts)).collect();
+            proptest::prop_assert_eq!(&whole, &want);
+            let headings: Vec<bool> = read.iter().map(|p| p.heading.is_some()).collect();
+            let written: Vec<bool> = list.iter().map(|p| p.heading.is_some()).collect();
+            proptest::prop_assert_eq!(headings, written);
+            proptest::prop_assert_eq!(visited(&buf, versioned, n, &bare), Some(want));
+            // Cut anywhere: refused or read, never a panic; a section past the index: refused.
+            for cut in 0..buf.len() {
+                let _ = visited(&buf[..cut], versioned, n, &bare);
+            }
+            if !list.is_empty() {
+                proptest::prop_assert_eq!(visited(&buf, versioned, section, &bare), None);
+            }
+        }
+    }
+
+    #[test]
+    fn a_damaged_score_byte_fails_a_visit_too() {
+        let list = [ScoredPosting {
+            section: 0,
+            score: crate::rank::bm25::quantise(1.0),
+            facts: SectionFacts::default(),
+            heading: None,
+        }];
+        let mut buf = Vec::new();
+        write_scored_list(&mut buf, 1, false, &list);
+        assert!(visited(&buf, false, 1_000, &[]).is_some());
+        buf[4] = 0x03;
+        assert_eq!(visited(&buf, false, 1_000, &[]), None);
     }
 
     /// Columns of two documents.
