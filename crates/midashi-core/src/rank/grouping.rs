@@ -90,6 +90,7 @@ impl Slots {
         }
     }
 
+    #[inline(always)]
     fn get(&self, s: u32) -> Option<usize> {
         match self.place.get(s as usize) {
             Some(&p) if p != Self::NONE => Some(p as usize),
@@ -97,10 +98,12 @@ impl Slots {
         }
     }
 
+    #[inline(always)]
     fn contains(&self, s: u32) -> bool {
         self.get(s).is_some()
     }
 
+    #[inline(always)]
     fn insert(&mut self, s: u32, place: usize) {
         let i = s as usize;
         if i >= self.place.len() {
@@ -109,6 +112,7 @@ impl Slots {
         self.place[i] = place as u32;
     }
 
+    #[inline(always)]
     fn remove(&mut self, s: u32) {
         if let Some(p) = self.place.get_mut(s as usize) {
             *p = Self::NONE;
@@ -158,6 +162,7 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
         }
     }
 
+    #[inline(always)]
     fn range(&self, s: u32) -> std::ops::RangeInclusive<u32> {
         s.saturating_add(1)..=s.saturating_add((self.facts)(s).subtree)
     }

@@ -46,6 +46,7 @@ impl Seen {
     const UNSEEN: u32 = u32::MAX;
 
     /// The facts noted for section `s`, if any.
+    #[inline(always)]
     pub fn get(&self, s: u32) -> Option<SectionFacts> {
         let i = s as usize;
         let subtree = *self.subtree.get(i)?;
@@ -63,6 +64,7 @@ impl Seen {
 
     /// Notes the facts of section `s` of an index of `n` sections (a section past the
     /// index's end, from a damaged file, is not noted: the table never grows past `n`).
+    #[inline(always)]
     pub fn insert(&mut self, n: usize, s: u32, f: SectionFacts) {
         let i = s as usize;
         if i >= n || f.subtree == Self::UNSEEN {
@@ -174,6 +176,7 @@ struct Scratch {
 impl Scratch {
     /// The slot of section `s` of an index of `n` sections (none past the end: a damaged
     /// posting's ordinal never grows the table).
+    #[inline(always)]
     fn slot(&mut self, n: usize, s: u32) -> Option<usize> {
         let i = s as usize;
         if i >= n {
@@ -191,12 +194,14 @@ impl Scratch {
         Some(i)
     }
 
+    #[inline(always)]
     fn add(&mut self, n: usize, s: u32, v: f32) {
         if let Some(i) = self.slot(n, s) {
             self.value[i] += v;
         }
     }
 
+    #[inline(always)]
     fn max(&mut self, n: usize, s: u32, v: f32) {
         if let Some(i) = self.slot(n, s) {
             self.value[i] = self.value[i].max(v);

@@ -47,7 +47,7 @@ impl Sharded {
     pub(crate) fn visit_postings(
         &self,
         reference: u64,
-        visit: &mut dyn FnMut(u32, f32, SectionFacts),
+        mut visit: impl FnMut(u32, f32, SectionFacts),
     ) {
         if let Some(list) = self.decoded.lock_ok().get(&reference).cloned() {
             for p in list.iter() {
@@ -65,7 +65,7 @@ impl Sharded {
             self.dir.versioned,
             self.dir.n_sections,
             &shard.bare,
-            &mut |section, score, facts, _| visit(section, score, facts),
+            |section, score, facts, _| visit(section, score, facts),
         );
         if read.is_none() {
             self.damaged(i);

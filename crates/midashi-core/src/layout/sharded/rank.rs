@@ -41,6 +41,7 @@ impl Sharded {
     }
 
     /// A section's facts: from the keyword leg's postings, else from the tree.
+    #[inline(always)]
     fn facts_of(&self, s: u32, facts: &Seen) -> SectionFacts {
         if let Some(f) = facts.get(s) {
             return f;
@@ -58,7 +59,7 @@ impl Ranking for Sharded {
 
     fn scores(&self, t: &WeightedTerm, facts: &mut Seen, emit: &mut dyn FnMut(u32, f32)) {
         let n = self.section_count();
-        self.visit_postings(t.offset, &mut |section, score, f| {
+        self.visit_postings(t.offset, |section, score, f| {
             // Zero-score postings only carry a heading flag for the lift.
             if score != 0.0 {
                 facts.insert(n, section, f);

@@ -160,7 +160,7 @@ pub fn visit_scored_list(
     versioned: bool,
     n_sections: u32,
     bare: &[u32],
-    visit: &mut dyn FnMut(u32, f32, SectionFacts, bool),
+    mut visit: impl FnMut(u32, f32, SectionFacts, bool),
 ) -> Option<(u64, usize)> {
     let mut pos = offset;
     let df = read_varint(buf, &mut pos)?;
@@ -247,7 +247,7 @@ pub fn read_scored_list(
         versioned,
         n_sections,
         bare,
-        &mut |section, score, facts, heading| {
+        |section, score, facts, heading| {
             out.push(ScoredPosting {
                 section,
                 score,

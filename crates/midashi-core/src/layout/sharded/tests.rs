@@ -125,7 +125,7 @@ mod lists_and_columns {
         bare: &[u32],
     ) -> Option<Vec<(u32, u32, SectionFacts)>> {
         let mut got = Vec::new();
-        visit_scored_list(buf, 0, versioned, n, bare, &mut |s, score, f, _| {
+        visit_scored_list(buf, 0, versioned, n, bare, |s, score, f, _| {
             got.push((s, score.to_bits(), f))
         })?;
         Some(got)

@@ -26,6 +26,7 @@ pub fn write_varint(out: &mut Vec<u8>, mut v: u64) {
 }
 
 /// Reads a LEB128 varint at `*pos`, advancing it; `None` if the buffer ends or it overflows.
+#[inline(always)]
 pub fn read_varint(buf: &[u8], pos: &mut usize) -> Option<u64> {
     let mut v = 0u64;
     let mut shift = 0u32;
