@@ -77,12 +77,13 @@ pub fn sort_u64(keys: &mut Vec<u64>) {
     }
     let len = keys.len() as u32;
     let mut spare = vec![0u64; keys.len()];
+    let mut start = vec![0u32; 1 << BITS];
     for (pass, count) in counts.iter().enumerate() {
         if count.contains(&len) {
             continue;
         }
         let shift = pass * BITS;
-        let mut start = vec![0u32; 1 << BITS];
+        start[0] = 0;
         for d in 1..start.len() {
             start[d] = start[d - 1] + count[d - 1];
         }
