@@ -2,7 +2,8 @@
 // Orama's vector and hybrid search given exactly the same vectors.
 //
 // The documents' vectors are Midashi's own (its index built with all-MiniLM-L6-v2, exported by
-// `build-index vectors`: each record's first window, dequantised from the int8 the index holds);
+// `build-index vectors`: the mean of each record's passage vectors, dequantised from the int8
+// the index holds, at unit length — Orama holds one vector per document);
 // the queries are embedded once by `build-index vectors --queries` with the model the index
 // ships. Both engines then search with the same query vector, so what is compared is retrieval
 // and fusion, not embedding; encoding cost is measured apart (`npm run bench:embed`, and the
@@ -108,5 +109,5 @@ export const SEMANTIC_SETTINGS = {
   midashi:
     "all-MiniLM-L6-v2 (int8 weights), index built with the model; JS API search with mode semantic | hybrid (RRF, k 60, equal weights), limit 10, prefix: false, group: false, queryVector = the query embedded by build-index (same model)",
   orama:
-    "the same documents with Midashi's vectors (first window, dequantised) in a vector[384] property; mode 'vector' and mode 'hybrid' (its default 0.5/0.5 weights over max-normalised BM25 and cosine), similarity 0 (its default 0.8 would drop most relevant MiniLM matches), text side as in its keyword row (title boost 2, threshold 1)",
+    "the same documents with Midashi's vectors (the mean of a record's passages, dequantised) in a vector[384] property; mode 'vector' and mode 'hybrid' (its default 0.5/0.5 weights over max-normalised BM25 and cosine), similarity 0 (its default 0.8 would drop most relevant MiniLM matches), text side as in its keyword row (title boost 2, threshold 1)",
 };

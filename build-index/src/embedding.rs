@@ -1,9 +1,9 @@
 //! Section vectors at build time: what text of a section is embedded, the embedding cache
 //! that makes rebuilds encode only what changed, and parallel encoding.
 //!
-//! The embedded text of a section is its context (document title > heading path) followed by
-//! its own text; the model splits it into windows at its token limit and the section scores
-//! by its best window (see `midashi_core::vectors`).
+//! A section is embedded as passages of a few sentences, each led by its context (document
+//! title > heading path; `midashi_embed::Embedder::passages` says why and what it measured);
+//! the section scores by its best passage (see `midashi_core::vectors`).
 
 use crate::endpoint::{Endpoint, EndpointArgs};
 use crate::error::{CliError, Result};
@@ -27,10 +27,11 @@ pub fn default_model_places() -> String {
     )
 }
 
-/// The vectors of one text's windows.
+/// The vectors of one section's passages (of their windows, for a passage longer than the
+/// model's limit).
 type Windows = Vec<Vec<f32>>;
 
-/// Cached window vectors by the hash of the embedded text.
+/// Cached passage vectors by the hash of the passages' texts ([`passages_key`]).
 type Cache = BTreeMap<u128, Windows>;
 
 /// What the embedding step did, for the build report.
@@ -38,14 +39,14 @@ type Cache = BTreeMap<u128, Windows>;
 pub struct EmbedReport {
     /// Sections embedded.
     pub sections: usize,
-    /// Windows (rows) written.
-    pub windows: usize,
+    /// Passages (rows) written: more than one per passage longer than the model's limit.
+    pub rows: usize,
     /// Sections whose vectors came from the cache.
     pub cache_hits: usize,
     /// Sections encoded now.
     pub cache_misses: usize,
-    /// Sections longer than one window.
-    pub windowed: usize,
+    /// Sections of more than one passage.
+    pub several: usize,
     /// The best similarity nonsense queries reach (see `midashi_core::vectors::noise`).
     pub noise_floor: Option<f32>,
     /// The embedding server that encoded the sections, and the requests it took.
@@ -57,14 +58,19 @@ pub struct EmbedReport {
     pub trimmed: Option<((usize, usize), usize, usize)>,
 }
 
-/// The text embedded for a section: `Title > H1 > H2` then its own prose.
-pub fn embedded_text(section: &Section) -> String {
-    let context = section.heading_path.join(" > ");
-    if section.text.trim().is_empty() {
-        context
-    } else {
-        format!("{context}\n{}", section.text)
-    }
+/// The texts a section is embedded as: passages of its text, each led by `Title > H1 > H2`.
+pub fn section_passages(
+    embedder: &Embedder,
+    section: &Section,
+) -> std::result::Result<Vec<String>, midashi_embed::EmbedError> {
+    embedder.passages(&section.heading_path.join(" > "), &section.text)
+}
+
+/// The cache key of a section's passages: what its vectors are made from, exactly. One
+/// passage's key is its text's hash, as a section's whole text was before passages: a short
+/// section keeps its cached vector.
+fn passages_key(passages: &[String]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(passages.join("\0").as_bytes())
 }
 
 /// Resolves the model folder: `--model` if given (must exist), else the default model if
@@ -217,17 +223,15 @@ pub fn embed_documents(
         .iter()
         .flat_map(|d| d.sections.iter().map(move |s| (d, s)))
         .collect();
-    let texts: Vec<(u128, String)> = sections
-        .iter()
-        .map(|(_, s)| {
-            let t = embedded_text(s);
-            (xxhash_rust::xxh3::xxh3_128(t.as_bytes()), t)
-        })
-        .collect();
-    let mut todo: Vec<(u128, &str)> = texts
+    let texts: Vec<(u128, Vec<String>)> = sections
+        .par_iter()
+        .map(|(_, s)| section_passages(embedder, s).map(|p| (passages_key(&p), p)))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| CliError::Model(e.to_string()))?;
+    let mut todo: Vec<(u128, &[String])> = texts
         .iter()
         .filter(|(h, _)| !cache.contains_key(h))
-        .map(|(h, t)| (*h, t.as_str()))
+        .map(|(h, p)| (*h, p.as_slice()))
         .collect();
     todo.sort_by_key(|(h, _)| *h);
     todo.dedup_by_key(|(h, _)| *h);
@@ -245,8 +249,13 @@ pub fn embed_documents(
             let bar = progress_bar(progress, todo.len(), "sections");
             let encoded: std::result::Result<Vec<(u128, Windows)>, String> = todo
                 .par_iter()
-                .map(|(h, text)| {
-                    let v = embedder.embed_windows(text).map_err(|e| e.to_string());
+                .map(|(h, passages)| {
+                    let v = passages
+                        .iter()
+                        .map(|p| embedder.embed_windows(p))
+                        .collect::<std::result::Result<Vec<_>, _>>()
+                        .map(|w| w.concat())
+                        .map_err(|e| e.to_string());
                     bar.inc(1);
                     v.map(|v| (*h, v))
                 })
@@ -259,7 +268,13 @@ pub fn embed_documents(
             // encodes them.
             let split: Vec<Vec<String>> = todo
                 .par_iter()
-                .map(|(_, text)| embedder.window_texts(text))
+                .map(|(_, passages)| {
+                    passages
+                        .iter()
+                        .map(|p| embedder.window_texts(p))
+                        .collect::<std::result::Result<Vec<_>, _>>()
+                        .map(|w| w.concat())
+                })
                 .collect::<std::result::Result<_, _>>()
                 .map_err(|e| CliError::Model(e.to_string()))?;
             let flat: Vec<String> = split.iter().flatten().cloned().collect();
@@ -290,11 +305,11 @@ pub fn embed_documents(
             report.cache_hits += 1;
         }
         if windows.len() > 1 {
-            report.windowed += 1;
+            report.several += 1;
         }
         for w in windows {
             vectors.push(ord as u32, w);
-            report.windows += 1;
+            report.rows += 1;
         }
     }
     // Measured with the model's query vectors, as queries are embedded.

@@ -3,7 +3,7 @@
 //! the model ships whole when that would not save a fifth of its word table), and either way
 //! with its encoder graph in the prepared form a browser loads fastest (`midashi_embed::graph`).
 
-use crate::embedding::embedded_text;
+use crate::embedding::section_passages;
 use crate::error::{CliError, Result};
 use midashi_core::build::ModelFiles;
 use midashi_core::section::Document;
@@ -32,10 +32,13 @@ pub fn trim_for_site(
     let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
     // Every id the site's sections tokenise to (with the document prefix and specials), and
     // the query prefix's.
-    let texts: Vec<String> = docs
-        .iter()
-        .flat_map(|d| d.sections.iter().map(embedded_text))
-        .collect();
+    let sections: Vec<_> = docs.iter().flat_map(|d| &d.sections).collect();
+    let texts: Vec<String> = sections
+        .par_iter()
+        .map(|s| section_passages(embedder, s))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(model)?
+        .concat();
     let mut used: BTreeSet<u32> = texts
         .par_iter()
         .map(|t| {

@@ -126,7 +126,7 @@ fn a_second_build_of_an_unchanged_folder_encodes_nothing() {
     let line = |report: &str| {
         report
             .lines()
-            .find(|l| l.contains("windows for"))
+            .find(|l| l.contains("passages for"))
             .unwrap_or_default()
             .to_string()
     };
@@ -149,7 +149,7 @@ fn a_second_build_of_an_unchanged_folder_encodes_nothing() {
 fn encoded_and_cached(report: &str) -> (usize, usize) {
     let line = report
         .lines()
-        .find(|l| l.contains("windows for"))
+        .find(|l| l.contains("passages for"))
         .unwrap_or_else(|| panic!("no vectors line: {report}"));
     let num = |after: &str| -> usize {
         line.split(after)
@@ -713,7 +713,7 @@ fn with_only_the_multilingual_model_installed_builds_use_it() {
     assert!(o.status.success(), "{err}");
     assert!(!err.contains("no embedding model found"), "{err}");
     assert!(
-        out.contains("windows for") && !out.contains("keyword-only"),
+        out.contains("passages for") && !out.contains("keyword-only"),
         "{out}"
     );
 }

@@ -59,6 +59,19 @@ describe("Japanese docs get semantic search with the multilingual model", { skip
     assert.equal(auto.mode, "hybrid", "auto runs the semantic leg for a language the model covers");
   });
 
+  test("a Japanese question with no interrogative (「…の止め方は」) reads as a question and starts the leg", async () => {
+    const idx = await Midashi.load(dir);
+    after(() => idx.close());
+    const words = await idx.search("ウォッチャーの止め方");
+    assert.notEqual(words.semanticReason, "question", "the same words without the closing は name a topic");
+    idx.cancelSemantic();
+    for (const q of ["ウォッチャーの止め方は", "ウォッチャーは止められるか", "ウォッチャーを止める方法を答えよ。"]) {
+      const r = await idx.search(q, { cache: false });
+      assert.equal(r.semanticReason, "question", q);
+      idx.cancelSemantic();
+    }
+  });
+
   test("hybrid answers equal the CLI's: same ids, same order", async () => {
     const idx = await Midashi.load(dir);
     after(() => idx.close());

@@ -164,8 +164,8 @@ pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, InputKind)>
     if files.is_empty() {
         return Err(CliError::NothingToIndex(input.to_path_buf()));
     }
-    // Long sections are not a fault: the embedder reads them in several windows, and the
-    // report counts them (as one line, not a warning per section: 681 on the Rust book).
+    // Long sections are not a fault: the embedder reads them as several passages, and the
+    // report counts them (as one line, not a warning per section).
     let max_section_tokens = u32::MAX;
     let mut loaded = if kind == InputKind::Html {
         let opts = midashi_html::Options {
@@ -527,16 +527,15 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
     match &embed_report {
         Some(r) => {
             println!(
-                "  vectors    {} windows for {} sections ({} encoded, {} from cache)",
-                r.windows, r.sections, r.cache_misses, r.cache_hits
+                "  vectors    {} passages for {} sections ({} encoded, {} from cache)",
+                r.rows, r.sections, r.cache_misses, r.cache_hits
             );
-            // Long sections embedded in several windows are how the model reads them, not a
-            // problem to fix: a count, not hundreds of warnings (681 on the Rust book).
-            if r.windowed > 0 {
+            // Sections of several passages are how the model reads them (each scores by
+            // its best passage), not a problem to fix: a count, not hundreds of warnings.
+            if r.several > 0 {
                 println!(
-                    "             {} sections longer than the model reads at once, embedded in \
-                     several windows each",
-                    r.windowed
+                    "             {} sections of several passages each",
+                    r.several
                 );
             }
             if let Some((url, requests)) = &r.server {

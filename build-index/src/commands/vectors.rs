@@ -1,9 +1,10 @@
 //! `build-index vectors <dir> --out <file>`: an index's vectors as JSON lines, so another
-//! engine can be given exactly the vectors Midashi searches (the peer benchmark gives them to
-//! Orama's vector and hybrid search).
+//! engine can be given Midashi's vectors (the peer benchmark gives them to Orama's vector and
+//! hybrid search).
 //!
 //! Without `--queries`: one line per section with vectors, `{"id", "vector"}`, the id being the
-//! document path (`path#anchor` for a heading) and the vector its first window, dequantised.
+//! document path (`path#anchor` for a heading) and the mean of its passages' vectors,
+//! dequantised, at unit length.
 //! With `--queries <queries.jsonl>` (lines with `_id` and `text`, BEIR's format): one line per
 //! query, embedded with the model the index ships (or `--model`).
 
@@ -30,14 +31,25 @@ pub fn run(dir: &Path, out: &Path, queries: Option<&Path>, model: Option<&Path>)
                     dir.display()
                 ))
             })?;
-            let mut last = None;
-            for r in 0..vectors.count() {
+            // One vector per section for an engine that holds one: the mean of its passages'
+            // vectors (rows of a section follow each other), at unit length — closer to what
+            // the whole section says than its first passage alone.
+            let mut r = 0;
+            while r < vectors.count() {
                 let s = vectors.row_section[r];
-                // A section's first window stands for it (the others follow it directly).
-                if last == Some(s) {
-                    continue;
+                let mut mean = vectors.dequantized(r);
+                let mut end = r + 1;
+                while end < vectors.count() && vectors.row_section[end] == s {
+                    for (m, v) in mean.iter_mut().zip(vectors.dequantized(end)) {
+                        *m += v;
+                    }
+                    end += 1;
                 }
-                last = Some(s);
+                r = end;
+                let norm = mean.iter().map(|v| v * v).sum::<f32>().sqrt();
+                if norm > 0.0 {
+                    mean.iter_mut().for_each(|v| *v /= norm);
+                }
                 let Some((path, anchor)) = index.section_place(s) else {
                     continue;
                 };
@@ -45,7 +57,7 @@ pub fn run(dir: &Path, out: &Path, queries: Option<&Path>, model: Option<&Path>)
                     Some(a) => format!("{path}#{a}"),
                     None => path.to_string(),
                 };
-                line(&id, &vectors.dequantized(r))?;
+                line(&id, &mean)?;
             }
         }
         Some(queries) => {

@@ -22,12 +22,14 @@
 mod config;
 mod error;
 pub mod graph;
+mod passages;
 pub mod trim;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use config::ModelDir;
 pub use config::{ModelConfig, Pooling, MODEL_CONFIG_FILE};
 pub use error::EmbedError;
+pub use passages::PASSAGE_TOKENS;
 
 use graph::InputKind;
 use std::sync::Arc;
@@ -152,6 +154,11 @@ impl Embedder {
         self.encode(self.counter(), text)
             .map(|e| e.len())
             .unwrap_or(0)
+    }
+
+    /// Number of tokens in `text` without special tokens or truncation.
+    fn count_plain_tokens(&self, text: &str) -> Result<usize, EmbedError> {
+        Ok(self.encode_with(self.counter(), text, false)?.len())
     }
 
     /// The sentence vector of a query, truncated at `max_tokens`, with the model's

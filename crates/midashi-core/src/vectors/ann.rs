@@ -23,11 +23,28 @@ use serde::{Deserialize, Serialize};
 /// took minutes already at 5k rows here, and the graph doubles the bytes to download.
 pub const ANN_MIN_ROWS: usize = 200_000;
 
-/// Candidates the graph search keeps (`ef`): more is slower and closer to exact. As many as
-/// hybrid fusion reads of the semantic leg (`FUSION_HEAD`): with fewer (160), the min-max
-/// blend spanned a shorter list than the exact scan's and could put another section first
-/// (the Rust book, "share data between threads").
+/// Candidates the graph search keeps (`ef`) per row a section has on average: more is slower
+/// and closer to exact. Sections as many as hybrid fusion reads of the semantic leg
+/// (`FUSION_HEAD`): with fewer (160 rows at one row a section), the min-max blend spanned a
+/// shorter list than the exact scan's and could put another section first (the Rust book,
+/// "share data between threads"); at one row per section's passage, 200 rows were ~60
+/// sections, and hybrid answers strayed likewise.
 pub const EF_SEARCH: usize = crate::rank::fusion::FUSION_HEAD;
+
+/// Most candidates a graph search keeps, however many rows its sections have.
+const MAX_EF_SEARCH: usize = 8 * EF_SEARCH;
+
+/// The `ef` of a graph over `vectors`: [`EF_SEARCH`] times its rows per section (rounded up),
+/// so that the rows it keeps span about `FUSION_HEAD` sections.
+fn ef_search(vectors: &VectorsData) -> usize {
+    let rows = vectors.count();
+    let sections = 1 + vectors
+        .row_section
+        .windows(2)
+        .filter(|w| w[0] != w[1])
+        .count();
+    (EF_SEARCH * rows.div_ceil(sections.max(1))).clamp(EF_SEARCH, MAX_EF_SEARCH)
+}
 
 /// Seed of the graph's random layers: builds stay byte-for-byte deterministic.
 const SEED: u64 = 0x6d69_6461_7368_6921;
@@ -98,10 +115,11 @@ impl AnnData {
             })
             .collect();
         debug_assert!(points.iter().all(|p| p.values.len() == dims));
+        let ef = ef_search(vectors);
         let build = || {
             Builder::default()
                 .seed(SEED)
-                .ef_search(EF_SEARCH)
+                .ef_search(ef)
                 .build_hnsw(points)
         };
         let (graph, ids) = match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
