@@ -11,22 +11,37 @@ use common::cosine;
 use midashi_embed::{Embedder, PASSAGE_TOKENS};
 use std::sync::OnceLock;
 
+/// A shipped model, loaded once per test binary.
+fn model(
+    cell: &'static OnceLock<Option<Embedder>>,
+    (env, name, fetch): (&str, &str, &str),
+) -> Option<&'static Embedder> {
+    cell.get_or_init(|| common::load(&common::model_dir(env, name), fetch, true))
+        .as_ref()
+}
+
 fn minilm() -> Option<&'static Embedder> {
     static E: OnceLock<Option<Embedder>> = OnceLock::new();
-    E.get_or_init(|| {
-        let dir = common::model_dir("MIDASHI_MODEL_DIR", "all-MiniLM-L6-v2");
-        common::load(&dir, "scripts/fetch-model.sh", true)
-    })
-    .as_ref()
+    model(
+        &E,
+        (
+            "MIDASHI_MODEL_DIR",
+            "all-MiniLM-L6-v2",
+            "scripts/fetch-model.sh",
+        ),
+    )
 }
 
 fn e5() -> Option<&'static Embedder> {
     static E: OnceLock<Option<Embedder>> = OnceLock::new();
-    E.get_or_init(|| {
-        let dir = common::model_dir("MIDASHI_E5_DIR", "multilingual-e5-small");
-        common::load(&dir, "scripts/fetch-e5.sh", true)
-    })
-    .as_ref()
+    model(
+        &E,
+        (
+            "MIDASHI_E5_DIR",
+            "multilingual-e5-small",
+            "scripts/fetch-e5.sh",
+        ),
+    )
 }
 
 /// Tokens of `text` without specials (what a passage's budget counts).
