@@ -284,6 +284,41 @@ mod lookups {
     }
 }
 
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// `Reflect.set` without js-sys's exception trap: setting a field of a fresh plain object
+    /// cannot throw, and the trap's wrapper (a `try` and an `arguments` object per call) was
+    /// most of the cost of writing an answer (a JSQuAD query's ten hits set ~250 fields).
+    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
+    fn set_field(
+        target: &wasm_bindgen::JsValue,
+        key: &wasm_bindgen::JsValue,
+        value: &wasm_bindgen::JsValue,
+    ) -> bool;
+}
+
+thread_local! {
+    /// Field names as JS strings, made once: each was decoded from UTF-8 again for every
+    /// field of every hit. Keyed by the name's address and length (names are `&'static
+    /// str`s; a few dozen, so a list).
+    static KEYS: std::cell::RefCell<Vec<((usize, usize), wasm_bindgen::JsValue)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The JS string of a field name.
+fn key(name: &'static str) -> wasm_bindgen::JsValue {
+    let at = (name.as_ptr() as usize, name.len());
+    KEYS.with(|keys| {
+        let mut keys = keys.borrow_mut();
+        if let Some((_, k)) = keys.iter().find(|(a, _)| *a == at) {
+            return k.clone();
+        }
+        let k = wasm_bindgen::JsValue::from_str(name);
+        keys.push((at, k.clone()));
+        k
+    })
+}
+
 /// JS values: what the module returns.
 impl Out for wasm_bindgen::JsValue {
     fn null() -> Self {
@@ -304,8 +339,7 @@ impl Out for wasm_bindgen::JsValue {
     fn object(fields: Vec<(&'static str, Self)>) -> Self {
         let obj = js_sys::Object::new();
         for (k, v) in fields {
-            // Setting a property of a fresh plain object cannot fail.
-            let _ = js_sys::Reflect::set(&obj, &wasm_bindgen::JsValue::from_str(k), &v);
+            set_field(&obj, &key(k), &v);
         }
         obj.into()
     }
