@@ -286,15 +286,14 @@ mod lookups {
 
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
-    /// `Reflect.set` without js-sys's exception trap: setting a field of a fresh plain object
-    /// cannot throw, and the trap's wrapper (a `try` and an `arguments` object per call) was
-    /// most of the cost of writing an answer (a JSQuAD query's ten hits set ~250 fields).
-    #[wasm_bindgen(js_namespace = Reflect, js_name = set)]
-    fn set_field(
-        target: &wasm_bindgen::JsValue,
-        key: &wasm_bindgen::JsValue,
-        value: &wasm_bindgen::JsValue,
-    ) -> bool;
+    /// A plain object being filled.
+    type Fields;
+    /// `target[key] = value`: a plain store, not js-sys's `Reflect.set` with an exception
+    /// trap — setting a field of a fresh plain object cannot throw, and the trap's wrapper (a
+    /// `try` and an `arguments` object per call) and `Reflect.set` itself were most of the
+    /// cost of writing an answer (a JSQuAD query's ten hits set ~250 fields).
+    #[wasm_bindgen(method, structural, indexing_setter)]
+    fn set(this: &Fields, key: &wasm_bindgen::JsValue, value: &wasm_bindgen::JsValue);
 }
 
 thread_local! {
@@ -337,9 +336,11 @@ impl Out for wasm_bindgen::JsValue {
         items.into_iter().collect::<js_sys::Array>().into()
     }
     fn object(fields: Vec<(&'static str, Self)>) -> Self {
+        use wasm_bindgen::JsCast;
         let obj = js_sys::Object::new();
+        let target: &Fields = obj.unchecked_ref();
         for (k, v) in fields {
-            set_field(&obj, &key(k), &v);
+            target.set(&key(k), &v);
         }
         obj.into()
     }
