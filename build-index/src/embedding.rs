@@ -201,10 +201,21 @@ fn load_cache(path: &Path) -> Cache {
         .unwrap_or_default()
 }
 
-/// Embeds every section of `docs` (already in index order, read from the folder `site`),
-/// using and refreshing that folder's cache.
+/// Every section's passages ([`section_passages`]), in index order: cut once per build, for
+/// the embedding step and the shipped model's trim alike.
+pub fn site_passages(docs: &[Document], embedder: &Embedder) -> Result<Vec<Vec<String>>> {
+    let sections: Vec<&Section> = docs.iter().flat_map(|d| &d.sections).collect();
+    sections
+        .par_iter()
+        .map(|s| section_passages(embedder, s))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| CliError::Model(e.to_string()))
+}
+
+/// Embeds every section of a site (read from the folder `site`) given its passages
+/// ([`site_passages`], in index order), using and refreshing that folder's cache.
 pub fn embed_documents(
-    docs: &[Document],
+    passages: &[Vec<String>],
     embedder: &Embedder,
     cache_dir: &Path,
     site: &Path,
@@ -219,24 +230,19 @@ pub fn embed_documents(
         // per-folder files starts from it instead of re-encoding everything.
         cache = load_cache(&legacy_cache_path(cache_dir, &info));
     }
-    let sections: Vec<(&Document, &Section)> = docs
+    let texts: Vec<(u128, &[String])> = passages
         .iter()
-        .flat_map(|d| d.sections.iter().map(move |s| (d, s)))
+        .map(|p| (passages_key(p), p.as_slice()))
         .collect();
-    let texts: Vec<(u128, Vec<String>)> = sections
-        .par_iter()
-        .map(|(_, s)| section_passages(embedder, s).map(|p| (passages_key(&p), p)))
-        .collect::<std::result::Result<_, _>>()
-        .map_err(|e| CliError::Model(e.to_string()))?;
     let mut todo: Vec<(u128, &[String])> = texts
         .iter()
         .filter(|(h, _)| !cache.contains_key(h))
-        .map(|(h, p)| (*h, p.as_slice()))
+        .map(|&(h, p)| (h, p))
         .collect();
     todo.sort_by_key(|(h, _)| *h);
     todo.dedup_by_key(|(h, _)| *h);
     let mut report = EmbedReport {
-        sections: sections.len(),
+        sections: texts.len(),
         ..EmbedReport::default()
     };
     // The server is probed only when there is something to send it.
@@ -250,12 +256,7 @@ pub fn embed_documents(
             let encoded: std::result::Result<Vec<(u128, Windows)>, String> = todo
                 .par_iter()
                 .map(|(h, passages)| {
-                    let v = passages
-                        .iter()
-                        .map(|p| embedder.embed_windows(p))
-                        .collect::<std::result::Result<Vec<_>, _>>()
-                        .map(|w| w.concat())
-                        .map_err(|e| e.to_string());
+                    let v = embedder.embed_texts(passages).map_err(|e| e.to_string());
                     bar.inc(1);
                     v.map(|v| (*h, v))
                 })
@@ -268,13 +269,7 @@ pub fn embed_documents(
             // encodes them.
             let split: Vec<Vec<String>> = todo
                 .par_iter()
-                .map(|(_, passages)| {
-                    passages
-                        .iter()
-                        .map(|p| embedder.window_texts(p))
-                        .collect::<std::result::Result<Vec<_>, _>>()
-                        .map(|w| w.concat())
-                })
+                .map(|(_, passages)| embedder.window_texts_of(passages))
                 .collect::<std::result::Result<_, _>>()
                 .map_err(|e| CliError::Model(e.to_string()))?;
             let flat: Vec<String> = split.iter().flatten().cloned().collect();

@@ -3,10 +3,8 @@
 //! the model ships whole when that would not save a fifth of its word table), and either way
 //! with its encoder graph in the prepared form a browser loads fastest (`midashi_embed::graph`).
 
-use crate::embedding::section_passages;
 use crate::error::{CliError, Result};
 use midashi_core::build::ModelFiles;
-use midashi_core::section::Document;
 use midashi_embed::{Embedder, ModelConfig};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -22,23 +20,18 @@ pub struct Trimmed {
     pub kept: (usize, usize),
 }
 
-/// The trimmed copy of `files` for `docs`, or `None` when the model is not worth trimming
-/// (a small vocabulary, or one this site uses most of, ships whole).
+/// The trimmed copy of `files` for a site whose sections are embedded as `passages`
+/// (`crate::embedding::site_passages`), or `None` when the model is not worth trimming (a
+/// small vocabulary, or one this site uses most of, ships whole).
 pub fn trim_for_site(
-    docs: &[Document],
+    passages: &[Vec<String>],
     embedder: &Embedder,
     files: &ModelFiles,
 ) -> Result<Option<Trimmed>> {
     let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
     // Every id the site's sections tokenise to (with the document prefix and specials), and
     // the query prefix's.
-    let sections: Vec<_> = docs.iter().flat_map(|d| &d.sections).collect();
-    let texts: Vec<String> = sections
-        .par_iter()
-        .map(|s| section_passages(embedder, s))
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(model)?
-        .concat();
+    let texts: Vec<&String> = passages.iter().flatten().collect();
     let mut used: BTreeSet<u32> = texts
         .par_iter()
         .map(|t| {

@@ -2,7 +2,7 @@
 
 use crate::embedding::{
     choose_model_dir, default_cache_dir, default_model_places, embed_documents, load_model,
-    model_info, noise_floor, uncovered_language, EmbedReport,
+    model_info, noise_floor, site_passages, uncovered_language, EmbedReport,
 };
 use crate::endpoint::EndpointArgs;
 use crate::error::{CliError, Result};
@@ -285,8 +285,9 @@ pub fn build(
                 batch: args.embed_batch.into(),
                 concurrency: args.embed_concurrency.into(),
             });
+            let passages = site_passages(&loaded.docs, &embedder)?;
             let (mut vectors, mut r) = embed_documents(
-                &loaded.docs,
+                &passages,
                 &embedder,
                 &cache_dir,
                 input,
@@ -297,7 +298,7 @@ pub fn build(
             if !args.no_ship_model {
                 // Vectors and their cache come from the whole model (the site's text embeds
                 // the same with either); queries use the copy the index ships.
-                let files = match trim_for_site(&loaded.docs, &embedder, &files)? {
+                let files = match trim_for_site(&passages, &embedder, &files)? {
                     Some(t) => {
                         vectors.noise_floor = noise_floor(&t.embedder, &vectors)?;
                         r.noise_floor = vectors.noise_floor;

@@ -59,9 +59,25 @@ impl Embedder {
     /// One vector per passage of a section ([`Embedder::passages`]; more than one for a
     /// passage longer than the model's limit, as [`Embedder::embed_windows`] cuts it).
     pub fn embed_passages(&self, context: &str, text: &str) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.embed_texts(&self.passages(context, text)?)
+    }
+
+    /// The vectors of texts already cut into passages, in order: each passage's windows
+    /// ([`Embedder::embed_windows`]). What the build encodes a section's cached passages with.
+    pub fn embed_texts(&self, passages: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         let mut out = Vec::new();
-        for passage in self.passages(context, text)? {
-            out.extend(self.embed_windows(&passage)?);
+        for passage in passages {
+            out.extend(self.embed_windows(passage)?);
+        }
+        Ok(out)
+    }
+
+    /// The texts an embedding server is sent for passages, in order: each passage's windows
+    /// ([`Embedder::window_texts`]), one per vector [`Embedder::embed_texts`] makes.
+    pub fn window_texts_of(&self, passages: &[String]) -> Result<Vec<String>, EmbedError> {
+        let mut out = Vec::new();
+        for passage in passages {
+            out.extend(self.window_texts(passage)?);
         }
         Ok(out)
     }
