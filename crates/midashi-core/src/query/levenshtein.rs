@@ -90,9 +90,7 @@ impl Automaton for Within {
     }
 
     fn is_match(&self, state: &Option<Row>) -> bool {
-        state
-            .as_ref()
-            .is_some_and(|r| r.need == 0 && r.cells[self.word.len()] <= self.max)
+        state.as_ref().is_some_and(|r| self.ends_within(r))
     }
 
     fn can_match(&self, state: &Option<Row>) -> bool {
@@ -100,7 +98,51 @@ impl Automaton for Within {
     }
 
     fn accept(&self, state: &Option<Row>, byte: u8) -> Option<Row> {
-        let row = state.as_ref()?;
+        self.advance(state.as_ref()?, byte)
+    }
+}
+
+impl Within {
+    /// Whether the key read so far (whole characters) is within the distance of the word.
+    #[inline]
+    fn ends_within(&self, row: &Row) -> bool {
+        row.need == 0 && row.cells[self.word.len()] <= self.max
+    }
+
+    /// The only bytes that can follow `row` without leaving the distance, when there are
+    /// few: once every cell is at the bound, a character keeps a cell within it only by
+    /// matching the word's next character there (a substitution, insertion or deletion adds
+    /// one). So the key goes on only with one of the word's characters after a prefix at the
+    /// bound — when those are ASCII, one byte each. `None`: any byte may (a cell is under the
+    /// bound, a character is half read, or the word has a non-ASCII character there).
+    /// A filter in front of [`Within::advance`], which still decides: most of a distance-2
+    /// walk's transitions are ruled out here without computing a row.
+    #[inline]
+    fn only_matching(&self, row: &Row) -> Option<u128> {
+        if row.need > 0 {
+            return None;
+        }
+        let n = self.word.len();
+        let cells = &row.cells[..=n];
+        if cells.iter().any(|&d| d < self.max) {
+            return None;
+        }
+        // A set of ASCII bytes, one bit each.
+        let mut only = 0u128;
+        for (&d, &c) in cells.iter().zip(&self.word) {
+            if d == self.max {
+                if !c.is_ascii() {
+                    return None;
+                }
+                only |= 1 << (c as u32);
+            }
+        }
+        Some(only)
+    }
+
+    /// The row after the key's next byte; `None` once no key going on from here can match.
+    #[inline]
+    fn advance(&self, row: &Row, byte: u8) -> Option<Row> {
         // UTF-8, one byte at a time: the distance counts characters.
         let (code, need) = if row.need > 0 {
             if byte & 0xC0 != 0x80 {
@@ -126,6 +168,81 @@ impl Automaton for Within {
         next.partial = 0;
         next.need = 0;
         Some(next)
+    }
+}
+
+/// Up to `limit` keys of `map` within the distance of `lev`, in key order, with their
+/// values: what `map.search(lev)` streams, in about half the time.
+///
+/// Why not fst's stream: a typo walk of distance 2 visits every dictionary path whose
+/// prefix stays within two edits of the word's — thousands of nodes — and was half of a
+/// SciFact query's time at the 99th percentile (an unknown word gets one when no word is
+/// one edit away). The stream keeps a frame per node on a heap stack, with the
+/// automaton's state wrapped and cloned at each transition, and checks every key against
+/// its range bounds; this walk recurses over the fst's nodes with the row alone. Measured
+/// (`keyword_latency --ids`, SciFact, sharded): p99 2.05 → 1.19 ms natively, the same
+/// answers to the bit. Depth first, transitions in byte order: the stream's order, so the
+/// same keys come out when `limit` cuts the walk short. (Remembering the node and row
+/// under which nothing matched, to skip shared endings, saved nothing: measured.)
+pub fn collect_within(map: &fst::Map<Vec<u8>>, lev: &Within, limit: usize) -> Vec<(String, u64)> {
+    let mut walk = Walk {
+        fst: map.as_fst(),
+        lev,
+        limit,
+        walked: 0,
+        key: Vec::new(),
+        out: Vec::new(),
+    };
+    if let Some(row) = lev.start() {
+        let root = walk.fst.root();
+        walk.descend(&root, &row, fst::raw::Output::zero());
+    }
+    walk.out
+}
+
+/// A depth-first typo walk ([`collect_within`]).
+struct Walk<'a> {
+    fst: &'a fst::raw::Fst<Vec<u8>>,
+    lev: &'a Within,
+    limit: usize,
+    /// Keys matched so far (a key that is not UTF-8 counts, as the stream's limit counts it).
+    walked: usize,
+    key: Vec<u8>,
+    out: Vec<(String, u64)>,
+}
+
+impl Walk<'_> {
+    /// Visits `node`, reached in `row` with the output `acc` so far, until `limit` keys
+    /// matched.
+    fn descend(&mut self, node: &fst::raw::Node<'_>, row: &Row, acc: fst::raw::Output) {
+        if self.walked >= self.limit {
+            return;
+        }
+        if node.is_final() && self.lev.ends_within(row) {
+            self.walked += 1;
+            if let Ok(k) = std::str::from_utf8(&self.key) {
+                self.out
+                    .push((k.to_string(), acc.cat(node.final_output()).value()));
+            }
+        }
+        let only = self.lev.only_matching(row);
+        for t in node.transitions() {
+            if self.walked >= self.limit {
+                break;
+            }
+            if let Some(only) = only {
+                if t.inp >= 128 || only >> t.inp & 1 == 0 {
+                    continue;
+                }
+            }
+            let Some(next) = self.lev.advance(row, t.inp) else {
+                continue;
+            };
+            self.key.push(t.inp);
+            let child = self.fst.node(t.addr);
+            self.descend(&child, &next, acc.cat(t.out));
+            self.key.pop();
+        }
     }
 }
 
@@ -199,6 +316,22 @@ mod tests {
                 .cloned()
                 .collect();
             prop_assert_eq!(matches(&set, Within::new(&word, max).unwrap()), want);
+        }
+
+        /// The memoised walk gives the stream's keys and values, in its order, also when
+        /// the limit cuts it short.
+        #[test]
+        fn the_walk_gives_what_the_stream_gives(
+            words in proptest::collection::btree_set("[abcé検]{0,10}(ing|ed|ation)?", 1..120),
+            word in "[abcé検]{0,12}",
+            max in 0u8..3,
+            limit in 1usize..40,
+        ) {
+            let map = fst::Map::from_iter(words.iter().enumerate().map(|(i, w)| (w.as_str(), i as u64 * 7 % 13)))
+                .unwrap();
+            let lev = Within::new(&word, max).unwrap();
+            let want = crate::query::lexicon::collect_stream(&map, lev.clone(), limit);
+            prop_assert_eq!(super::collect_within(&map, &lev, limit), want);
         }
     }
 }

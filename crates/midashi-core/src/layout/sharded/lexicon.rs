@@ -55,7 +55,7 @@ impl Lexicon for Sharded {
         let Some(lex) = self.lexicon() else {
             return Vec::new();
         };
-        collect_stream(&lex.map, lev, limit)
+        crate::query::levenshtein::collect_within(&lex.map, lev, limit)
             .into_iter()
             .filter_map(|(t, ord)| Some((t, *lex.data.refs.get(ord as usize)?)))
             .collect()

@@ -25,7 +25,7 @@ impl Lexicon for Dictionary<'_> {
 
     #[cfg(feature = "typos")]
     fn within(&self, lev: &Within, limit: usize) -> Vec<(String, u64)> {
-        collect_stream(self.map, lev, limit)
+        crate::query::levenshtein::collect_within(self.map, lev, limit)
     }
 
     fn df(&self, _term: &str, offset: u64) -> u64 {
