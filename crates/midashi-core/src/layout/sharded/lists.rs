@@ -1,43 +1,32 @@
-//! A shard's posting lists as a query reads them: walked once for ranking
-//! ([`Sharded::visit_postings`], nothing kept), or decoded whole and kept for the query
-//! ([`Sharded::postings`]: the exact-heading lift reads the heading lengths).
+//! A shard's posting lists as a query reads them: walked for ranking
+//! ([`Sharded::visit_postings`], nothing kept), and for the exact-heading lift only their
+//! heading postings ([`Sharded::heading_postings`]).
 
 use super::names::split_ref;
 use super::read::{LockOk, Sharded};
-use super::scores::{read_scored_list, visit_scored_list, ScoredPosting};
+use super::scores::{read_heading_postings, visit_scored_list};
 use crate::error::Error;
 use crate::format::kind::FileKind;
 use crate::rank::pipeline::SectionFacts;
-use std::sync::Arc;
 
 impl Sharded {
-    /// The list a posting reference points at: df and postings (`None`: its shard is missing
-    /// or damaged).
-    ///
-    /// Decoded once per query and kept for it: the exact-heading lift reads each query
-    /// word's list, and a query that takes several calls (one per round of fetching)
-    /// reads it again.
-    pub(crate) fn postings(&self, reference: u64) -> Option<Arc<Vec<ScoredPosting>>> {
-        if let Some(list) = self.decoded.lock_ok().get(&reference) {
-            return Some(list.clone());
-        }
+    /// The postings of the list at `reference` whose heading holds its term, with the
+    /// heading's length and distinct terms ([`read_heading_postings`]; `None`: its shard is
+    /// missing or damaged).
+    pub(crate) fn heading_postings(&self, reference: u64) -> Option<Vec<(u32, u32, u32)>> {
         let (i, offset) = split_ref(reference);
         let shard = self.shard(i)?;
-        let read = read_scored_list(
+        let read = read_heading_postings(
             &shard.data.lists,
             offset as usize,
             self.dir.versioned,
             self.dir.n_sections,
             &shard.bare,
         );
-        let Some((_, list)) = read else {
+        if read.is_none() {
             self.damaged(i);
-            return None;
-        };
-        // Moved into the Arc, not copied: a common word's list on a large site is megabytes.
-        let list = Arc::new(list);
-        self.decoded.lock_ok().insert(reference, list.clone());
-        Some(list)
+        }
+        read
     }
 
     /// Hands each posting of the list at `reference` to `visit` (section, score, facts),
@@ -49,12 +38,6 @@ impl Sharded {
         reference: u64,
         mut visit: impl FnMut(u32, f32, SectionFacts),
     ) {
-        if let Some(list) = self.decoded.lock_ok().get(&reference).cloned() {
-            for p in list.iter() {
-                visit(p.section, p.score, p.facts);
-            }
-            return;
-        }
         let (i, offset) = split_ref(reference);
         let Some(shard) = self.shard(i) else {
             return;

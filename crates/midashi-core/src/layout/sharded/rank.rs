@@ -107,14 +107,12 @@ impl Ranking for Sharded {
             let Some(reference) = Lexicon::lookup(self, w) else {
                 continue;
             };
-            let Some(postings) = self.postings(reference) else {
+            let Some(heads) = self.heading_postings(reference) else {
                 continue;
             };
-            for p in postings.iter() {
-                if let Some((len, count)) = p.heading {
-                    let e = flags.entry(p.section).or_insert((0, len, count));
-                    e.0 += 1;
-                }
+            for (section, len, count) in heads {
+                let e = flags.entry(section).or_insert((0, len, count));
+                e.0 += 1;
             }
         }
         self.need()?;

@@ -7,7 +7,6 @@
 
 use super::files::{Bundle, Card, Directory, Lexicon, Paths, Shard, Tree};
 use super::names::{card_hash, card_name, card_ordinal, MAX_CARDS};
-use super::scores::ScoredPosting;
 use crate::error::{Error, Result};
 use crate::format::frame::decode;
 use crate::format::kind::FileKind;
@@ -167,8 +166,6 @@ pub struct Sharded {
     /// Why a file the source gave could not be attached (damaged, replaced): the query
     /// fails with it, not with a request to fetch a file that was fetched.
     pub(super) failed: Mutex<Option<Error>>,
-    /// Posting lists decoded since the last [`Sharded::begin`].
-    pub(super) decoded: Mutex<HashMap<u64, Arc<Vec<ScoredPosting>>>>,
     pub(super) source: Option<FileSource>,
     pub(super) keep_loaded: AtomicUsize,
 }
@@ -226,7 +223,6 @@ impl Sharded {
             paths: Mutex::default(),
             missing: Mutex::default(),
             failed: Mutex::default(),
-            decoded: Mutex::default(),
             source,
             keep_loaded: AtomicUsize::new(KEEP_LOADED),
         })
@@ -313,7 +309,6 @@ impl Sharded {
     pub(crate) fn begin(&self) {
         self.missing.lock_ok().clear();
         self.failed.lock_ok().take();
-        self.decoded.lock_ok().clear();
         // Past the bound, keep only what the last call used (of each kind).
         let keep = self.keep_loaded.load(Ordering::Relaxed);
         self.shards.lock_ok().evict(keep);

@@ -65,8 +65,14 @@ mod lists_and_columns {
                 })
                 .collect();
             assert_eq!(got, want);
+            // What the exact-heading lift reads: the heading postings alone, as written.
+            let heads = read_heading_postings(&buf, 1, versioned, 70_001, &[]).unwrap();
+            assert_eq!(heads, [(3, 3, 2)]);
             // A cut list is an error, not a panic.
             assert!(read_scored_list(&buf[..buf.len() - 1], 1, versioned, 70_001, &[]).is_none());
+            assert!(
+                read_heading_postings(&buf[..buf.len() - 1], 1, versioned, 70_001, &[]).is_none()
+            );
         }
     }
 
