@@ -110,7 +110,7 @@ impl Ranking for Sharded {
             let Some(heads) = self.heading_postings(reference) else {
                 continue;
             };
-            for (section, len, count) in heads {
+            for &(section, len, count) in heads.iter() {
                 let e = flags.entry(section).or_insert((0, len, count));
                 e.0 += 1;
             }

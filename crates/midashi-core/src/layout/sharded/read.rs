@@ -7,6 +7,7 @@
 
 use super::files::{Bundle, Card, Directory, Lexicon, Paths, Shard, Tree};
 use super::names::{card_hash, card_name, card_ordinal, MAX_CARDS};
+use super::scores::HeadingPostings;
 use crate::error::{Error, Result};
 use crate::format::frame::decode;
 use crate::format::kind::FileKind;
@@ -166,6 +167,9 @@ pub struct Sharded {
     /// Why a file the source gave could not be attached (damaged, replaced): the query
     /// fails with it, not with a request to fetch a file that was fetched.
     pub(super) failed: Mutex<Option<Error>>,
+    /// The heading postings of the lists ranked since the last [`Sharded::begin`] (see
+    /// [`Sharded::heading_postings`]).
+    pub(super) headings: Mutex<HashMap<u64, Arc<HeadingPostings>>>,
     pub(super) source: Option<FileSource>,
     pub(super) keep_loaded: AtomicUsize,
 }
@@ -223,6 +227,7 @@ impl Sharded {
             paths: Mutex::default(),
             missing: Mutex::default(),
             failed: Mutex::default(),
+            headings: Mutex::default(),
             source,
             keep_loaded: AtomicUsize::new(KEEP_LOADED),
         })
@@ -309,6 +314,7 @@ impl Sharded {
     pub(crate) fn begin(&self) {
         self.missing.lock_ok().clear();
         self.failed.lock_ok().take();
+        self.headings.lock_ok().clear();
         // Past the bound, keep only what the last call used (of each kind).
         let keep = self.keep_loaded.load(Ordering::Relaxed);
         self.shards.lock_ok().evict(keep);

@@ -264,6 +264,9 @@ pub fn read_scored_list(
     Some((df, out))
 }
 
+/// A list's heading postings: `(section, heading length, distinct heading terms)`.
+pub type HeadingPostings = Vec<(u32, u32, u32)>;
+
 /// The postings of the list at `offset` whose heading holds the term, with that heading's
 /// length and number of distinct terms: `(section, len, count)`, what the exact-heading
 /// lift reads; `None` if the bytes are malformed. Walks the list as [`visit_scored_list`]
@@ -275,9 +278,9 @@ pub fn read_heading_postings(
     versioned: bool,
     n_sections: u32,
     bare: &[u32],
-) -> Option<Vec<(u32, u32, u32)>> {
+) -> Option<HeadingPostings> {
     let mut heads = Vec::new();
-    let (_, mut pos) = visit_scored_list(
+    let (_, pos) = visit_scored_list(
         buf,
         offset,
         versioned,
@@ -289,6 +292,16 @@ pub fn read_heading_postings(
             }
         },
     )?;
+    read_heading_lengths(buf, pos, heads)
+}
+
+/// The heading lengths that follow a list's columns at `pos` (where [`visit_scored_list`]
+/// ends), for its heading postings `heads` in order: `(section, len, count)`.
+pub fn read_heading_lengths(
+    buf: &[u8],
+    mut pos: usize,
+    heads: Vec<u32>,
+) -> Option<HeadingPostings> {
     heads
         .into_iter()
         .map(|s| {
