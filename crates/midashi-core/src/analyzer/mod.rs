@@ -211,6 +211,20 @@ impl Analyzer {
         self.lang
     }
 
+    /// Hands `each` every term of document text with its position, in position order, as
+    /// [`Analyzer::analyze`] finds them, without making a [`Token`] (a `String`) of each:
+    /// for a caller that compares terms and keeps few, as a phrase check does.
+    pub fn visit_terms(&self, text: &str, each: &mut dyn FnMut(&str, u32)) {
+        let mut memo = StemMemo::default();
+        walk(
+            self.lang,
+            &[],
+            text,
+            memo.for_language(self.lang),
+            &mut |p: Piece<'_>, position: u32| each(p.term(), position),
+        );
+    }
+
     /// Analyzes document text: every term, stopwords included, in position order.
     pub fn analyze(&self, text: &str) -> Vec<Token> {
         let mut out = Vec::new();
