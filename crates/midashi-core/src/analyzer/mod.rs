@@ -323,7 +323,7 @@ pub fn normalize(text: &str) -> String {
 
 /// [`lowercase`], borrowing `w` when it is ASCII without capitals (no allocation).
 fn lowercase_cow(w: &str) -> Cow<'_, str> {
-    if w.is_ascii() && !w.bytes().any(|b| b.is_ascii_uppercase()) {
+    if (w.is_ascii() && !w.bytes().any(|b| b.is_ascii_uppercase())) || caseless(w) {
         return Cow::Borrowed(w);
     }
     Cow::Owned(lowercase(w))
@@ -336,6 +336,9 @@ fn lowercase(w: &str) -> String {
     if w.is_ascii() {
         return w.to_ascii_lowercase();
     }
+    if caseless(w) {
+        return w.to_string();
+    }
     let lower = host_unicode::to_lowercase(w);
     // Words come from normalised text: unless lower-casing changed them they still are (and
     // the browser build asks its host for nothing).
@@ -343,6 +346,15 @@ fn lowercase(w: &str) -> String {
         return lower;
     }
     host_unicode::nfkc_if_needed(lower)
+}
+
+/// Whether `w` is its own lower case by a rule of thumb that needs no table: lower-case
+/// ASCII and kana, CJK ideographs and their punctuation (no case). Why: the browser build
+/// asks its JS host to lower-case anything else, a call per word of Japanese text, which
+/// was most of marking or phrase-checking such a page in wasm.
+fn caseless(w: &str) -> bool {
+    w.chars()
+        .all(|c| (c.is_ascii() && !c.is_ascii_uppercase()) || normalize::stable(c))
 }
 
 /// A term before it is handed out: the lower-cased word and, if stemming changed it, its

@@ -195,7 +195,8 @@ fn starts_cluster(c: char) -> bool {
 
 /// Characters NFKC maps to themselves and that never compose with a neighbour in these
 /// positions: the bulk of Japanese and Chinese text, so it skips the cluster machinery.
-fn stable(c: char) -> bool {
+/// None of them has a case either (see `analyzer::caseless`).
+pub(super) fn stable(c: char) -> bool {
     matches!(c,
         '\u{3041}'..='\u{3096}'     // hiragana
         | '\u{30A1}'..='\u{30FA}'   // katakana

@@ -508,3 +508,20 @@ fn scripts_without_spaces_are_searchable() {
         );
     }
 }
+
+/// The characters taken as caseless without asking for their lower case have none: every
+/// one lower-cases (and upper-cases) to itself.
+#[test]
+fn caseless_characters_have_no_case() {
+    let caseless = (0u32..0x11_0000)
+        .filter_map(char::from_u32)
+        .filter(|&c| super::normalize::stable(c));
+    let mut n = 0;
+    for c in caseless {
+        let s = c.to_string();
+        assert_eq!(s.to_lowercase(), s, "{c:?}");
+        assert_eq!(s.to_uppercase(), s, "{c:?}");
+        n += 1;
+    }
+    assert!(n > 20_000, "CJK ideographs and kana: {n}");
+}
