@@ -215,38 +215,30 @@ impl Analyzer {
     /// [`Analyzer::analyze`] finds them, without making a [`Token`] (a `String`) of each:
     /// for a caller that compares terms and keeps few, as a phrase check does.
     pub fn visit_terms(&self, text: &str, each: &mut dyn FnMut(&str, u32)) {
-        let mut memo = StemMemo::default();
-        walk(
-            self.lang,
-            &[],
-            text,
-            memo.for_language(self.lang),
-            &mut |p: Piece<'_>, position: u32| each(p.term(), position),
-        );
+        self.walk_document(text, &mut |p, position| each(p.term(), position));
     }
 
     /// Analyzes document text: every term, stopwords included, in position order.
     pub fn analyze(&self, text: &str) -> Vec<Token> {
         let mut out = Vec::new();
-        let mut memo = StemMemo::default();
-        walk(
-            self.lang,
-            &[],
-            text,
-            memo.for_language(self.lang),
-            &mut |p: Piece<'_>, position: u32| {
-                out.push(Token {
-                    term: match p.stemmed {
-                        Some(stem) => stem.to_string(),
-                        None => p.lower.into_owned(),
-                    },
-                    position,
-                    start: p.start,
-                    end: p.end,
-                });
-            },
-        );
+        self.walk_document(text, &mut |p, position| {
+            out.push(Token {
+                term: match p.stemmed {
+                    Some(stem) => stem.to_string(),
+                    None => p.lower.into_owned(),
+                },
+                position,
+                start: p.start,
+                end: p.end,
+            });
+        });
         out
+    }
+
+    /// [`walk`] over document text under this analyzer's language alone.
+    fn walk_document(&self, text: &str, each: &mut dyn FnMut(Piece<'_>, u32)) {
+        let mut memo = StemMemo::default();
+        walk(self.lang, &[], text, memo.for_language(self.lang), each);
     }
 
     /// The terms of `text` that are in `terms`, with their byte ranges: what
