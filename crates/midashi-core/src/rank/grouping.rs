@@ -192,8 +192,14 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
         let [shown, covered, under_bare] = SCRATCH.take().unwrap_or_default();
         (self.shown, self.covered, self.under_bare) = (shown, covered, under_bare);
         for (rank, (s, score)) in ranked.into_iter().enumerate() {
-            if (self.facts)(s).bare {
+            let f = (self.facts)(s);
+            if f.bare {
                 self.bare((rank, s, score));
+            } else if f.subtree == 0 && !self.under_bare.contains(s) {
+                // Most candidates: a section with text and no descendants, under no shown bare
+                // section — what `with_text` does with it, without asking its facts twice more.
+                self.shown.insert(s, rank);
+                self.out[rank] = Some((s, score));
             } else {
                 self.with_text((rank, s, score));
             }
