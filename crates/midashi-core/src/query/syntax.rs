@@ -113,13 +113,7 @@ pub fn phrase_occurs(analyzer: &Analyzer, phrase: &str, text: &str) -> bool {
     distinct.dedup();
     let mut at: rustc_hash::FxHashMap<u32, usize> = rustc_hash::FxHashMap::default();
     let mut starts: Vec<u32> = Vec::new();
-    let mut last: Option<u32> = None;
-    // The first term at each position (a whole word before its identifier parts).
-    analyzer.visit_terms(text, &mut |term, position| {
-        if last == Some(position) {
-            return;
-        }
-        last = Some(position);
+    first_terms(analyzer, text, &mut |term, position| {
         if let Ok(i) = distinct.binary_search(&term) {
             at.insert(position, i);
             if term == first.1 {
@@ -139,12 +133,22 @@ pub fn phrase_occurs(analyzer: &Analyzer, phrase: &str, text: &str) -> bool {
 /// The first term at each position (a whole word before its identifier parts).
 fn words(analyzer: &Analyzer, text: &str) -> Vec<(u32, String)> {
     let mut out: Vec<(u32, String)> = Vec::new();
-    for t in analyzer.analyze(text) {
-        if out.last().is_none_or(|(p, _)| *p != t.position) {
-            out.push((t.position, t.term));
-        }
-    }
+    first_terms(analyzer, text, &mut |term, position| {
+        out.push((position, term.to_string()))
+    });
     out
+}
+
+/// Hands `each` the first term at each position of `text`, in order (a whole word before its
+/// identifier parts), as the analyzer finds it.
+fn first_terms(analyzer: &Analyzer, text: &str, each: &mut dyn FnMut(&str, u32)) {
+    let mut last: Option<u32> = None;
+    analyzer.visit_terms(text, &mut |term, position| {
+        if last != Some(position) {
+            last = Some(position);
+            each(term, position);
+        }
+    });
 }
 
 #[cfg(test)]

@@ -181,6 +181,13 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
         }
     }
 
+    /// Shows `s` in its own place.
+    #[inline(always)]
+    fn show(&mut self, rank: usize, s: u32, score: f32) {
+        self.shown.insert(s, rank);
+        self.out[rank] = Some((s, score));
+    }
+
     #[inline(always)]
     fn range(&self, s: u32) -> std::ops::RangeInclusive<u32> {
         s.saturating_add(1)..=s.saturating_add((self.facts)(s).subtree)
@@ -198,8 +205,7 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
             } else if f.subtree == 0 && !self.under_bare.contains(s) {
                 // Most candidates: a section with text and no descendants, under no shown bare
                 // section — what `with_text` does with it, without asking its facts twice more.
-                self.shown.insert(s, rank);
-                self.out[rank] = Some((s, score));
+                self.show(rank, s, score);
             } else {
                 self.with_text((rank, s, score));
             }
@@ -257,8 +263,7 @@ impl<'a, F: Fn(u32) -> SectionFacts> Chains<'a, F> {
         }
         let Some(&first) = places.iter().min() else {
             self.cover(s);
-            self.shown.insert(s, rank);
-            self.out[rank] = Some((s, score));
+            self.show(rank, s, score);
             return;
         };
         let mut waiting = Vec::new();

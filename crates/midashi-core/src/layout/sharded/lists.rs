@@ -4,9 +4,7 @@
 
 use super::names::split_ref;
 use super::read::{LockOk, Sharded};
-use super::scores::{
-    read_heading_lengths, read_heading_postings, visit_scored_list, HeadingPostings,
-};
+use super::scores::{read_heading_postings, visit_noting_headings, HeadingPostings};
 use crate::error::Error;
 use crate::format::kind::FileKind;
 use crate::rank::pipeline::SectionFacts;
@@ -39,11 +37,7 @@ impl Sharded {
     /// from the lists this query decoded already or straight from the shard's bytes
     /// ([`visit_scored_list`]: ranking reads a list once, so it is not kept). A damaged
     /// list fails the query, as in [`Sharded::postings`].
-    pub(crate) fn visit_postings(
-        &self,
-        reference: u64,
-        mut visit: impl FnMut(u32, f32, SectionFacts),
-    ) {
+    pub(crate) fn visit_postings(&self, reference: u64, visit: impl FnMut(u32, f32, SectionFacts)) {
         let (i, offset) = split_ref(reference);
         let Some(shard) = self.shard(i) else {
             return;
@@ -51,27 +45,20 @@ impl Sharded {
         // The heading postings are noted on the way, for the exact-heading lift: it reads
         // the lists of the query's words again otherwise (a common word's on a large site,
         // tens of thousands of postings, a twelfth of such a query's time).
-        let mut heads = Vec::new();
-        let read = visit_scored_list(
+        let read = visit_noting_headings(
             &shard.data.lists,
             offset as usize,
             self.dir.versioned,
             self.dir.n_sections,
             &shard.bare,
-            |section, score, facts, heading| {
-                if heading {
-                    heads.push(section);
-                }
-                visit(section, score, facts)
-            },
+            visit,
         );
         match read {
             None => self.damaged(i),
-            Some((_, end)) => {
-                // Lengths that do not read are left for the lift to find damaged.
-                if let Some(h) = read_heading_lengths(&shard.data.lists, end, heads) {
-                    self.headings.lock_ok().insert(reference, Arc::new(h));
-                }
+            // Lengths that do not read are left for the lift to find damaged.
+            Some(None) => {}
+            Some(Some(h)) => {
+                self.headings.lock_ok().insert(reference, Arc::new(h));
             }
         }
     }

@@ -267,11 +267,48 @@ pub fn read_scored_list(
 /// A list's heading postings: `(section, heading length, distinct heading terms)`.
 pub type HeadingPostings = Vec<(u32, u32, u32)>;
 
-/// The postings of the list at `offset` whose heading holds the term, with that heading's
-/// length and number of distinct terms: `(section, len, count)`, what the exact-heading
-/// lift reads; `None` if the bytes are malformed. Walks the list as [`visit_scored_list`]
-/// does without building its postings: decoding whole lists (36 bytes a posting) only for
-/// their few heading postings was a tenth of a JSQuAD query's time.
+/// [`visit_scored_list`], noting on the way the postings whose heading holds the term, with
+/// that heading's length and number of distinct terms (`(section, len, count)`, what the
+/// exact-heading lift reads). `None` if the list is malformed; `Some(None)` if only its
+/// heading lengths are.
+pub fn visit_noting_headings(
+    buf: &[u8],
+    offset: usize,
+    versioned: bool,
+    n_sections: u32,
+    bare: &[u32],
+    mut visit: impl FnMut(u32, f32, SectionFacts),
+) -> Option<Option<HeadingPostings>> {
+    let mut heads = Vec::new();
+    let (_, mut pos) = visit_scored_list(
+        buf,
+        offset,
+        versioned,
+        n_sections,
+        bare,
+        |s, score, facts, heading| {
+            if heading {
+                heads.push(s);
+            }
+            visit(s, score, facts)
+        },
+    )?;
+    // The heading lengths follow the list's columns, in the order of its heading postings.
+    Some(
+        heads
+            .into_iter()
+            .map(|s| {
+                let len = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
+                let count = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
+                Some((s, len, count))
+            })
+            .collect(),
+    )
+}
+
+/// The heading postings of the list at `offset` alone ([`visit_noting_headings`]); `None` if
+/// the bytes are malformed. Decoding whole lists (36 bytes a posting) only for their few
+/// heading postings was a tenth of a JSQuAD query's time.
 pub fn read_heading_postings(
     buf: &[u8],
     offset: usize,
@@ -279,37 +316,7 @@ pub fn read_heading_postings(
     n_sections: u32,
     bare: &[u32],
 ) -> Option<HeadingPostings> {
-    let mut heads = Vec::new();
-    let (_, pos) = visit_scored_list(
-        buf,
-        offset,
-        versioned,
-        n_sections,
-        bare,
-        |s, _, _, heading| {
-            if heading {
-                heads.push(s);
-            }
-        },
-    )?;
-    read_heading_lengths(buf, pos, heads)
-}
-
-/// The heading lengths that follow a list's columns at `pos` (where [`visit_scored_list`]
-/// ends), for its heading postings `heads` in order: `(section, len, count)`.
-pub fn read_heading_lengths(
-    buf: &[u8],
-    mut pos: usize,
-    heads: Vec<u32>,
-) -> Option<HeadingPostings> {
-    heads
-        .into_iter()
-        .map(|s| {
-            let len = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
-            let count = u32::try_from(read_varint(buf, &mut pos)?).ok()?;
-            Some((s, len, count))
-        })
-        .collect()
+    visit_noting_headings(buf, offset, versioned, n_sections, bare, |_, _, _| {})?
 }
 
 /// Writes a sorted list of section ordinals (the bare sections a shard's or the tree's
