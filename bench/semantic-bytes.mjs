@@ -23,7 +23,7 @@ const docs = args.corpus.includes(path.sep) ? path.resolve(args.corpus) : corpus
 const out = mkdtempSync(path.join(os.tmpdir(), "midashi-semantic-bytes-"));
 try {
   const report = execFileSync(buildIndexBin(), [docs, "--out", out], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  const trimmed = report.split("\n").find((l) => /trimmed to the/.test(l));
+  const trimmed = report.split("\n").find((l) => /^  model {6}/.test(l));
   const index = readdirSync(out)
     .filter((f) => /^(model|tokenizer|model-config|vectors|tree|ann)\.[0-9a-f]{16}\./.test(f))
     .map((f) => path.join(out, f));

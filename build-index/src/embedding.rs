@@ -51,11 +51,14 @@ pub struct EmbedReport {
     pub noise_floor: Option<f32>,
     /// The embedding server that encoded the sections, and the requests it took.
     pub server: Option<(String, usize)>,
-    /// The model queries are embedded with: the trimmed copy the index ships, else the model
-    /// itself (what `eval` embeds its queries with, without loading it again).
+    /// The model queries are embedded with: the copy the index ships, else the model itself
+    /// (what `eval` embeds its queries with, without loading it again).
     pub query_embedder: Option<Embedder>,
-    /// Pieces kept of how many, and the model's bytes before and after, when trimmed.
-    pub trimmed: Option<((usize, usize), usize, usize)>,
+    /// Pieces kept of how many, when the shipped copy's vocabulary was trimmed.
+    pub trimmed: Option<(usize, usize)>,
+    /// The shipped copy: the model's bytes, the shipped graph's, and whether its weights are
+    /// 4-bit.
+    pub shipped: Option<(usize, usize, bool)>,
 }
 
 /// The texts a section is embedded as: passages of its text, each led by `Title > H1 > H2`.

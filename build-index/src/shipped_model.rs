@@ -3,19 +3,52 @@
 //! the model ships whole when that would not save a fifth of its word table), and either way
 //! with its encoder graph in the prepared form a browser loads fastest (`midashi_embed::graph`).
 
+use crate::embedding::{model_info, noise_floor, EmbedReport};
 use crate::error::{CliError, Result};
 use midashi_core::build::ModelFiles;
+use midashi_core::format::entry::ModelInfo;
+use midashi_core::vectors::VectorsData;
+use midashi_embed::graph::WeightBits;
 use midashi_embed::{Embedder, ModelConfig};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 
+/// The copy of the model an index ships for `passages` (trimmed, prepared, 4-bit where
+/// that holds) and its [`ModelInfo`]. Vectors and their cache come from the whole model (the
+/// site's text embeds the same with either); queries use the shipped copy, in every surface
+/// and in `eval` (`report.query_embedder`), and the noise floor of `vectors` is measured with
+/// it.
+pub fn ship_model(
+    passages: &[Vec<String>],
+    embedder: &Embedder,
+    files: ModelFiles,
+    vectors: &mut VectorsData,
+    report: &mut EmbedReport,
+) -> Result<(ModelFiles, ModelInfo)> {
+    let whole = files.onnx.len();
+    let files = match trim_for_site(passages, embedder, &files)? {
+        Some(t) => {
+            report.trimmed = Some(t.kept);
+            t.files
+        }
+        None => files,
+    };
+    let shipped = prepared_for_browser(files)?;
+    let four = midashi_embed::graph::weight_bits(&shipped.onnx) == WeightBits::Four;
+    report.shipped = Some((whole, shipped.onnx.len(), four));
+    let query_embedder = shipped_embedder(&shipped)?;
+    vectors.noise_floor = noise_floor(&query_embedder, vectors)?;
+    report.noise_floor = vectors.noise_floor;
+    let info = model_info(&query_embedder);
+    report.query_embedder = Some(query_embedder);
+    Ok((shipped, info))
+}
+
 /// A trimmed copy, ready to ship.
 pub struct Trimmed {
     /// Its files (the configuration names the copy's own sha256).
     pub files: ModelFiles,
-    /// The copy loaded, to measure the noise floor with the model queries will use.
-    pub embedder: Embedder,
     /// Pieces kept, of how many.
     pub kept: (usize, usize),
 }
@@ -93,17 +126,17 @@ pub fn trim_for_site(
             tokenizer: t.tokenizer,
             config_json,
         },
-        embedder: trimmed,
         kept: t.kept,
     }))
 }
 
-/// `files` as the browser loads them: the ONNX replaced by its prepared graph (the same
-/// computation, typed and decluttered ahead of time: a page loads it in a third of the time),
-/// and the configuration naming that graph's sha256 (`graph_sha256`) beside the model's own.
+/// `files` as the browser loads them: the ONNX replaced by its prepared graph (typed and
+/// decluttered ahead of time: a page loads it in a third of the time; its weights in 4 bits
+/// where that agrees with the exact graph, `midashi_embed::graph::WeightBits`), and the
+/// configuration naming that graph's sha256 (`graph_sha256`) beside the model's own.
 pub fn prepared_for_browser(files: ModelFiles) -> Result<ModelFiles> {
     let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
-    let graph = midashi_embed::graph::prepare(&files.onnx).map_err(model)?;
+    let graph = midashi_embed::graph::prepare(&files.onnx, WeightBits::default()).map_err(model)?;
     let mut config = ModelConfig::from_json(&files.config_json).map_err(model)?;
     config.graph_sha256 = Some(
         Sha256::digest(&graph)
@@ -116,4 +149,11 @@ pub fn prepared_for_browser(files: ModelFiles) -> Result<ModelFiles> {
         tokenizer: files.tokenizer,
         config_json: serde_json::to_string_pretty(&config).unwrap_or_default(),
     })
+}
+
+/// The shipped copy loaded, as every surface loads it to encode queries.
+pub fn shipped_embedder(files: &ModelFiles) -> Result<Embedder> {
+    let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
+    let config = ModelConfig::from_json(&files.config_json).map_err(model)?;
+    Embedder::from_bytes(&files.onnx, &files.tokenizer, config).map_err(model)
 }

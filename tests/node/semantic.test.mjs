@@ -263,7 +263,7 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     assert.ok(r.results.length > 0);
   });
 
-  test("the index ships the prepared graph, trimmed; a modelUrl folder's ONNX answers an index built without one alike", async () => {
+  test("the index ships the prepared graph, trimmed, in 4 bits; a modelUrl folder's ONNX answers an index built without one nearly alike", async () => {
     const { readdirSync, readFileSync } = await import("node:fs");
     const names = readdirSync(dir);
     assert.ok(!names.some((f) => f.endsWith(".onnx")), names.join(" "));
@@ -280,13 +280,21 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     const own = await Midashi.load(bare, { modelUrl: MODEL });
     after(() => own.close());
     await Promise.all([shipped.warmup(), own.warmup()]);
-    // Questions in the docs' words and common English: the trimmed copy embeds them exactly
-    // as the whole model does.
+    // The shipped copy's weights are 4-bit (its word table and most weights are `.q4g`
+    // entries; docs/index-format.md); the whole model's ONNX is 8-bit. Questions in the
+    // docs' words and common English: the same best answer, nearly the same five and scores
+    // (the trimming itself is exact: crates/midashi-embed/tests/trim.rs).
+    const graph = readFileSync(path.join(dir, names.find((f) => f.startsWith("model."))));
+    assert.ok(graph.includes(".q4g") && graph.includes(".q8c"), "4-bit weights beside 8-bit down-projections");
     for (const q of ["can I search without a network connection", "how are results ranked"]) {
       const a = await shipped.search(q, { mode: "semantic", limit: 5, cache: false });
       const b = await own.search(q, { mode: "semantic", limit: 5, cache: false });
-      assert.deepEqual(b.results.map((h) => [h.id, h.score]), a.results.map((h) => [h.id, h.score]), q);
-      assert.ok(a.results.length > 0, q);
+      assert.ok(a.results.length === 5 && b.results.length === 5, q);
+      assert.equal(a.results[0].id, b.results[0].id, q);
+      const exact = new Map(b.results.map((h) => [h.id, h.score]));
+      const shared = a.results.filter((h) => exact.has(h.id));
+      assert.ok(shared.length >= 4, `${q}: ${shared.length} of 5 shared`);
+      for (const h of shared) assert.ok(Math.abs(h.score - exact.get(h.id)) < 0.05, `${q}: ${h.id} ${h.score} vs ${exact.get(h.id)}`);
     }
   });
 

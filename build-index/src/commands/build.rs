@@ -2,12 +2,12 @@
 
 use crate::embedding::{
     choose_model_dir, default_cache_dir, default_model_places, embed_documents, load_model,
-    model_info, noise_floor, site_passages, uncovered_language, EmbedReport,
+    model_info, site_passages, uncovered_language, EmbedReport,
 };
 use crate::endpoint::EndpointArgs;
 use crate::error::{CliError, Result};
 use crate::output::write_index;
-use crate::shipped_model::{prepared_for_browser, trim_for_site};
+use crate::shipped_model::ship_model;
 use crate::sources::{input_files, load_html, load_markdown, load_records, InputKind, Loaded};
 use midashi_core::build::{FieldWeights, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_markdown::{Options, SlugStyle};
@@ -296,20 +296,10 @@ pub fn build(
             )?;
             let mut info = model_info(&embedder);
             if !args.no_ship_model {
-                // Vectors and their cache come from the whole model (the site's text embeds
-                // the same with either); queries use the copy the index ships.
-                let files = match trim_for_site(&passages, &embedder, &files)? {
-                    Some(t) => {
-                        vectors.noise_floor = noise_floor(&t.embedder, &vectors)?;
-                        r.noise_floor = vectors.noise_floor;
-                        info = model_info(&t.embedder);
-                        r.trimmed = Some((t.kept, files.onnx.len(), t.files.onnx.len()));
-                        r.query_embedder = Some(t.embedder);
-                        t.files
-                    }
-                    None => files,
-                };
-                builder.set_model_files(prepared_for_browser(files)?);
+                let (shipped, query_info) =
+                    ship_model(&passages, &embedder, files, &mut vectors, &mut r)?;
+                info = query_info;
+                builder.set_model_files(shipped);
             }
             builder.set_vectors(info, vectors);
             r.query_embedder.get_or_insert(embedder);
@@ -548,10 +538,16 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
                      answers only when closer than that in meaning"
                 );
             }
-            if let Some(((kept, total), before, after)) = r.trimmed {
+            if let Some((before, after, four)) = r.shipped {
+                let trimmed = r.trimmed.map(|(kept, total)| {
+                    format!(
+                        "trimmed to the {kept} of {total} pieces a query on this site can use, "
+                    )
+                });
                 println!(
-                    "  model      trimmed to the {kept} of {total} pieces a query on this site can \
-                     use: {:.1} MB shipped instead of {:.1} MB",
+                    "  model      {}weights in {} bits: {:.1} MB shipped instead of {:.1} MB",
+                    trimmed.unwrap_or_default(),
+                    if four { 4 } else { 8 },
                     after as f64 / 1e6,
                     before as f64 / 1e6
                 );

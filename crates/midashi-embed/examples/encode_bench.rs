@@ -33,7 +33,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The prepared form: what build-index ships and a browser loads.
     let files = midashi_embed::ModelDir::read(dir)?;
     let started = Instant::now();
-    let prepared = midashi_embed::graph::prepare(&files.onnx)?;
+    let prepared =
+        midashi_embed::graph::prepare(&files.onnx, midashi_embed::graph::WeightBits::default())?;
     let prepare = started.elapsed();
     let mut loads = Vec::new();
     let mut from_prepared = None;

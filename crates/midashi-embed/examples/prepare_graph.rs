@@ -8,7 +8,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (Some(onnx), Some(out)) = (args.next(), args.next()) else {
         return Err("usage: prepare_graph <model.onnx> <out.tar>".into());
     };
-    let prepared = midashi_embed::graph::prepare(&std::fs::read(&onnx)?)?;
+    let prepared = midashi_embed::graph::prepare(
+        &std::fs::read(&onnx)?,
+        midashi_embed::graph::WeightBits::default(),
+    )?;
     std::fs::write(&out, &prepared)?;
     println!("{out}: {} bytes", prepared.len());
     Ok(())

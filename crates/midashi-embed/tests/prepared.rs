@@ -1,6 +1,7 @@
-//! The prepared graph an index ships (`midashi_embed::graph`): it must embed exactly as the
-//! ONNX it came from, be no larger, come out the same on every build, and refuse damage with
-//! an error instead of a panic.
+//! The prepared graph an index ships (`midashi_embed::graph`): with 8-bit weights it must
+//! embed exactly as the ONNX it came from and be no larger; with 4-bit weights (the default)
+//! be much smaller and embed close to it; either way come out the same on every build, and
+//! refuse damage with an error instead of a panic.
 
 mod common;
 
@@ -18,7 +19,8 @@ fn model_files(name: &str, env: &str, fetch: &str) -> Option<(ModelDir, Vec<u8>)
     let dir = common::model_dir(env, name);
     common::load(&dir, fetch, true)?;
     let files = ModelDir::read(&dir).expect("the model folder reads");
-    let prepared = graph::prepare(&files.onnx).expect("the graph prepares");
+    let prepared =
+        graph::prepare(&files.onnx, graph::WeightBits::Eight).expect("the graph prepares");
     Some((files, prepared))
 }
 
@@ -36,7 +38,7 @@ fn check(name: &str, env: &str, fetch: &str) {
     );
     assert_eq!(
         prepared,
-        graph::prepare(&files.onnx).unwrap(),
+        graph::prepare(&files.onnx, graph::WeightBits::Eight).unwrap(),
         "{name}: two preparations differ (a rebuild would ship a new file)"
     );
     let from_onnx = Embedder::from_bytes(&files.onnx, &files.tokenizer, files.config.clone())
@@ -75,6 +77,69 @@ fn e5_prepared_embeds_exactly_as_its_onnx() {
     );
 }
 
+fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    dot / (norm(a) * norm(b)).max(f32::MIN_POSITIVE)
+}
+
+/// The 4-bit copy: chosen by default, ~2/3 of the 8-bit one or less, deterministic, and its
+/// query vectors close to the exact model's on English and Japanese text.
+fn check_four_bits(name: &str, env: &str, fetch: &str, least_cosine: f32) {
+    let Some((files, eight)) = model_files(name, env, fetch) else {
+        return;
+    };
+    let four = graph::prepare(&files.onnx, graph::WeightBits::default()).unwrap();
+    assert_eq!(graph::weight_bits(&four), graph::WeightBits::Four, "{name}");
+    assert_eq!(
+        graph::weight_bits(&eight),
+        graph::WeightBits::Eight,
+        "{name}"
+    );
+    assert!(
+        (four.len() as f64) < eight.len() as f64 * 0.7,
+        "{name}: 4-bit {} bytes against 8-bit {}",
+        four.len(),
+        eight.len()
+    );
+    assert_eq!(
+        four,
+        graph::prepare(&files.onnx, graph::WeightBits::Four).unwrap(),
+        "{name}"
+    );
+    let exact = Embedder::from_bytes(&files.onnx, &files.tokenizer, files.config.clone()).unwrap();
+    let small = Embedder::from_bytes(&four, &files.tokenizer, files.config.clone()).unwrap();
+    for text in TEXTS.iter().filter(|t| !t.is_empty()) {
+        let (a, b) = (exact.embed(text).unwrap(), small.embed(text).unwrap());
+        let c = cosine(&a, &b);
+        assert!(c >= least_cosine, "{name}: {text:?} cosine {c}");
+        assert!(
+            c < 1.0 - 1e-7,
+            "{name}: {text:?} the same vector: were the weights 4-bit?"
+        );
+    }
+}
+
+#[test]
+fn minilm_four_bit_copy_is_smaller_and_close() {
+    check_four_bits(
+        "all-MiniLM-L6-v2",
+        "MIDASHI_MODEL",
+        "scripts/fetch-model.sh",
+        0.97,
+    );
+}
+
+#[test]
+fn e5_four_bit_copy_is_smaller_and_close() {
+    check_four_bits(
+        "multilingual-e5-small",
+        "MIDASHI_E5_MODEL",
+        "scripts/fetch-e5.sh",
+        0.99,
+    );
+}
+
 #[test]
 fn damaged_prepared_graph_is_an_error_not_a_panic() {
     let Some((files, prepared)) = model_files(
@@ -85,6 +150,7 @@ fn damaged_prepared_graph_is_an_error_not_a_panic() {
         return;
     };
     let load = |bytes: &[u8]| Embedder::from_bytes(bytes, &files.tokenizer, files.config.clone());
+    let four = graph::prepare(&files.onnx, graph::WeightBits::Four).unwrap();
     // Cut short, cut to its header, and a tensor's bytes overwritten: each refused by name.
     let mut flipped = prepared.clone();
     let middle = flipped.len() / 2;
@@ -93,6 +159,7 @@ fn damaged_prepared_graph_is_an_error_not_a_panic() {
         ("truncated", &prepared[..prepared.len() / 3]),
         ("header only", &prepared[..600]),
         ("overwritten", &flipped[..]),
+        ("4-bit, truncated", &four[..four.len() * 2 / 3]),
     ] {
         match load(bytes) {
             Err(EmbedError::BadModel(message)) => {

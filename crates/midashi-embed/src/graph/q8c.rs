@@ -1,0 +1,93 @@
+//! The `.q8c` entry format, writer beside reader: a weight-only quantised weight as its int8
+//! values and a scale per column, expanded at load to the very f32 bits decluttering made.
+
+/// Entry extension (`<label>.q8c` in place of `<label>.dat`).
+pub(super) const EXTENSION: &str = "q8c";
+const MAGIC: &[u8; 4] = b"MQ8C";
+
+/// `MQ8C`, rank u32, dims u32 × rank, scales f32 × last dim, values i8 × product:
+/// value i of column c = (q[i] as f32) × scale[c] (f32 multiplication).
+pub(super) fn unpack(bytes: &[u8]) -> Option<tract_onnx::prelude::Tensor> {
+    let rest = bytes.strip_prefix(MAGIC)?;
+    let (dims, rest) = super::shape::dims_at(rest)?;
+    let columns = *dims.last()?;
+    let count = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
+    if columns == 0 || rest.len() != columns.checked_mul(4)?.checked_add(count)? {
+        return None;
+    }
+    let (scales, q) = rest.split_at(columns * 4);
+    let scales: Vec<f32> = scales
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let mut tensor = tract_onnx::prelude::Tensor::zero::<f32>(&dims).ok()?;
+    let mut view = tensor.to_plain_array_view_mut::<f32>().ok()?;
+    let out = view.as_slice_mut()?;
+    // Row by row, so the inner loop is a plain multiply of two slices (SIMD in wasm too).
+    for (row, q_row) in out.chunks_exact_mut(columns).zip(q.chunks_exact(columns)) {
+        for ((o, &v), &s) in row.iter_mut().zip(q_row).zip(&scales) {
+            *o = f32::from(v as i8) * s;
+        }
+    }
+    Some(tensor)
+}
+
+/// Per column of `values` (row-major, `columns` wide): a scale and int8 values whose
+/// products are exactly `values`, or `None` if some column has none. Quantisers set the
+/// scale to max |w| / 127, so that is tried first (and its neighbouring floats, for the
+/// rounding of the division); then smaller largest values, for a column that never
+/// reached ±127.
+#[cfg(not(target_arch = "wasm32"))]
+fn decompose(values: &[f32], columns: usize) -> Option<(Vec<f32>, Vec<i8>)> {
+    let rows = values.len() / columns;
+    let mut scales = Vec::with_capacity(columns);
+    let mut q = vec![0i8; values.len()];
+    for c in 0..columns {
+        let column = || (0..rows).map(|r| values[r * columns + c]);
+        let max = column().fold(0f32, |m, v| m.max(v.abs()));
+        if !max.is_finite() {
+            return None;
+        }
+        if max == 0.0 {
+            scales.push(1.0);
+            continue;
+        }
+        let fits = |s: f32| {
+            column()
+                .all(|v| (v / s).round().abs() <= 127.0 && ((v / s).round() as i8 as f32) * s == v)
+        };
+        let scale = (1..=127u32).rev().find_map(|k| {
+            let base = (max / k as f32).to_bits();
+            [0i64, -1, 1, -2, 2]
+                .into_iter()
+                .map(|d| f32::from_bits((i64::from(base) + d) as u32))
+                .find(|&s| s > 0.0 && s.is_finite() && fits(s))
+        })?;
+        for r in 0..rows {
+            q[r * columns + c] = (values[r * columns + c] / scale).round() as i8;
+        }
+        scales.push(scale);
+    }
+    Some((scales, q))
+}
+
+/// `values` (row-major, `dims` its shape) as a `.q8c` entry, if each column is exactly int8 ×
+/// a scale (what weight-only per-channel quantisation makes) and reads back to the same bits.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn pack(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
+    let (scales, q) = decompose(values, *dims.last()?)?;
+    let mut out = MAGIC.to_vec();
+    super::shape::push_dims(&mut out, dims);
+    for s in scales {
+        out.extend(s.to_le_bytes());
+    }
+    out.extend(q.iter().map(|&v| v as u8));
+    // Refuse anything that would not read back to the same bits.
+    let back = unpack(&out)?;
+    let back = back.to_plain_array_view::<f32>().ok()?;
+    (back
+        .iter()
+        .map(|v| v.to_bits())
+        .eq(values.iter().map(|v| v.to_bits())))
+    .then_some(out)
+}
