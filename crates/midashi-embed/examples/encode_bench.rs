@@ -30,34 +30,40 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ms(load)
     );
 
-    // The prepared form: what build-index ships and a browser loads.
+    // The prepared form: what build-index ships and a browser loads (4-bit weights by
+    // default; 8-bit for comparison).
     let files = midashi_embed::ModelDir::read(dir)?;
-    let started = Instant::now();
-    let prepared =
-        midashi_embed::graph::prepare(&files.onnx, midashi_embed::graph::WeightBits::default())?;
-    let prepare = started.elapsed();
-    let mut loads = Vec::new();
-    let mut from_prepared = None;
-    for _ in 0..3 {
-        let started = Instant::now();
-        from_prepared = Some(Embedder::from_bytes(
-            &prepared,
-            &files.tokenizer,
-            files.config.clone(),
-        )?);
-        loads.push(ms(started.elapsed()));
-    }
-    let from_prepared = from_prepared.expect("loaded");
     let text = "How do I borrow a value without taking ownership of it?";
-    let same = embedder.embed(text)? == from_prepared.embed(text)?;
-    println!(
-        "prepared graph: {:.1} MB, made in {:.0} ms; load {:.0} / {:.0} / {:.0} ms; same vector as the ONNX: {same}",
-        prepared.len() as f64 / 1e6,
-        ms(prepare),
-        loads[0],
-        loads[1],
-        loads[2]
-    );
+    for bits in [
+        midashi_embed::graph::WeightBits::Eight,
+        midashi_embed::graph::WeightBits::Four,
+    ] {
+        let started = Instant::now();
+        let prepared = midashi_embed::graph::prepare(&files.onnx, bits)?;
+        let prepare = started.elapsed();
+        let mut loads = Vec::new();
+        let mut from_prepared = None;
+        for _ in 0..3 {
+            let started = Instant::now();
+            from_prepared = Some(Embedder::from_bytes(
+                &prepared,
+                &files.tokenizer,
+                files.config.clone(),
+            )?);
+            loads.push(ms(started.elapsed()));
+        }
+        let e = from_prepared.as_ref().expect("loaded");
+        let (a, b) = (embedder.embed(text)?, e.embed(text)?);
+        let cosine: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        println!(
+            "prepared graph, {bits:?} bits: {:.1} MB, made in {:.0} ms; load {:.0} / {:.0} / {:.0} ms; cosine to the ONNX's vector {cosine:.5}",
+            prepared.len() as f64 / 1e6,
+            ms(prepare),
+            loads[0],
+            loads[1],
+            loads[2]
+        );
+    }
 
     // Texts whose token counts (with [CLS]/[SEP]) are exactly 27 and 256.
     let short = fit("Midashi finds the section of the documentation that answers a question, in the browser, offline, and from the command line too", 27, &embedder);
