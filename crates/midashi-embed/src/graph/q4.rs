@@ -30,11 +30,15 @@ const BLOCK: usize = 32;
 /// its output (see the module docs).
 #[cfg(not(target_arch = "wasm32"))]
 pub(super) fn suits_weight(shape: &[usize]) -> bool {
-    let (Some(&columns), rows) = (shape.last(), shape.iter().rev().skip(1).product::<usize>())
-    else {
-        return false;
-    };
-    rows >= BLOCK && columns >= BLOCK && rows <= columns
+    matrix(shape).is_some_and(|(rows, columns)| rows <= columns)
+}
+
+/// `shape` as rows × columns (the last dimension), if at least a block each way.
+#[cfg(not(target_arch = "wasm32"))]
+fn matrix(shape: &[usize]) -> Option<(usize, usize)> {
+    let columns = *shape.last()?;
+    let rows = shape.iter().rev().skip(1).product::<usize>();
+    (rows >= BLOCK && columns >= BLOCK).then_some((rows, columns))
 }
 
 /// Whether 4 bits keep `values` within [`NEARLY_EXACT`] (relative RMS error) as `packed`
@@ -68,11 +72,7 @@ const NEARLY_EXACT: f64 = 0.03;
 /// scaled) goes to 4 bits: any of at least a block each way.
 #[cfg(not(target_arch = "wasm32"))]
 pub(super) fn suits_table(shape: &[usize]) -> bool {
-    let (Some(&columns), rows) = (shape.last(), shape.iter().rev().skip(1).product::<usize>())
-    else {
-        return false;
-    };
-    rows >= BLOCK && columns >= BLOCK
+    matrix(shape).is_some()
 }
 
 /// `MQ4G`, a byte saying what the values expand to (0: f32; 1: int8, rounded), rank u32,
