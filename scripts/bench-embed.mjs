@@ -1,7 +1,7 @@
 // Query-encode latency and model-ready time of all-MiniLM-L6-v2, in one run:
 //   - Midashi's semantic wasm module (tract, simd128) in Node, as the browser runs it, on the
 //     prepared graph an index ships (midashi_embed::graph; made here by the prepare_graph
-//     example) and on the ONNX (what a `modelUrl` folder gives);
+//     example; the module reads no ONNX);
 //   - onnxruntime-web 1.30.0 (wasm backend, 1 thread, SIMD) on the same model, both in our
 //     weight-only int8 format and in fp32 (it runs each differently; the best one counts);
 //   - native tract (the encode_bench example), for reference, unless --no-native.
@@ -66,7 +66,6 @@ async function timeAsync(f, runs) {
   return stats(t);
 }
 
-const onnx = readFileSync(path.join(modelDir, "model.onnx"));
 const onnxFp32Path = path.join(modelDir, "model-fp32.onnx");
 const tokenizer = readFileSync(path.join(modelDir, "tokenizer.json"));
 const config = readFileSync(path.join(modelDir, "midashi-model.json"), "utf8");
@@ -87,22 +86,13 @@ const compiled2 = now() - t0;
 t0 = now();
 const preparedEmbedder = new glue2.WasmEmbedder(prepared, tokenizer, config);
 const preparedReady = compiled2 + (now() - t0);
-// The ONNX, as a `modelUrl` folder gives it.
-t0 = now();
-const glue = await import(pathToFileURL(path.join(embedDir, "midashi_wasm_embed.js")).href + "?onnx");
-await glue.default({ module_or_path: await WebAssembly.compile(wasmBytes) });
-const compiled = now() - t0;
-t0 = now();
-const embedder = new glue.WasmEmbedder(onnx, tokenizer, config);
-const midashiReady = compiled + (now() - t0);
-
 /** The longest word prefix of `text` with at most `n` tokens (as encode_bench does). */
 function fit(text, n) {
   const words = text.split(/\s+/);
   let best = "";
   for (let i = 1; i <= words.length; i++) {
     const c = words.slice(0, i).join(" ");
-    if (embedder.countTokens(c) > n) break;
+    if (preparedEmbedder.countTokens(c) > n) break;
     best = c;
   }
   return best;
@@ -111,7 +101,7 @@ const short = fit("Midashi finds the section of the documentation that answers a
 const long = "Section-level search splits every Markdown file into a tree of headings and indexes each node with its breadcrumbs, so that a result points at the paragraph that answers the query rather than at a whole page. ".repeat(20);
 const texts = { "27 tokens": short, "256 tokens": long };
 for (const [label, t] of Object.entries(texts)) {
-  const n = embedder.tokenIds(t).length;
+  const n = preparedEmbedder.tokenIds(t).length;
   if (n !== Number(label.split(" ")[0])) throw new Error(`${label}: the text has ${n} tokens`);
 }
 results.systems["midashi (tract wasm, simd128), prepared graph as shipped"] = {
@@ -120,12 +110,6 @@ results.systems["midashi (tract wasm, simd128), prepared graph as shipped"] = {
   modelBytes: prepared.length,
   ...Object.fromEntries(Object.entries(texts).map(([label, t]) => [label, time(() => preparedEmbedder.embed(t), label.startsWith("256") ? Math.ceil(RUNS / 2) : RUNS)])),
 };
-results.systems["midashi (tract wasm, simd128), ONNX"] = {
-  readyMs: midashiReady,
-  wasmBytes: wasmBytes.length,
-  ...Object.fromEntries(Object.entries(texts).map(([label, t]) => [label, time(() => embedder.embed(t), label.startsWith("256") ? Math.ceil(RUNS / 2) : RUNS)])),
-};
-
 // ---- onnxruntime-web (wasm, 1 thread) --------------------------------------------------------
 const require = createRequire(import.meta.url);
 const ortDir = path.dirname(require.resolve("onnxruntime-web"));
@@ -172,12 +156,12 @@ for (const [name, file] of [
   const ready = now() - t0;
   const entry = { readyMs: ready, modelBytes: bytes.length };
   for (const [label, t] of Object.entries(texts)) {
-    const ids = Array.from(embedder.tokenIds(t));
+    const ids = Array.from(preparedEmbedder.tokenIds(t));
     const run = async () => {
       const out = await session.run(feeds(ids));
       return pool(out.last_hidden_state.data, ids.length, 384);
     };
-    const ours = embedder.embed(t);
+    const ours = preparedEmbedder.embed(t);
     entry[`cosine vs midashi, ${label}`] = cosine(await run(), ours);
     entry[label] = await timeAsync(run, label.startsWith("256") ? Math.ceil(RUNS / 2) : RUNS);
   }

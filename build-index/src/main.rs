@@ -95,6 +95,20 @@ enum Command {
         #[arg(long)]
         model: Option<PathBuf>,
     },
+    /// A model folder as a browser loads it (the encoder graph prepared, `model.tar`), for
+    /// an index built with --no-ship-model whose page passes `modelUrl`.
+    PrepareModel {
+        /// The model folder (`midashi-model.json` or a sentence-transformers export, with
+        /// its ONNX and tokenizer.json).
+        model: PathBuf,
+        /// The folder to write `model.tar`, `tokenizer.json` and `midashi-model.json` to.
+        #[arg(long)]
+        out: PathBuf,
+        /// Bits a weight: 4 (as an index ships it, where that agrees with the exact graph)
+        /// or 8 (the ONNX's weights, computing exactly what it does).
+        #[arg(long, default_value = "4", value_parser = ["4", "8"])]
+        bits: String,
+    },
     /// Retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv), or
     /// with --docs on a docs folder whose sections a question set judges.
     Eval {
@@ -200,6 +214,14 @@ fn main() -> ExitCode {
             _,
             _,
         ) => commands::vectors::run(dir, out, queries.as_deref(), model.as_deref()),
+        (Some(Command::PrepareModel { model, out, bits }), _, _) => {
+            let bits = if bits == "8" {
+                midashi_embed::graph::WeightBits::Eight
+            } else {
+                midashi_embed::graph::WeightBits::Four
+            };
+            commands::prepare_model::run(model, out, bits)
+        }
         (
             Some(Command::Eval {
                 dir,

@@ -34,7 +34,7 @@ pub fn ship_model(
         }
         None => files,
     };
-    let shipped = prepared_for_browser(files)?;
+    let shipped = prepared_for_browser(files, WeightBits::default())?;
     let four = midashi_embed::graph::weight_bits(&shipped.onnx) == WeightBits::Four;
     report.shipped = Some((whole, shipped.onnx.len(), four));
     let query_embedder = shipped_embedder(&shipped)?;
@@ -134,9 +134,9 @@ pub fn trim_for_site(
 /// decluttered ahead of time: a page loads it in a third of the time; its weights in 4 bits
 /// where that agrees with the exact graph, `midashi_embed::graph::WeightBits`), and the
 /// configuration naming that graph's sha256 (`graph_sha256`) beside the model's own.
-pub fn prepared_for_browser(files: ModelFiles) -> Result<ModelFiles> {
+pub fn prepared_for_browser(files: ModelFiles, bits: WeightBits) -> Result<ModelFiles> {
     let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
-    let graph = midashi_embed::graph::prepare(&files.onnx, WeightBits::default()).map_err(model)?;
+    let graph = midashi_embed::graph::prepare(&files.onnx, bits).map_err(model)?;
     let mut config = ModelConfig::from_json(&files.config_json).map_err(model)?;
     config.graph_sha256 = Some(
         Sha256::digest(&graph)

@@ -8,11 +8,13 @@
 // `npm run test:node` works before the model has been fetched.
 
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { buildIndexBin, tempDir } from "../support/indexes.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const pkg = path.join(root, "web/pkg/embed/node/midashi_wasm_embed.js");
@@ -52,11 +54,15 @@ describe("semantic wasm module (midashi-wasm-embed)", { skip }, () => {
     let t = performance.now();
     const { WasmEmbedder } = require(pkg);
     const instantiateMs = performance.now() - t;
-    const onnx = readFileSync(path.join(modelDir, "model.onnx"));
-    const tokenizer = readFileSync(path.join(modelDir, "tokenizer.json"));
-    const config = readFileSync(path.join(modelDir, "midashi-model.json"), "utf8");
+    // The module reads the prepared graph, not ONNX: the whole model's, with the ONNX's own
+    // 8-bit weights (bit for bit what the ONNX computes; graph::prepare checks it).
+    const prepared = tempDir("midashi-parity-model-");
+    execFileSync(buildIndexBin(), ["prepare-model", modelDir, "--out", prepared, "--bits", "8"], { stdio: "inherit" });
+    const graph = readFileSync(path.join(prepared, "model.tar"));
+    const tokenizer = readFileSync(path.join(prepared, "tokenizer.json"));
+    const config = readFileSync(path.join(prepared, "midashi-model.json"), "utf8");
     t = performance.now();
-    embedder = new WasmEmbedder(onnx, tokenizer, config);
+    embedder = new WasmEmbedder(graph, tokenizer, config);
     loadMs = performance.now() - t;
     console.log(`wasm instantiate ${instantiateMs.toFixed(0)} ms, model load ${loadMs.toFixed(0)} ms`);
     references = JSON.parse(readFileSync(referencePath, "utf8"));
@@ -95,6 +101,8 @@ describe("semantic wasm module (midashi-wasm-embed)", { skip }, () => {
     const config = readFileSync(path.join(modelDir, "midashi-model.json"), "utf8");
     const tokenizer = readFileSync(path.join(modelDir, "tokenizer.json"));
     assert.throws(() => new WasmEmbedder(new Uint8Array([1, 2, 3]), tokenizer, config), /embedding model unusable/);
+    // An ONNX is refused with what to do: the module reads only the prepared graph.
+    assert.throws(() => new WasmEmbedder(readFileSync(path.join(modelDir, "model.onnx")), tokenizer, config), /prepare-model/);
     assert.throws(() => new WasmEmbedder(new Uint8Array(), tokenizer, "{"), /midashi-model.json/);
   });
 

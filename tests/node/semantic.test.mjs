@@ -263,7 +263,7 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     assert.ok(r.results.length > 0);
   });
 
-  test("the index ships the prepared graph, trimmed, in 4 bits; a modelUrl folder's ONNX answers an index built without one nearly alike", async () => {
+  test("the index ships the prepared graph, trimmed, in 4 bits; a modelUrl folder from prepare-model answers an index built without one nearly alike", async () => {
     const { readdirSync, readFileSync } = await import("node:fs");
     const names = readdirSync(dir);
     assert.ok(!names.some((f) => f.endsWith(".onnx")), names.join(" "));
@@ -272,18 +272,26 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     assert.notEqual(config.graph_sha256, config.sha256, "the model's identity is its ONNX's, not the prepared file's");
     const tokenizer = names.find((f) => f.startsWith("tokenizer."));
     assert.ok(readFileSync(path.join(dir, tokenizer)).length < readFileSync(path.join(MODEL, "tokenizer.json")).length / 2, "the vocabulary is trimmed to the site's pieces");
-    // The documented way to serve the model apart: --no-ship-model and modelUrl (the ONNX).
+    // The documented way to serve the model apart: --no-ship-model, `build-index
+    // prepare-model` and modelUrl. The semantic module reads no ONNX: given the model
+    // folder itself, it says what to do.
     const bare = await buildSemanticIndex(["--no-ship-model"]);
     assert.ok(!readdirSync(bare).some((f) => f.startsWith("model.")));
+    const onnxFolder = await Midashi.load(bare, { modelUrl: MODEL });
+    after(() => onnxFolder.close());
+    await assert.rejects(onnxFolder.warmup(), (e) => e.code === "SEMANTIC_UNAVAILABLE" && /prepare-model/.test(e.message));
+    const served = tempDir("midashi-model-");
+    await execFileAsync(buildIndexBin(), ["prepare-model", MODEL, "--out", served]);
+    assert.deepEqual(readdirSync(served).sort(), ["midashi-model.json", "model.tar", "tokenizer.json"]);
     const shipped = await Midashi.load(dir);
     after(() => shipped.close());
-    const own = await Midashi.load(bare, { modelUrl: MODEL });
+    const own = await Midashi.load(bare, { modelUrl: served });
     after(() => own.close());
     await Promise.all([shipped.warmup(), own.warmup()]);
-    // The shipped copy's weights are 4-bit (its word table and most weights are `.q4g`
-    // entries; docs/index-format.md); the whole model's ONNX is 8-bit. Questions in the
-    // docs' words and common English: the same best answer, nearly the same five and scores
-    // (the trimming itself is exact: crates/midashi-embed/tests/trim.rs).
+    // Both copies' weights are 4-bit (the word table and most weights are `.q4g` entries;
+    // docs/index-format.md); the shipped one's vocabulary is trimmed to the site's pieces,
+    // which groups the word table's rows into other 4-bit blocks. Questions in the docs'
+    // words and common English: the same best answer, nearly the same five and scores.
     const graph = readFileSync(path.join(dir, names.find((f) => f.startsWith("model."))));
     assert.ok(graph.includes(".q4g") && graph.includes(".q8c"), "4-bit weights beside 8-bit down-projections");
     for (const q of ["can I search without a network connection", "how are results ranked"]) {

@@ -1,6 +1,6 @@
 // The side that owns the semantic module (crates/midashi-wasm-embed: tokenizer + tract encoder)
 // and the model: it runs in its own Web Worker (embed-worker.ts), or on the calling thread in
-// Node. It loads once — module, ONNX model, tokenizer, config, fetched in parallel with
+// Node. It loads once — module, model (the prepared encoder graph), tokenizer, config, fetched in parallel with
 // progress — and then turns query text into the vector the index's semantic leg scores with.
 
 import { MidashiError, toMidashiError } from "./errors.js";
@@ -13,7 +13,7 @@ export interface EmbedSources {
   glueUrl: string;
   /** The module. */
   wasmUrl: string;
-  /** The ONNX model, `tokenizer.json` and `midashi-model.json`. */
+  /** The model (its prepared encoder graph), `tokenizer.json` and `midashi-model.json`. */
   model: string;
   tokenizer: string;
   config: string;
@@ -43,10 +43,11 @@ interface WasmEmbedder {
 
 interface EmbedGlue {
   default(init: { module_or_path: WebAssembly.Module }): Promise<unknown>;
-  WasmEmbedder: new (onnx: Uint8Array, tokenizer: Uint8Array, config: string) => WasmEmbedder;
+  WasmEmbedder: new (graph: Uint8Array, tokenizer: Uint8Array, config: string) => WasmEmbedder;
 }
 
-const HOW_TO_GET = "rebuild the index with a model (scripts/fetch-model.sh, then build-index without --keyword-only/--no-ship-model), or pass modelUrl";
+const HOW_TO_GET =
+  "rebuild the index with a model (scripts/fetch-model.sh, then build-index without --keyword-only/--no-ship-model), or pass modelUrl (a folder `build-index prepare-model` wrote)";
 
 /** Owns the semantic module and the model. */
 export class EmbedHost {
@@ -97,7 +98,7 @@ export class EmbedHost {
     // visit); its download is not in the progress, the model's and tokenizer's are.
     const compiled = compileModule(src.wasmUrl, { what: "midashi's semantic module", missing: "serve the package's dist/embed/ folder next to index.js, or pass embedWasmUrl", timeoutMs: src.timeoutMs });
     compiled.catch(() => undefined);
-    const [glue, onnx, tokenizer, config] = await Promise.all([
+    const [glue, graph, tokenizer, config] = await Promise.all([
       importGlue(src.glueUrl),
       read("model", src.model, "the embedding model"),
       read("tokenizer", src.tokenizer, "the model's tokenizer"),
@@ -107,7 +108,7 @@ export class EmbedHost {
 
     const configText = new TextDecoder().decode(config);
     const graphSha = checkModel(configText, src.expect);
-    await checkModelBytes(onnx, src, graphSha);
+    await checkModelBytes(graph, src, graphSha);
     let module: WebAssembly.Module;
     try {
       module = await compiled;
@@ -126,7 +127,7 @@ export class EmbedHost {
     }
     let embedder: WasmEmbedder;
     try {
-      embedder = new glue.WasmEmbedder(onnx, tokenizer, configText);
+      embedder = new glue.WasmEmbedder(graph, tokenizer, configText);
     } catch (e) {
       throw new MidashiError("SEMANTIC_UNAVAILABLE", `the embedding model could not be loaded: ${e instanceof Error ? e.message : String(e)}; ${HOW_TO_GET}`, { cause: e });
     }
@@ -166,26 +167,27 @@ async function importGlue(url: string): Promise<EmbedGlue> {
   }
 }
 
-/** Refuses a model other than the one the index's vectors were made with. */
 /**
- * The model's bytes against the sha256 the index records for them: the model is not framed
- * like the index files (no checksum), so without this a flipped bit or a cut download
- * embedded queries with damaged weights and nothing said so. An index ships the prepared
- * graph, whose sha256 its model configuration names (`graphSha`); a `modelUrl` folder's
- * ONNX is checked against the sha256 of the model the vectors were made with. Skipped where
- * there is no Web Crypto (a page not in a secure context).
+ * The model's bytes against the sha256 recorded for them: the model is not framed like the
+ * index files (no checksum), so without this a flipped bit or a cut download embedded
+ * queries with damaged weights and nothing said so. The prepared graph's sha256 is in its
+ * configuration (`graphSha`: an index's copy, a `build-index prepare-model` folder); without
+ * one, the bytes are checked against the sha256 of the model the vectors were made with.
+ * Skipped where there is no Web Crypto (a page not in a secure context).
  */
-async function checkModelBytes(onnx: Uint8Array, src: EmbedSources, graphSha: string): Promise<void> {
+async function checkModelBytes(graph: Uint8Array, src: EmbedSources, graphSha: string): Promise<void> {
   const subtle = globalThis.crypto?.subtle;
-  const want = src.shipped && graphSha ? graphSha : src.expect.sha256;
+  // The prepared graph's own sha256 when the configuration names one (an index's copy, a
+  // prepare-model folder, whose model identity checkModel compared already).
+  const want = graphSha || src.expect.sha256;
   if (!subtle || !/^[0-9a-f]{64}$/.test(want) || /^0+$/.test(want)) return;
-  const digest = new Uint8Array(await subtle.digest("SHA-256", onnx as Uint8Array<ArrayBuffer>));
+  const digest = new Uint8Array(await subtle.digest("SHA-256", graph as Uint8Array<ArrayBuffer>));
   const got = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
   if (got === want) return;
-  if (src.shipped) {
+  if (src.shipped || graphSha) {
     throw new MidashiError(
       "CORRUPTED",
-      `${src.model} does not match the sha256 the index records for its model (${got.slice(0, 12)}… against ${want.slice(0, 12)}…): the file is damaged or was replaced; deploy the index folder again, or rebuild it`,
+      `${src.model} does not match the sha256 the index records for its model (${got.slice(0, 12)}… against ${want.slice(0, 12)}…): the file is damaged or was replaced; deploy its folder again, or rebuild it`,
     );
   }
   throw new MidashiError(

@@ -552,7 +552,9 @@ export class Midashi extends EventTarget {
 function modelFiles(info: IndexInfo, options: LoadOptions): Pick<EmbedSources, "model" | "tokenizer" | "config" | "sizes" | "shipped"> {
   if (options.modelUrl !== undefined) {
     const dir = absolute(options.modelUrl);
-    return { model: join(dir, "model.onnx"), tokenizer: join(dir, "tokenizer.json"), config: join(dir, "midashi-model.json"), sizes: {}, shipped: false };
+    // A folder `build-index prepare-model` wrote: the semantic module reads the prepared
+    // graph only, not ONNX.
+    return { model: join(dir, "model.tar"), tokenizer: join(dir, "tokenizer.json"), config: join(dir, "midashi-model.json"), sizes: {}, shipped: false };
   }
   const file = (kind: "Model" | "Tokenizer" | "ModelConfig") => info.manifest.files.find((f) => f.kind === kind);
   const model = file("Model");
@@ -561,7 +563,7 @@ function modelFiles(info: IndexInfo, options: LoadOptions): Pick<EmbedSources, "
   if (!model || !tokenizer || !config) {
     throw new MidashiError(
       "SEMANTIC_UNAVAILABLE",
-      `index ${JSON.stringify(info.name)} has vectors but ships no model (built with --no-ship-model): pass modelUrl, a folder with model.onnx, tokenizer.json and midashi-model.json`,
+      `index ${JSON.stringify(info.name)} has vectors but ships no model (built with --no-ship-model): pass modelUrl, a folder \`build-index prepare-model <model folder> --out <folder>\` wrote (model.tar, tokenizer.json, midashi-model.json)`,
     );
   }
   return {

@@ -59,8 +59,9 @@ pub struct BuildArgs {
     /// cover (by default such a build is keyword-only: its vectors would rank by noise).
     #[arg(long)]
     pub embed_any_language: bool,
-    /// Do not copy the model's files into the index (then browsers need `modelUrl` for
-    /// semantic search; the CLI and the MCP server read the model folder instead).
+    /// Do not copy the model's files into the index (then browsers need `modelUrl`, a
+    /// folder `build-index prepare-model` writes, for semantic search; the CLI and the MCP
+    /// server read the model folder instead).
     #[arg(long)]
     pub no_ship_model: bool,
     /// Encode the sections on an OpenAI-compatible embeddings server (`http://host:8080`,

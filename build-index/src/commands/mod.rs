@@ -3,5 +3,6 @@
 pub mod build;
 pub mod eval;
 pub mod get;
+pub mod prepare_model;
 pub mod search;
 pub mod vectors;

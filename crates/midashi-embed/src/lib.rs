@@ -23,6 +23,7 @@ mod config;
 mod error;
 pub mod graph;
 mod passages;
+#[cfg(feature = "onnx")]
 pub mod trim;
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -34,7 +35,7 @@ pub use passages::PASSAGE_TOKENS;
 use graph::InputKind;
 use std::sync::Arc;
 use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
-use tract_onnx::prelude::*;
+use tract_nnef::prelude::*;
 
 /// A loaded model: tokenizer + optimised encoder plan + pooling. Cheap to share across threads
 /// (`Send + Sync`; every call uses its own execution state).

@@ -3,13 +3,16 @@
 //! ```js
 //! import init, { WasmEmbedder } from "./midashi_wasm_embed.js";
 //! await init();
-//! const embedder = new WasmEmbedder(onnxBytes, tokenizerBytes, configJson);
+//! const embedder = new WasmEmbedder(graphBytes, tokenizerBytes, configJson);
 //! const vector = embedder.embed("how do I configure the index?"); // Float32Array(384)
 //! ```
 //!
-//! The model files are the ones `scripts/fetch-model.sh` writes (`model.onnx`,
-//! `tokenizer.json`, `midashi-model.json`); the caller fetches them, so this module does no
-//! I/O and works the same in a page, a Web Worker and Node.
+//! The model files are the ones an index ships (`model.<hash>.tar`, `tokenizer.<hash>.json`,
+//! `model-config.<hash>.json`) or `build-index prepare-model` writes (`model.tar`,
+//! `tokenizer.json`, `midashi-model.json`): the encoder graph in its prepared form
+//! ([`midashi_embed::graph`]). This module reads no ONNX — ONNX's parser and type inference
+//! were a third of it, and a page loads the prepared graph faster. The caller fetches the
+//! files, so this module does no I/O and works the same in a page, a Web Worker and Node.
 
 use midashi_embed::{Embedder, ModelConfig};
 use wasm_bindgen::prelude::*;
@@ -23,11 +26,12 @@ pub struct WasmEmbedder {
 
 #[wasm_bindgen]
 impl WasmEmbedder {
-    /// Loads a model from the bytes of its ONNX file and `tokenizer.json`, and the text of its
-    /// `midashi-model.json`. Throws an Error whose message says what is wrong with which file.
+    /// Loads a model from the bytes of its prepared graph and `tokenizer.json`, and the text of
+    /// its `midashi-model.json`. Throws an Error whose message says what is wrong with which
+    /// file (an ONNX: that `build-index prepare-model` makes the graph from it).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        onnx: &[u8],
+        graph: &[u8],
         tokenizer_json: &[u8],
         config_json: &str,
     ) -> Result<WasmEmbedder, JsError> {
@@ -35,7 +39,7 @@ impl WasmEmbedder {
         console_error_panic_hook::set_once();
         let config = ModelConfig::from_json(config_json)?;
         Ok(WasmEmbedder {
-            inner: Embedder::from_bytes(onnx, tokenizer_json, config)?,
+            inner: Embedder::from_bytes(graph, tokenizer_json, config)?,
         })
     }
 

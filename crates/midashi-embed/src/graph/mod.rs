@@ -15,15 +15,16 @@
 //! make the file ~2.4× larger (55 MB instead of 23.5 for MiniLM). So each f32 tensor that is
 //! exactly `q × scale[column]` for int8 `q` (what weight-only per-channel quantisation makes)
 //! is stored as a `.q8c` entry — scales and int8 values — and expanded back at load by
-//! `PackedLoader`, to the very same f32 bits. Tensors that are not (position embeddings,
-//! an fp32 model's weights) stay `.dat` as tract wrote them. By default most weights go
-//! further, to 4 bits (`.q4g`, [`WeightBits`]; `q4.rs` says which and what it costs).
+//! `PackedLoader`, to the very same f32 bits. Tensors that are not (an fp32 model's weights,
+//! norms) stay `.dat` as tract wrote them. By default most weights go further, to 4 bits
+//! (`.q4g`, [`WeightBits`]; `q4.rs` says which and what it costs), and a table the graph only
+//! looks rows up in but keeps in f32 (the position embeddings) to 8, rounded (`repack.rs`).
 
 use crate::error::EmbedError;
 use std::io::Read;
 use std::sync::Arc;
 use tract_nnef::internal::{Nnef, Registry, Resource, ResourceLoader, StaticName};
-use tract_onnx::prelude::*;
+use tract_nnef::prelude::*;
 
 /// Names of the encoder inputs we know how to fill. BERT-style exports take all three;
 /// others (RoBERTa family) omit `token_type_ids`.
@@ -92,9 +93,7 @@ fn optimised(bytes: &[u8]) -> Result<(TypedModel, Vec<InputKind>), EmbedError> {
     let mut typed = if is_prepared(bytes) {
         read_prepared(bytes)?
     } else {
-        typed_from_onnx(bytes)?
-            .into_decluttered()
-            .map_err(|e| bad("declutter", e))?
+        decluttered_from_onnx(bytes)?
     };
     let inputs = input_kinds(&typed)?;
     typed.optimize().map_err(|e| bad("optimisation", e))?;
@@ -139,7 +138,7 @@ pub fn weight_bits(prepared: &[u8]) -> WeightBits {
 /// The prepared form of an ONNX encoder (see the module docs): deterministic bytes, so a
 /// rebuild ships the same file under the same content hash. With [`WeightBits::Four`] the
 /// weights are stored in 4 bits when the outputs agree with the exact graph's, else in 8.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 pub fn prepare(onnx: &[u8], bits: WeightBits) -> Result<Vec<u8>, EmbedError> {
     let decluttered = typed_from_onnx(onnx)?
         .into_decluttered()
@@ -173,7 +172,7 @@ pub fn prepare(onnx: &[u8], bits: WeightBits) -> Result<Vec<u8>, EmbedError> {
 
 /// What the graph gives for one probe sequence: its token vectors (flat) and their mean
 /// (what mean pooling makes a sentence vector of).
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 struct Probed {
     tokens: Vec<f32>,
     mean: Vec<f32>,
@@ -181,7 +180,7 @@ struct Probed {
 
 /// The graph's outputs for a few id sequences (ids below 2,000, which every vocabulary,
 /// trimmed or not, has: specials, punctuation, short pieces).
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 fn probe(mut model: TypedModel) -> Result<Vec<Probed>, EmbedError> {
     let inputs = input_kinds(&model)?;
     model.optimize().map_err(|e| bad("optimisation", e))?;
@@ -216,7 +215,7 @@ fn probe(mut model: TypedModel) -> Result<Vec<Probed>, EmbedError> {
 }
 
 /// Whether two runs of the probes gave the same bits.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 fn same_bits(a: &[Probed], b: &[Probed]) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| {
@@ -230,7 +229,7 @@ fn same_bits(a: &[Probed], b: &[Probed]) -> bool {
 
 /// How closely the 4-bit graph follows the exact one: the least cosine similarity between
 /// the probes' sentence (mean) vectors.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 fn agreement(a: &[Probed], b: &[Probed]) -> f32 {
     if a.len() != b.len() {
         return 0.0;
@@ -249,11 +248,32 @@ fn bad(stage: &str, e: TractError) -> EmbedError {
     EmbedError::BadModel(format!("ONNX {stage}: {e:#}"))
 }
 
+/// An ONNX graph typed and decluttered.
+#[cfg(feature = "onnx")]
+fn decluttered_from_onnx(onnx: &[u8]) -> Result<TypedModel, EmbedError> {
+    typed_from_onnx(onnx)?
+        .into_decluttered()
+        .map_err(|e| bad("declutter", e))
+}
+
+/// Without ONNX's parser (the browser's module): only the prepared graph an index ships.
+#[cfg(not(feature = "onnx"))]
+fn decluttered_from_onnx(_: &[u8]) -> Result<TypedModel, EmbedError> {
+    Err(EmbedError::BadModel(
+        "this is not the prepared encoder graph an index ships (model.<hash>.tar) and this \
+         build reads no ONNX: point modelUrl at an index's model files, or write them with \
+         `build-index prepare-model <model folder> --out <folder>`"
+            .into(),
+    ))
+}
+
 /// Parses ONNX and types it with batch = 1 and a symbolic sequence length, keeping only the
 /// first output (token or sentence vectors; a pooler output costs time).
-fn typed_from_onnx(onnx: &[u8]) -> Result<TypedModel, EmbedError> {
+#[cfg(feature = "onnx")]
+fn typed_from_onnx(bytes: &[u8]) -> Result<TypedModel, EmbedError> {
+    use tract_onnx::prelude::*;
     let mut model = tract_onnx::onnx()
-        .model_for_read(&mut std::io::Cursor::new(onnx))
+        .model_for_read(&mut std::io::Cursor::new(bytes))
         .map_err(|e| bad("parse", e))?;
     let n_inputs = model.input_outlets().map_err(|e| bad("inputs", e))?.len();
     let seq = model.symbols.sym("sequence");
@@ -307,11 +327,11 @@ fn input_kinds(model: &TypedModel) -> Result<Vec<InputKind>, EmbedError> {
 /// tract's NNEF with the ONNX operators and the one decluttered op it has no serialiser for
 /// in this version (exact GELU, `x · Φ(x)`, which BERT-family encoders use).
 fn nnef() -> Nnef {
-    use tract_onnx::prelude::WithOnnx;
+    use tract_onnx_opl::WithOnnx;
     let mut registry = Registry::new("midashi");
     registry.register_unit_element_wise(
         "midashi_gelu_exact",
-        &tract_onnx::tract_core::ops::nn::GeluExact {},
+        &tract_nnef::tract_core::ops::nn::GeluExact {},
     );
     tract_nnef::nnef().with_onnx().with_registry(registry)
 }
@@ -348,6 +368,6 @@ impl ResourceLoader for PackedLoader {
 
 mod q4;
 mod q8c;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 mod repack;
 mod shape;

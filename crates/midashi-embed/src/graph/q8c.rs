@@ -7,7 +7,7 @@ const MAGIC: &[u8; 4] = b"MQ8C";
 
 /// `MQ8C`, rank u32, dims u32 × rank, scales f32 × last dim, values i8 × product:
 /// value i of column c = (q[i] as f32) × scale[c] (f32 multiplication).
-pub(super) fn unpack(bytes: &[u8]) -> Option<tract_onnx::prelude::Tensor> {
+pub(super) fn unpack(bytes: &[u8]) -> Option<tract_nnef::prelude::Tensor> {
     let rest = bytes.strip_prefix(MAGIC)?;
     let (dims, rest) = super::shape::dims_at(rest)?;
     let columns = *dims.last()?;
@@ -20,7 +20,7 @@ pub(super) fn unpack(bytes: &[u8]) -> Option<tract_onnx::prelude::Tensor> {
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
-    let mut tensor = tract_onnx::prelude::Tensor::zero::<f32>(&dims).ok()?;
+    let mut tensor = tract_nnef::prelude::Tensor::zero::<f32>(&dims).ok()?;
     let mut view = tensor.to_plain_array_view_mut::<f32>().ok()?;
     let out = view.as_slice_mut()?;
     // Row by row, so the inner loop is a plain multiply of two slices (SIMD in wasm too).
@@ -37,7 +37,7 @@ pub(super) fn unpack(bytes: &[u8]) -> Option<tract_onnx::prelude::Tensor> {
 /// scale to max |w| / 127, so that is tried first (and its neighbouring floats, for the
 /// rounding of the division); then smaller largest values, for a column that never
 /// reached ±127.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 fn decompose(values: &[f32], columns: usize) -> Option<(Vec<f32>, Vec<i8>)> {
     let rows = values.len() / columns;
     let mut scales = Vec::with_capacity(columns);
@@ -71,9 +71,45 @@ fn decompose(values: &[f32], columns: usize) -> Option<(Vec<f32>, Vec<i8>)> {
     Some((scales, q))
 }
 
+/// `values` (row-major, `dims` its shape) rounded to int8 × a scale per column (max |w| / 127)
+/// as a `.q8c` entry: for a table the model keeps in f32, whose rows 4 bits would move too
+/// far (the position embeddings; `super::repack` says why 8 bits). `None` for a non-finite
+/// value.
+#[cfg(feature = "onnx")]
+pub(super) fn pack_rounded(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
+    let columns = *dims.last()?;
+    if columns == 0 || values.len() % columns != 0 || values.iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    let mut scales = vec![0f32; columns];
+    for row in values.chunks_exact(columns) {
+        for (s, v) in scales.iter_mut().zip(row) {
+            *s = s.max(v.abs() / 127.0);
+        }
+    }
+    for s in &mut scales {
+        if *s == 0.0 {
+            *s = 1.0;
+        }
+    }
+    let mut out = MAGIC.to_vec();
+    super::shape::push_dims(&mut out, dims);
+    for s in &scales {
+        out.extend(s.to_le_bytes());
+    }
+    for row in values.chunks_exact(columns) {
+        out.extend(
+            row.iter()
+                .zip(&scales)
+                .map(|(v, s)| (v / s).round().clamp(-127.0, 127.0) as i8 as u8),
+        );
+    }
+    Some(out)
+}
+
 /// `values` (row-major, `dims` its shape) as a `.q8c` entry, if each column is exactly int8 ×
 /// a scale (what weight-only per-channel quantisation makes) and reads back to the same bits.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 pub(super) fn pack(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
     let (scales, q) = decompose(values, *dims.last()?)?;
     let mut out = MAGIC.to_vec();

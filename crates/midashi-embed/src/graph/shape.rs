@@ -17,7 +17,7 @@ pub(super) fn dims_at(b: &[u8]) -> Option<(Vec<usize>, &[u8])> {
 }
 
 /// Writes a shape as [`dims_at`] reads it.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "onnx")]
 pub(super) fn push_dims(out: &mut Vec<u8>, dims: &[usize]) {
     out.extend((dims.len() as u32).to_le_bytes());
     for &d in dims {
