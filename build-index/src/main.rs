@@ -106,8 +106,8 @@ enum Command {
         out: PathBuf,
         /// Bits a weight: 4 (as an index ships it, where that agrees with the exact graph)
         /// or 8 (the ONNX's weights, computing exactly what it does).
-        #[arg(long, default_value = "4", value_parser = ["4", "8"])]
-        bits: String,
+        #[arg(long, default_value = "4", value_parser = weight_bits)]
+        bits: midashi_embed::graph::WeightBits,
     },
     /// Retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv), or
     /// with --docs on a docs folder whose sections a question set judges.
@@ -170,6 +170,15 @@ fn end_quietly_on_closed_pipe() {
 #[cfg(not(unix))]
 fn end_quietly_on_closed_pipe() {}
 
+/// `--bits 4|8` as the prepared graph's [`WeightBits`](midashi_embed::graph::WeightBits).
+fn weight_bits(s: &str) -> std::result::Result<midashi_embed::graph::WeightBits, String> {
+    match s {
+        "4" => Ok(midashi_embed::graph::WeightBits::Four),
+        "8" => Ok(midashi_embed::graph::WeightBits::Eight),
+        _ => Err("4 (as an index ships the model) or 8 (the ONNX's own weights)".into()),
+    }
+}
+
 fn main() -> ExitCode {
     end_quietly_on_closed_pipe();
     let cli = Cli::parse();
@@ -215,12 +224,7 @@ fn main() -> ExitCode {
             _,
         ) => commands::vectors::run(dir, out, queries.as_deref(), model.as_deref()),
         (Some(Command::PrepareModel { model, out, bits }), _, _) => {
-            let bits = if bits == "8" {
-                midashi_embed::graph::WeightBits::Eight
-            } else {
-                midashi_embed::graph::WeightBits::Four
-            };
-            commands::prepare_model::run(model, out, bits)
+            commands::prepare_model::run(model, out, *bits)
         }
         (
             Some(Command::Eval {
