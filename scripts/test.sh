@@ -50,14 +50,16 @@ step "JavaScript package and widget"
 npm run --silent build:widget
 
 step "Node and browser tests"
-node --test tests/node/ tests/browser/
+# The spec reporter ends with the failing tests, named, with their messages: the end of a
+# long log is what a CI summary shows.
+node --test --test-reporter=spec tests/node/ tests/browser/
 
 step "npm package's indexer (the build-index just tested, stripped)"
 bash scripts/build-npm-native.sh --from "$MIDASHI_BUILD_INDEX"
 
 step "scenarios: real generators and bundlers from the registries, the packed tarball, Chromium"
 # Installs are cached in .cache/scenarios (cargo hidden from PATH for npx midashi).
-node --test --test-concurrency=1 tests/scenarios/
+node --test --test-reporter=spec --test-concurrency=1 tests/scenarios/
 
 step "fuzz smoke (10 s per target)"
 bash scripts/fuzz.sh 10
