@@ -366,7 +366,7 @@ impl SearchIndex {
                     opts,
                     &facts,
                     mode,
-                    (query, keyword),
+                    (query, plan, keyword),
                     words_match,
                 )?;
                 keep_places(fused, &places)

@@ -8,6 +8,8 @@ use crate::error::{Error, Result};
 use crate::format::frame::decode;
 use crate::format::FileKind;
 use crate::layout::Layout;
+use crate::query::QueryPlan;
+use crate::rank::coverage;
 use crate::rank::fusion::fuse;
 use crate::rank::pipeline::Seen;
 use crate::vectors::ann::AnnData;
@@ -88,7 +90,7 @@ impl SearchIndex {
         opts: &SearchOptions,
         facts: &Seen,
         mode: Mode,
-        (query, keyword): (&str, Vec<(u32, f32)>),
+        (query, plan, keyword): (&str, &QueryPlan, Vec<(u32, f32)>),
         words_match: bool,
     ) -> Result<Vec<(u32, f32)>> {
         let vectors = self
@@ -119,6 +121,22 @@ impl SearchIndex {
             // Fuse over the heads of both legs: deep tails only add noise to RRF.
             let head = crate::rank::fusion::FUSION_HEAD;
             let fusion = opts.fusion.for_query(super::policy::is_question(query));
+            // A Japanese or Korean question: the keyword head in order of how much of the
+            // question each section holds (`rank::coverage`).
+            let keyword = if coverage::wants_coverage(query) {
+                let mut seen = Seen::default();
+                let share = coverage::shares(store.section_count(), query, plan, |t, emit| {
+                    store.scores(t, &mut seen, &mut |s, v| {
+                        if v > 0.0 {
+                            emit(s)
+                        }
+                    })
+                });
+                store.ready()?;
+                coverage::by_coverage(&keyword, &share)
+            } else {
+                keyword
+            };
             fuse(
                 &keyword[..keyword.len().min(head)],
                 &semantic[..semantic.len().min(head)],

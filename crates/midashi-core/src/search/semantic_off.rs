@@ -6,6 +6,7 @@ use crate::answer::{Mode, SearchOptions};
 use crate::error::{Error, Result};
 use crate::format::FileKind;
 use crate::layout::Layout;
+use crate::query::QueryPlan;
 use crate::rank::pipeline::Seen;
 
 impl SearchIndex {
@@ -23,7 +24,7 @@ impl SearchIndex {
         _: &SearchOptions,
         _: &Seen,
         _: Mode,
-        _: (&str, Vec<(u32, f32)>),
+        _: (&str, &QueryPlan, Vec<(u32, f32)>),
         _: bool,
     ) -> Result<Vec<(u32, f32)>> {
         Err(Error::NeedsFullEngine("the semantic leg"))
