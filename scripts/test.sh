@@ -14,10 +14,17 @@ cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 # Incremental caches double a debug build's footprint and a clean clone never reuses them.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
-step() { printf '\n== %s\n' "$*"; }
+# Each step says when it starts and how long the one before it took: CI's budget is 45 minutes,
+# and the log is where a slow step shows.
+STEP_AT=$SECONDS
+step() {
+    printf '\n== %s  [%s; previous step %d s]\n' "$*" "$(date +%T)" $((SECONDS - STEP_AT))
+    STEP_AT=$SECONDS
+}
 
 # Say up front how much disk there is: a run that fills it fails mid-build (its footprint is printed at the end).
 df -h "$CARGO_TARGET_DIR" 2>/dev/null || df -h .
+step "set-up (scripts/setup.sh: toolchains, npm packages, Chromium, models)"
 bash scripts/setup.sh --browser --model
 # The model is installed now and the semantic module is built below: the semantic tests
 # (Rust and Node) must run, not skip.
@@ -66,3 +73,4 @@ bash scripts/fuzz.sh 10
 
 step "disk used by this run's builds"
 du -sh "$CARGO_TARGET_DIR" .cache 2>/dev/null || true
+step "all tests passed in $((SECONDS / 60)) min"
