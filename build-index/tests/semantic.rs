@@ -38,6 +38,38 @@ fn docs() -> PathBuf {
     root().join("docs")
 }
 
+/// The shared corpora's Rust book.
+fn rust_book() -> PathBuf {
+    let shared = std::env::var_os("MIDASHI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"));
+    let book = shared.join("corpora/rust-book");
+    assert!(book.is_dir(), "{} is missing", book.display());
+    book
+}
+
+/// The Rust book's embedding cache (kept with the target dir for reruns), filled once before
+/// any test builds the book. Three tests build it; started together on a cold cache, each
+/// encoded all ~1,260 of its passages — minutes of a CI run — where one encoding does.
+/// Builds after the first only read the cache (it is written only when something was
+/// encoded), so they may run at the same time.
+fn rust_book_cache(model: &Path) -> PathBuf {
+    static WARM: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    WARM.get_or_init(|| {
+        let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("embed-cache");
+        let tmp = tempfile::tempdir().unwrap();
+        build(
+            &rust_book(),
+            &tmp.path().join("book"),
+            model,
+            &cache,
+            &["--slug", "mdbook"],
+        );
+        cache
+    })
+    .clone()
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for e in fs::read_dir(from).unwrap() {
@@ -246,15 +278,9 @@ fn the_hnsw_path_answers_like_the_exact_scan() {
     // A corpus that does not change from one session to the next: this repository's own
     // docs did, and how far a graph's approximate tail strays depends on the rows it holds
     // (a docs edit once left "change the colours" with 8 of 10 hybrid results in common).
-    let shared = std::env::var_os("MIDASHI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared"));
-    let book = shared.join("corpora/rust-book");
-    assert!(book.is_dir(), "{} is missing", book.display());
+    let book = rust_book();
     let tmp = tempfile::tempdir().unwrap();
-    // Its own cache (kept with the target dir for reruns), apart from the one another test
-    // fills with the same book at the same time.
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("embed-cache-hnsw");
+    let cache = rust_book_cache(&model);
     let exact = tmp.path().join("exact");
     let ann = tmp.path().join("ann");
     build(&book, &exact, &model, &cache, &["--slug", "mdbook"]);
@@ -298,19 +324,14 @@ fn the_hnsw_path_answers_like_the_exact_scan() {
 #[test]
 fn paraphrased_questions_find_their_sections_in_hybrid_mode() {
     let Some(model) = model() else { return };
-    let shared = std::env::var_os("MIDASHI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared"));
-    let book = shared.join("corpora/rust-book");
-    assert!(book.is_dir(), "{} is missing", book.display());
+    let book = rust_book();
     let set: Vec<serde_json::Value> = serde_json::from_str(
         &fs::read_to_string(root().join("build-index/tests/fixtures/paraphrases.json")).unwrap(),
     )
     .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("book");
-    // The embedding cache lives with the target dir, so reruns do not re-encode the book.
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("embed-cache");
+    let cache = rust_book_cache(&model);
     build(&book, &out, &model, &cache, &["--slug", "mdbook"]);
     let mut found = [0usize; 2];
     let mut misses = Vec::new();
@@ -483,13 +504,10 @@ fn nonsense_finds_nothing_in_any_mode() {
 #[test]
 fn heading_queries_rank_their_section_first_in_hybrid_as_in_keyword() {
     let Some(model) = model() else { return };
-    let shared = std::env::var_os("MIDASHI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared"));
-    let book = shared.join("corpora/rust-book");
+    let book = rust_book();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("book");
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("embed-cache");
+    let cache = rust_book_cache(&model);
     build(&book, &out, &model, &cache, &["--slug", "mdbook"]);
     // Every heading outside code fences, by text; only those found once.
     let mut files: Vec<PathBuf> = fs::read_dir(&book)
