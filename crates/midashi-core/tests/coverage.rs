@@ -4,10 +4,8 @@
 //! order, and so does a question in Chinese (no kana). Both layouts. The semantic leg is
 //! flat here (every section the same vector), so the order is the keyword leg's.
 
-use midashi_core::build::{IndexBuilder, IndexSettings, Layout};
 use midashi_core::vectors::VectorsData;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
-use std::collections::HashMap;
 
 mod common;
 use common::unit_vector;
@@ -28,30 +26,16 @@ const DOCS: [(&str, &str); 5] = [
     ("sakura.md", "# 桜\n\n春には桜が咲く。\n"),
 ];
 
-fn both() -> Vec<SearchIndex> {
-    [Layout::Single, Layout::Sharded]
-        .into_iter()
-        .map(|layout| {
-            let mut b = IndexBuilder::new(IndexSettings {
-                layout,
-                ..IndexSettings::default()
-            });
-            for (path, src) in DOCS {
-                b.add(midashi_markdown::parse_document(path, src, &Default::default()).0);
-            }
-            let sections: usize = b.documents_sorted().iter().map(|d| d.sections.len()).sum();
-            let mut flat = VectorsData::new(unit_vector(0).len() as u32);
-            for s in 0..sections {
-                flat.push(s as u32, &unit_vector(0));
-            }
-            b.set_vectors(common::test_model(&["ja", "zh"]), flat);
-            let files: HashMap<String, Vec<u8>> = b.build().unwrap().files.into_iter().collect();
-            let mut idx = common::open_built(&files);
-            idx.attach_vectors(&common::by_stem(&files, "vectors."))
-                .unwrap();
-            idx
-        })
-        .collect()
+/// Both layouts of [`DOCS`], every section with the same vector.
+fn both() -> [SearchIndex; 2] {
+    common::both_layouts_with_vectors(&DOCS, &["ja", "zh"], |b| {
+        let sections: usize = b.documents_sorted().iter().map(|d| d.sections.len()).sum();
+        let mut flat = VectorsData::new(unit_vector(0).len() as u32);
+        for s in 0..sections {
+            flat.push(s as u32, &unit_vector(0));
+        }
+        flat
+    })
 }
 
 fn first(idx: &SearchIndex, q: &str, mode: Mode) -> String {

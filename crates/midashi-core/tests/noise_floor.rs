@@ -4,11 +4,9 @@
 //! runs. A query with a matching word is never cut, and vectors without a floor (format
 //! ≤ 1.9) answer as before. Both layouts.
 
-use midashi_core::build::{IndexBuilder, IndexSettings, Layout};
 use midashi_core::format::{decode, encode, frame_as_minor, FileKind};
 use midashi_core::vectors::VectorsData;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
-use std::collections::HashMap;
 
 mod common;
 use common::unit_vector;
@@ -23,27 +21,12 @@ const DOCS: [(&str, &str); 3] = [
 ];
 
 /// Both layouts of [`DOCS`] with synthetic vectors whose noise floor is `floor`.
-fn both(floor: Option<f32>) -> Vec<SearchIndex> {
-    [Layout::Single, Layout::Sharded]
-        .into_iter()
-        .map(|layout| {
-            let mut b = IndexBuilder::new(IndexSettings {
-                layout,
-                ..IndexSettings::default()
-            });
-            for (path, src) in DOCS {
-                b.add(midashi_markdown::parse_document(path, src, &Default::default()).0);
-            }
-            let mut v = common::synthetic_vectors(&mut b);
-            v.noise_floor = floor;
-            b.set_vectors(common::test_model(&[]), v);
-            let files: HashMap<String, Vec<u8>> = b.build().unwrap().files.into_iter().collect();
-            let mut idx = common::open_built(&files);
-            idx.attach_vectors(&common::by_stem(&files, "vectors."))
-                .unwrap();
-            idx
-        })
-        .collect()
+fn both(floor: Option<f32>) -> [SearchIndex; 2] {
+    common::both_layouts_with_vectors(&DOCS, &[], |b| {
+        let mut v = common::synthetic_vectors(b);
+        v.noise_floor = floor;
+        v
+    })
 }
 
 fn total(idx: &SearchIndex, q: &str, mode: Mode, qv: &[f32]) -> usize {

@@ -121,3 +121,29 @@ pub fn both_layouts(docs: &[(&str, &str)]) -> [midashi_core::SearchIndex; 2] {
     let sharded = open_built(&build(Layout::Sharded));
     [single, sharded]
 }
+
+/// [`both_layouts`] with vectors attached: `vectors` makes them from the builder that holds
+/// the documents, for a test model of `languages`.
+pub fn both_layouts_with_vectors(
+    docs: &[(&str, &str)],
+    languages: &[&str],
+    vectors: impl Fn(&mut IndexBuilder) -> VectorsData,
+) -> [midashi_core::SearchIndex; 2] {
+    use midashi_core::build::{IndexSettings, Layout};
+    use std::collections::HashMap;
+    [Layout::Single, Layout::Sharded].map(|layout| {
+        let mut b = IndexBuilder::new(IndexSettings {
+            layout,
+            ..IndexSettings::default()
+        });
+        for (path, src) in docs {
+            b.add(midashi_markdown::parse_document(path, src, &Default::default()).0);
+        }
+        let v = vectors(&mut b);
+        b.set_vectors(test_model(languages), v);
+        let files: HashMap<String, Vec<u8>> = b.build().unwrap().files.into_iter().collect();
+        let mut idx = open_built(&files);
+        idx.attach_vectors(&by_stem(&files, "vectors.")).unwrap();
+        idx
+    })
+}
