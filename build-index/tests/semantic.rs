@@ -38,12 +38,16 @@ fn docs() -> PathBuf {
     root().join("docs")
 }
 
+/// The shared corpora and eval sets: `$MIDASHI_SHARED`, else `../shared`.
+fn shared() -> PathBuf {
+    std::env::var_os("MIDASHI_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"))
+}
+
 /// The shared corpora's Rust book.
 fn rust_book() -> PathBuf {
-    let shared = std::env::var_os("MIDASHI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared"));
-    let book = shared.join("corpora/rust-book");
+    let book = shared().join("corpora/rust-book");
     assert!(book.is_dir(), "{} is missing", book.display());
     book
 }
@@ -568,9 +572,7 @@ fn heading_queries_rank_their_section_first_in_hybrid_as_in_keyword() {
 
 /// A folder `ja` in `tmp` with these pages of the Japanese Vue docs' essentials guide.
 fn vue_ja_pages(tmp: &Path, pages: &[&str]) -> PathBuf {
-    let shared = std::env::var_os("MIDASHI_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared"));
+    let shared = shared();
     let ja = tmp.join("ja");
     fs::create_dir_all(&ja).unwrap();
     for f in pages {

@@ -56,15 +56,13 @@ const PREFIX_WEIGHT: f32 = 0.9;
 /// change: katakana is folded to hiragana there, so the query's own text decides.
 const HIRAGANA_BIGRAM_WEIGHT: f32 = 0.5;
 
-/// The weight of `tok`'s exact term: [`HIRAGANA_BIGRAM_WEIGHT`] for a CJK token written in
-/// hiragana in `query` (before katakana folds into it), else 1.
-fn exact_weight(tok: &QueryToken, query: &str) -> f32 {
-    match query.get(tok.start..tok.end) {
-        Some(text) if tok.cjk && text.chars().all(crate::analyzer::is_hiragana) => {
-            HIRAGANA_BIGRAM_WEIGHT
-        }
-        _ => 1.0,
-    }
+/// Whether `tok` is a CJK token written in hiragana in `query` (before katakana folds into
+/// it): [`Clause::grammar`].
+fn written_in_hiragana(tok: &QueryToken, query: &str) -> bool {
+    tok.cjk
+        && query
+            .get(tok.start..tok.end)
+            .is_some_and(|text| text.chars().all(crate::analyzer::is_hiragana))
 }
 
 /// A dictionary term to score, with its weight.
@@ -90,6 +88,10 @@ pub struct Alternative {
 pub struct Clause {
     /// The ways it can match.
     pub alternatives: Vec<Alternative>,
+    /// A bigram the query wrote in hiragana alone (`した`, `のは`): how a Japanese sentence is
+    /// phrased — particles, endings — rather than what it asks. It weighs
+    /// [`HIRAGANA_BIGRAM_WEIGHT`] in BM25, and coverage (`rank::coverage`) does not count it.
+    pub grammar: bool,
 }
 
 /// A planned query.
@@ -160,8 +162,13 @@ pub fn plan<L: Lexicon + ?Sized>(
         if !tok.part {
             plan.terms.push(tok.term.clone());
         }
-        let mut clause = Clause::default();
-        let exact = dict.exact(&tok.term, exact_weight(tok, query));
+        let grammar = written_in_hiragana(tok, query);
+        let mut clause = Clause {
+            grammar,
+            ..Clause::default()
+        };
+        let weight = if grammar { HIRAGANA_BIGRAM_WEIGHT } else { 1.0 };
+        let exact = dict.exact(&tok.term, weight);
         if let Some(t) = exact.clone() {
             clause.alternatives.push(Alternative { terms: vec![t] });
         }

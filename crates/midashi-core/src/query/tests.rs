@@ -248,6 +248,16 @@ fn bigrams_written_in_hiragana_weigh_half() {
     assert_eq!(weight("もの"), Some(HIRAGANA_BIGRAM_WEIGHT));
     // Katakana is folded to hiragana in the index, but the query wrote it in katakana.
     assert_eq!(weight("ぷろ"), Some(1.0), "katakana");
+    // The clauses say which are grammar (coverage leaves them out).
+    let grammar = |term: &str| {
+        p.clauses
+            .iter()
+            .find(|c| c.alternatives.iter().any(|a| a.terms[0].term == term))
+            .map(|c| c.grammar)
+    };
+    assert_eq!(grammar("した"), Some(true));
+    assert_eq!(grammar("延し"), Some(false));
+    assert_eq!(grammar("ぷろ"), Some(false), "katakana is content");
     // A query of English words is untouched.
     let p = plan_for(&["the borrow checker"], "borrow checker", ALL);
     assert!(p

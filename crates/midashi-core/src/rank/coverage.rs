@@ -45,27 +45,15 @@ pub fn wants_coverage(query: &str) -> bool {
     })
 }
 
-/// The bigrams of `query`'s hiragana runs (「のは」, 「ない」: particles and endings), which say
-/// how a Japanese question is phrased rather than what it asks: clauses of these alone do
-/// not count towards coverage (JSQuAD hybrid: 0.9588 counting them, 0.9602 not).
-/// Read from the query as typed: the analyzer folds katakana to hiragana, and a katakana
-/// word (「グスタフ」) is content.
-fn phrasing_bigrams(query: &str) -> Vec<String> {
-    let chars: Vec<char> = query.chars().collect();
-    chars
-        .windows(2)
-        .filter(|w| w.iter().all(|&c| matches!(c, '\u{3041}'..='\u{309f}')))
-        .map(|w| w.iter().collect())
-        .collect()
-}
-
 /// Each section's share (0–1) of the plan's clauses, weighted by each clause's idf over the
-/// `n` sections. A clause matches a section that any of its alternatives' terms holds; its
+/// `n` sections. A clause the query wrote in hiragana alone
+/// ([`crate::query::Clause::grammar`]: particles and endings, how a Japanese question is
+/// phrased rather than what it asks) does not count (JSQuAD hybrid: 0.9588 counting them,
+/// 0.9602 not). A clause matches a section that any of its alternatives' terms holds; its
 /// document frequency is the number of such sections. `postings` hands each term's sections
 /// to the callback. Empty when the plan has no clause with postings.
 pub fn shares(
     n: usize,
-    query: &str,
     plan: &QueryPlan,
     mut postings: impl FnMut(&WeightedTerm, &mut dyn FnMut(u32)),
 ) -> Vec<f32> {
@@ -75,14 +63,8 @@ pub fn shares(
     let mut stamp = vec![u32::MAX; n];
     let mut matched: Vec<u32> = Vec::new();
     let mut total = 0f32;
-    let function = phrasing_bigrams(query);
     for (c, clause) in plan.clauses.iter().enumerate() {
-        let phrasing = |t: &WeightedTerm| function.iter().any(|f| f == &t.term);
-        if clause
-            .alternatives
-            .iter()
-            .all(|a| a.terms.iter().all(phrasing))
-        {
+        if clause.grammar {
             continue;
         }
         matched.clear();
@@ -159,6 +141,7 @@ mod tests {
                     terms: vec![term(o)],
                 })
                 .collect(),
+            grammar: false,
         }
     }
 
@@ -180,7 +163,7 @@ mod tests {
             clauses: vec![clause(&[0]), clause(&[1, 2]), clause(&[3])],
             ..QueryPlan::default()
         };
-        let share = shares(10, "", &plan, |t, emit| {
+        let share = shares(10, &plan, |t, emit| {
             for &s in &lists[t.offset as usize] {
                 emit(s);
             }
@@ -194,28 +177,23 @@ mod tests {
         assert_eq!(ordered[0].0, 2);
         assert!(ordered.windows(2).all(|w| w[0].1 >= w[1].1));
         // No clause matched anything: the head as it was.
-        let none = shares(10, "", &QueryPlan::default(), |_, _| {});
+        let none = shares(10, &QueryPlan::default(), |_, _| {});
         assert!(none.is_empty());
         assert_eq!(by_coverage(&ranked, &none), ranked);
     }
 
     #[test]
     fn particles_and_endings_do_not_count() {
-        // Katakana is folded to hiragana by the analyzer, so what is phrasing is read from
-        // the query as typed: 「グスタフ」's bigrams are content.
-        assert_eq!(
-            phrasing_bigrams("梅雨がないのはグスタフ"),
-            ["がな", "ない", "いの", "のは"]
-        );
+        // Which clauses are grammar the planner says (`query::tests`: written in hiragana in
+        // the query, katakana being content); here 「のは」 is.
         let mut plan = QueryPlan {
             clauses: vec![clause(&[0]), clause(&[1])],
             ..QueryPlan::default()
         };
-        plan.clauses[0].alternatives[0].terms[0].term = "梅雨".into();
-        plan.clauses[1].alternatives[0].terms[0].term = "のは".into();
+        plan.clauses[1].grammar = true;
         // Section 1 holds only the particle: it holds none of what was asked.
         let lists: Vec<Vec<u32>> = vec![vec![2], vec![1, 2]];
-        let share = shares(4, "梅雨のは", &plan, |t, emit| {
+        let share = shares(4, &plan, |t, emit| {
             for &s in &lists[t.offset as usize] {
                 emit(s);
             }
@@ -230,7 +208,7 @@ mod tests {
             clauses: vec![clause(&[0])],
             ..QueryPlan::default()
         };
-        let share = shares(4, "", &plan, |_, emit| {
+        let share = shares(4, &plan, |_, emit| {
             emit(2);
             emit(u32::MAX);
         });

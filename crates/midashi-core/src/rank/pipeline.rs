@@ -348,6 +348,7 @@ mod tests {
                 clauses: shape
                     .iter()
                     .map(|alts| Clause {
+                        grammar: false,
                         alternatives: alts
                             .iter()
                             .map(|terms| Alternative {

@@ -125,7 +125,7 @@ impl SearchIndex {
             // question each section holds (`rank::coverage`).
             let keyword = if coverage::wants_coverage(query) {
                 let mut seen = Seen::default();
-                let share = coverage::shares(store.section_count(), query, plan, |t, emit| {
+                let share = coverage::shares(store.section_count(), plan, |t, emit| {
                     store.scores(t, &mut seen, &mut |s, v| {
                         if v > 0.0 {
                             emit(s)

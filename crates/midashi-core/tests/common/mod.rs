@@ -101,25 +101,28 @@ pub fn markdown_under(root: &Path, dir: &Path, out: &mut Vec<String>) {
     }
 }
 
+/// A builder of `layout` holding the Markdown `docs`.
+fn builder(layout: midashi_core::build::Layout, docs: &[(&str, &str)]) -> IndexBuilder {
+    let mut b = IndexBuilder::new(midashi_core::build::IndexSettings {
+        layout,
+        ..Default::default()
+    });
+    for (path, src) in docs {
+        b.add(midashi_markdown::parse_document(path, src, &Default::default()).0);
+    }
+    b
+}
+
+/// The files `b` builds, by name.
+fn files_of(b: IndexBuilder) -> std::collections::HashMap<String, Vec<u8>> {
+    b.build().unwrap().files.into_iter().collect()
+}
+
 /// The same Markdown documents indexed in both layouts: `[single file, sharded]`, the
 /// sharded one reading its files on demand through a file source.
 pub fn both_layouts(docs: &[(&str, &str)]) -> [midashi_core::SearchIndex; 2] {
-    use midashi_core::build::{IndexSettings, Layout};
-    use std::collections::HashMap;
-    let build = |layout| -> HashMap<String, Vec<u8>> {
-        let mut b = IndexBuilder::new(IndexSettings {
-            layout,
-            ..IndexSettings::default()
-        });
-        for (path, src) in docs {
-            let options = midashi_markdown::Options::default();
-            b.add(midashi_markdown::parse_document(path, src, &options).0);
-        }
-        b.build().unwrap().files.into_iter().collect()
-    };
-    let single = open_built(&build(Layout::Single));
-    let sharded = open_built(&build(Layout::Sharded));
-    [single, sharded]
+    use midashi_core::build::Layout;
+    [Layout::Single, Layout::Sharded].map(|layout| open_built(&files_of(builder(layout, docs))))
 }
 
 /// [`both_layouts`] with vectors attached: `vectors` makes them from the builder that holds
@@ -129,19 +132,12 @@ pub fn both_layouts_with_vectors(
     languages: &[&str],
     vectors: impl Fn(&mut IndexBuilder) -> VectorsData,
 ) -> [midashi_core::SearchIndex; 2] {
-    use midashi_core::build::{IndexSettings, Layout};
-    use std::collections::HashMap;
+    use midashi_core::build::Layout;
     [Layout::Single, Layout::Sharded].map(|layout| {
-        let mut b = IndexBuilder::new(IndexSettings {
-            layout,
-            ..IndexSettings::default()
-        });
-        for (path, src) in docs {
-            b.add(midashi_markdown::parse_document(path, src, &Default::default()).0);
-        }
+        let mut b = builder(layout, docs);
         let v = vectors(&mut b);
         b.set_vectors(test_model(languages), v);
-        let files: HashMap<String, Vec<u8>> = b.build().unwrap().files.into_iter().collect();
+        let files = files_of(b);
         let mut idx = open_built(&files);
         idx.attach_vectors(&by_stem(&files, "vectors.")).unwrap();
         idx
