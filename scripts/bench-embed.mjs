@@ -1,10 +1,10 @@
 // Query-encode latency and model-ready time of all-MiniLM-L6-v2, in one run:
-//   - Midashi's semantic wasm module (tract, simd128) in Node, as the browser runs it, on the
-//     prepared graph an index ships (midashi_embed::graph; made here by the prepare_graph
-//     example; the module reads no ONNX);
+//   - Midashi's semantic wasm module (the purpose-written BERT encoder, simd128) in Node, as
+//     the browser runs it, on the encoder file an index ships (midashi_embed::bert, 4-bit
+//     weights; made here by the prepare_encoder example; the module reads no ONNX);
 //   - onnxruntime-web 1.30.0 (wasm backend, 1 thread, SIMD) on the same model, both in our
 //     weight-only int8 format and in fp32 (it runs each differently; the best one counts);
-//   - native tract (the encode_bench example), for reference, unless --no-native.
+//   - the same encoder natively (the encode_bench example), for reference, unless --no-native.
 // The same two texts for all: 27 tokens and 256 tokens (a long text truncated at the limit),
 // tokenised by the same tokenizer.json. Pooling (mean, L2) is included in onnxruntime-web's
 // time, as it is in ours. Prints a table and, with --json <file>, writes the figures.
@@ -71,12 +71,12 @@ const tokenizer = readFileSync(path.join(modelDir, "tokenizer.json"));
 const config = readFileSync(path.join(modelDir, "midashi-model.json"), "utf8");
 const results = { machine: { node: process.version, cpus: (await import("node:os")).cpus().map((c) => c.model)[0] }, runs: RUNS, systems: {} };
 
-// ---- Midashi: tract in wasm ----------------------------------------------------------------
+// ---- Midashi: the encoder in wasm ---------------------------------------------------------
 const wasmBytes = readFileSync(path.join(embedDir, "midashi_wasm_embed_bg.wasm"));
-// The prepared graph first, in a fresh process as a page load is: V8 shares compiled code
-// between instances of the same module bytes, so whichever loads second runs warmer code.
-const preparedPath = path.join((await import("node:os")).tmpdir(), `midashi-prepared-${process.pid}.tar`);
-execFileSync("cargo", ["run", "--quiet", "--release", "-p", "midashi-embed", "--example", "prepare_graph", "--", path.join(modelDir, "model.onnx"), preparedPath], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+// In a fresh process, as a page load is: V8 shares compiled code between instances of the
+// same module bytes, so a second load would run warmer code.
+const preparedPath = path.join((await import("node:os")).tmpdir(), `midashi-encoder-${process.pid}.bin`);
+execFileSync("cargo", ["run", "--quiet", "--release", "-p", "midashi-embed", "--example", "prepare_encoder", "--", path.join(modelDir, "model.onnx"), preparedPath], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
 const prepared = readFileSync(preparedPath);
 (await import("node:fs")).rmSync(preparedPath, { force: true });
 const glue2 = await import(pathToFileURL(path.join(embedDir, "midashi_wasm_embed.js")).href);
@@ -104,7 +104,7 @@ for (const [label, t] of Object.entries(texts)) {
   const n = preparedEmbedder.tokenIds(t).length;
   if (n !== Number(label.split(" ")[0])) throw new Error(`${label}: the text has ${n} tokens`);
 }
-results.systems["midashi (tract wasm, simd128), prepared graph as shipped"] = {
+results.systems["midashi (wasm, simd128), encoder file as shipped"] = {
   readyMs: preparedReady,
   wasmBytes: wasmBytes.length,
   modelBytes: prepared.length,
@@ -169,7 +169,7 @@ for (const [name, file] of [
   await session.release();
 }
 
-// ---- native tract (reference) ----------------------------------------------------------------
+// ---- native (reference) ----------------------------------------------------------------------
 if (!flag("--no-native")) {
   try {
     const out = execFileSync("cargo", ["run", "--quiet", "--release", "-p", "midashi-embed", "--example", "encode_bench", "--", modelDir], {
@@ -178,17 +178,18 @@ if (!flag("--no-native")) {
       stdio: ["ignore", "pipe", "inherit"],
     });
     const entry = {};
-    // The prepared graph's load (what an index ships), the ONNX's beside it.
-    const prepared = out.match(/prepared graph: .*? load (\d+) \//);
+    // The encoder file's load (what an index ships, 4-bit), tract's ONNX load beside it;
+    // latencies of the encoder file (printed after tract's).
+    const prepared = out.match(/encoder file, Four bits: .*? load (\d+) \//);
     const onnx = out.match(/: load (\d+) ms/);
     if (prepared) entry.readyMs = Number(prepared[1]);
     if (onnx) entry.readyOnnxMs = Number(onnx[1]);
-    for (const m of out.matchAll(/(\d+ tokens) \(\d+ tokens\): median ([\d.]+) ms, p90 ([\d.]+) ms, min ([\d.]+) ms/g)) {
+    for (const m of out.matchAll(/encoder file, 4-bit +(\d+ tokens) \(\d+ tokens\): median ([\d.]+) ms, p90 ([\d.]+) ms, min ([\d.]+) ms/g)) {
       entry[m[1]] = { median: Number(m[2]), p90: Number(m[3]), min: Number(m[4]) };
     }
-    results.systems["midashi native (tract, 1 thread)"] = entry;
+    results.systems["midashi native (encoder file, 1 thread)"] = entry;
   } catch (e) {
-    results.systems["midashi native (tract, 1 thread)"] = { error: String(e.message ?? e) };
+    results.systems["midashi native (encoder file, 1 thread)"] = { error: String(e.message ?? e) };
   }
 }
 
@@ -205,7 +206,7 @@ for (const [name, e] of Object.entries(results.systems)) {
   const c = (k) => (e[k] ? `${f(e[k].median)} (${f(e[k].p90)})` : "—");
   console.log(`| ${name} | ${f(e.readyMs)} | ${c("27 tokens")} | ${c("256 tokens")} |`);
 }
-const ours = results.systems["midashi (tract wasm, simd128), prepared graph as shipped"];
+const ours = results.systems["midashi (wasm, simd128), encoder file as shipped"];
 const orts = Object.entries(results.systems).filter(([n, e]) => n.startsWith("onnxruntime") && !e.error);
 if (orts.length) {
   const best = (k) => Math.min(...orts.map(([, e]) => e[k].median));
@@ -213,7 +214,7 @@ if (orts.length) {
     console.log(`\nmidashi wasm / best onnxruntime-web, ${k}: ${(ours[k].median / best(k)).toFixed(2)}× (≤ 1.0 means Midashi is as fast or faster)`);
   }
   const readyBest = Math.min(...orts.map(([, e]) => e.readyMs));
-  console.log(`midashi model ready (prepared graph) / best onnxruntime-web session create: ${(ours.readyMs / readyBest).toFixed(2)}×`);
+  console.log(`midashi model ready (encoder file) / best onnxruntime-web session create: ${(ours.readyMs / readyBest).toFixed(2)}×`);
   for (const [n, e] of orts) {
     console.log(`${n}: cosine with midashi's vector ${e["cosine vs midashi, 27 tokens"].toFixed(5)} (27), ${e["cosine vs midashi, 256 tokens"].toFixed(5)} (256)`);
   }

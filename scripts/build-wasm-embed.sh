@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the semantic wasm module (crates/midashi-wasm-embed: tokenizer + tract encoder), in two
+# Builds the semantic wasm module (crates/midashi-wasm-embed: tokenizer + the purpose-written
+# BERT encoder of midashi-embed/src/bert), in two
 # flavours of wasm-bindgen glue (both ignored by git):
 #
 #   web/dist/embed/        --target web     (ES module: what the `midashi` package loads lazily
@@ -11,8 +12,8 @@
 # wasm-dev:            no LTO, incremental: minutes, for the edit-test loop.
 # wasm-embed-release:  fat LTO, opt-level 3: 11-14 min cold on 2 cores; what ships.
 #
-# Always built with wasm SIMD (+simd128): tract's kernels are 2.2-2.8x faster with it, and
-# every browser that can run a 20 MB model has it. Uses $CARGO_TARGET_DIR if set, else
+# Always built with wasm SIMD (+simd128): the encoder's dense layers are written for the
+# compiler to vectorise, and every browser that can run a 10 MB model has it. Uses $CARGO_TARGET_DIR if set, else
 # target-wasm/ (shared with scripts/build-wasm.sh; apart from the native target dir).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,7 +7,7 @@
 // compilation) and nothing outside <dir> is ever served.
 //
 // Caching, as docs/large-sites.md tells site owners to set it: a file whose name carries its
-// content hash (`terms.0123456789abcdef.bin`, `model.<hash>.tar`) never changes, so it is
+// content hash (`terms.0123456789abcdef.bin`, `model.<hash>.bin`) never changes, so it is
 // cached for a year as immutable; everything else (pages, midashi-entry.bin, the widget's
 // scripts and wasm modules) must be revalidated — `no-cache` with an ETag and Last-Modified,
 // answered 304 when unchanged, so a second visit downloads nothing again.

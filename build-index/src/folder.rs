@@ -135,7 +135,7 @@ pub fn query_vector(
     Ok(Some(v))
 }
 
-/// The embedding model shipped inside an index folder (`model.*.tar`, `tokenizer.*.json`,
+/// The embedding model shipped inside an index folder (`model.*.bin`, `tokenizer.*.json`,
 /// `model-config.*.json`), if the index has one.
 pub fn shipped_model(dir: &Path, manifest: &Manifest) -> Result<Option<Embedder>> {
     let (Some(onnx), Some(tokenizer), Some(config)) = (

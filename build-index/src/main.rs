@@ -95,19 +95,19 @@ enum Command {
         #[arg(long)]
         model: Option<PathBuf>,
     },
-    /// A model folder as a browser loads it (the encoder graph prepared, `model.tar`), for
-    /// an index built with --no-ship-model whose page passes `modelUrl`.
+    /// A model folder as a browser loads it (the encoder file, `model.bin`), for an index
+    /// built with --no-ship-model whose page passes `modelUrl`.
     PrepareModel {
         /// The model folder (`midashi-model.json` or a sentence-transformers export, with
         /// its ONNX and tokenizer.json).
         model: PathBuf,
-        /// The folder to write `model.tar`, `tokenizer.json` and `midashi-model.json` to.
+        /// The folder to write `model.bin`, `tokenizer.json` and `midashi-model.json` to.
         #[arg(long)]
         out: PathBuf,
-        /// Bits a weight: 4 (as an index ships it, where that agrees with the exact graph)
+        /// Bits a weight: 4 (as an index ships it, where that agrees with the exact model)
         /// or 8 (the ONNX's weights, computing exactly what it does).
         #[arg(long, default_value = "4", value_parser = weight_bits)]
-        bits: midashi_embed::graph::WeightBits,
+        bits: midashi_embed::WeightBits,
     },
     /// Retrieval quality on a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv), or
     /// with --docs on a docs folder whose sections a question set judges.
@@ -170,11 +170,11 @@ fn end_quietly_on_closed_pipe() {
 #[cfg(not(unix))]
 fn end_quietly_on_closed_pipe() {}
 
-/// `--bits 4|8` as the prepared graph's [`WeightBits`](midashi_embed::graph::WeightBits).
-fn weight_bits(s: &str) -> std::result::Result<midashi_embed::graph::WeightBits, String> {
+/// `--bits 4|8` as the encoder file's [`WeightBits`](midashi_embed::WeightBits).
+fn weight_bits(s: &str) -> std::result::Result<midashi_embed::WeightBits, String> {
     match s {
-        "4" => Ok(midashi_embed::graph::WeightBits::Four),
-        "8" => Ok(midashi_embed::graph::WeightBits::Eight),
+        "4" => Ok(midashi_embed::WeightBits::Four),
+        "8" => Ok(midashi_embed::WeightBits::Eight),
         _ => Err("4 (as an index ships the model) or 8 (the ONNX's own weights)".into()),
     }
 }

@@ -1,15 +1,15 @@
 //! The copy of the embedding model an index ships for the browser's queries: trimmed to the
 //! vocabulary a query on this site can use (`midashi_embed::trim` says what is kept and why;
 //! the model ships whole when that would not save a fifth of its word table), and either way
-//! with its encoder graph in the prepared form a browser loads fastest (`midashi_embed::graph`).
+//! with its encoder as the file the purpose-written encoder reads (`midashi_embed::bert`: no
+//! tract in the browser, 4-bit weights where they agree with the exact model).
 
 use crate::embedding::{model_info, noise_floor, EmbedReport};
 use crate::error::{CliError, Result};
 use midashi_core::build::ModelFiles;
 use midashi_core::format::entry::ModelInfo;
 use midashi_core::vectors::VectorsData;
-use midashi_embed::graph::WeightBits;
-use midashi_embed::{Embedder, ModelConfig};
+use midashi_embed::{Embedder, ModelConfig, WeightBits};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
@@ -35,7 +35,7 @@ pub fn ship_model(
         None => files,
     };
     let shipped = prepared_for_browser(files, WeightBits::default())?;
-    let four = midashi_embed::graph::weight_bits(&shipped.onnx) == WeightBits::Four;
+    let four = midashi_embed::bert::weight_bits(&shipped.onnx) == WeightBits::Four;
     report.shipped = Some((whole, shipped.onnx.len(), four));
     let query_embedder = shipped_embedder(&shipped)?;
     vectors.noise_floor = noise_floor(&query_embedder, vectors)?;
@@ -130,13 +130,13 @@ pub fn trim_for_site(
     }))
 }
 
-/// `files` as the browser loads them: the ONNX replaced by its prepared graph (typed and
-/// decluttered ahead of time: a page loads it in a third of the time; its weights in 4 bits
-/// where that agrees with the exact graph, `midashi_embed::graph::WeightBits`), and the
-/// configuration naming that graph's sha256 (`graph_sha256`) beside the model's own.
+/// `files` as every surface loads them to encode queries: the ONNX replaced by the encoder
+/// file (`midashi_embed::bert::prepare`: checked to compute what the ONNX does; its weights in
+/// 4 bits where that agrees with the exact model, `midashi_embed::WeightBits`), and the
+/// configuration naming that file's sha256 (`graph_sha256`) beside the model's own.
 pub fn prepared_for_browser(files: ModelFiles, bits: WeightBits) -> Result<ModelFiles> {
     let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
-    let graph = midashi_embed::graph::prepare(&files.onnx, bits).map_err(model)?;
+    let graph = midashi_embed::bert::prepare(&files.onnx, bits).map_err(model)?;
     let mut config = ModelConfig::from_json(&files.config_json).map_err(model)?;
     config.graph_sha256 = Some(
         Sha256::digest(&graph)

@@ -667,12 +667,12 @@ fn japanese_docs_get_the_multilingual_model_by_default() {
         "no shipped midashi-model.json names e5's query prefix"
     );
     // Trimmed to this site's pieces: a fraction of the 120 MB model (shipped as the prepared
-    // graph, `model.<hash>.tar`).
+    // encoder file, `model.<hash>.bin`).
     let onnx: u64 = fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
-            p.extension().is_some_and(|x| x == "tar")
+            p.extension().is_some_and(|x| x == "bin")
                 && p.file_name()
                     .is_some_and(|n| n.to_string_lossy().starts_with("model."))
         })

@@ -54,11 +54,11 @@ describe("semantic wasm module (midashi-wasm-embed)", { skip }, () => {
     let t = performance.now();
     const { WasmEmbedder } = require(pkg);
     const instantiateMs = performance.now() - t;
-    // The module reads the prepared graph, not ONNX: the whole model's, with the ONNX's own
-    // 8-bit weights (bit for bit what the ONNX computes; graph::prepare checks it).
+    // The module reads the encoder file, not ONNX: the whole model's, with the ONNX's own
+    // 8-bit weights (what the ONNX computes, to float rounding; bert::prepare checks it).
     const prepared = tempDir("midashi-parity-model-");
     execFileSync(buildIndexBin(), ["prepare-model", modelDir, "--out", prepared, "--bits", "8"], { stdio: "inherit" });
-    const graph = readFileSync(path.join(prepared, "model.tar"));
+    const graph = readFileSync(path.join(prepared, "model.bin"));
     const tokenizer = readFileSync(path.join(prepared, "tokenizer.json"));
     const config = readFileSync(path.join(prepared, "midashi-model.json"), "utf8");
     t = performance.now();
@@ -101,7 +101,7 @@ describe("semantic wasm module (midashi-wasm-embed)", { skip }, () => {
     const config = readFileSync(path.join(modelDir, "midashi-model.json"), "utf8");
     const tokenizer = readFileSync(path.join(modelDir, "tokenizer.json"));
     assert.throws(() => new WasmEmbedder(new Uint8Array([1, 2, 3]), tokenizer, config), /embedding model unusable/);
-    // An ONNX is refused with what to do: the module reads only the prepared graph.
+    // An ONNX is refused with what to do: the module reads only the encoder file.
     assert.throws(() => new WasmEmbedder(readFileSync(path.join(modelDir, "model.onnx")), tokenizer, config), /prepare-model/);
     assert.throws(() => new WasmEmbedder(new Uint8Array(), tokenizer, "{"), /midashi-model.json/);
   });

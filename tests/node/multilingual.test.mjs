@@ -47,7 +47,7 @@ describe("Japanese docs get semantic search with the multilingual model", { skip
   });
 
   test("the shipped model is the trimmed copy, and a Japanese question is answered by meaning", async () => {
-    const onnx = readdirSync(dir).filter((f) => /^model\.[0-9a-f]{16}\.tar$/.test(f));
+    const onnx = readdirSync(dir).filter((f) => /^model\.[0-9a-f]{16}\.bin$/.test(f));
     assert.equal(onnx.length, 1);
     assert.ok(statSync(path.join(dir, onnx[0])).size < 40e6, "trimmed to the site's pieces");
     const idx = await Midashi.load(dir);

@@ -93,7 +93,7 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     assert.ok(downloads.length >= 2, `progress events: ${JSON.stringify(events)}`);
     const last = downloads.at(-1);
     const { readdirSync, statSync } = await import("node:fs");
-    const modelBytes = statSync(path.join(dir, readdirSync(dir).find((f) => /^model\.[0-9a-f]{16}\.tar$/.test(f)))).size;
+    const modelBytes = statSync(path.join(dir, readdirSync(dir).find((f) => /^model\.[0-9a-f]{16}\.bin$/.test(f)))).size;
     assert.ok(modelBytes > 5e6 && last.total >= modelBytes, `the model (${modelBytes} bytes) is counted in the total: ${last.total}`);
     for (const e of downloads) assert.ok(e.loaded <= e.total, JSON.stringify(e));
     assert.ok(events.some((e) => e.phase === "compile"), "a compile phase is reported");
@@ -229,7 +229,7 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
 
   test("a missing model fails semantic search clearly; keyword search goes on", async () => {
     const { readdirSync } = await import("node:fs");
-    const model = readdirSync(dir).find((f) => f.startsWith("model.") && f.endsWith(".tar"));
+    const model = readdirSync(dir).find((f) => f.startsWith("model.") && f.endsWith(".bin"));
     assert.ok(model);
     const broken = copyIndexWith(dir, model, (b) => b.subarray(0, 1000));
     const idx = await Midashi.load(broken);
@@ -247,7 +247,7 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
 
   test("a model file with one flipped bit is refused as CORRUPTED, not used (#27 item 2); keyword search goes on", async () => {
     const { readdirSync } = await import("node:fs");
-    const model = readdirSync(dir).find((f) => f.startsWith("model.") && f.endsWith(".tar"));
+    const model = readdirSync(dir).find((f) => f.startsWith("model.") && f.endsWith(".bin"));
     const flipped = copyIndexWith(dir, model, (b) => {
       const c = Buffer.from(b);
       c[Math.floor(c.length / 2)] ^= 0x10;
@@ -263,13 +263,13 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     assert.ok(r.results.length > 0);
   });
 
-  test("the index ships the prepared graph, trimmed, in 4 bits; a modelUrl folder from prepare-model answers an index built without one nearly alike", async () => {
+  test("the index ships the encoder file, trimmed, in 4 bits; a modelUrl folder from prepare-model answers an index built without one nearly alike", async () => {
     const { readdirSync, readFileSync } = await import("node:fs");
     const names = readdirSync(dir);
     assert.ok(!names.some((f) => f.endsWith(".onnx")), names.join(" "));
     const config = JSON.parse(readFileSync(path.join(dir, names.find((f) => f.startsWith("model-config."))), "utf8"));
     assert.match(config.graph_sha256, /^[0-9a-f]{64}$/);
-    assert.notEqual(config.graph_sha256, config.sha256, "the model's identity is its ONNX's, not the prepared file's");
+    assert.notEqual(config.graph_sha256, config.sha256, "the model's identity is its ONNX's, not the encoder file's");
     const tokenizer = names.find((f) => f.startsWith("tokenizer."));
     assert.ok(readFileSync(path.join(dir, tokenizer)).length < readFileSync(path.join(MODEL, "tokenizer.json")).length / 2, "the vocabulary is trimmed to the site's pieces");
     // The documented way to serve the model apart: --no-ship-model, `build-index
@@ -282,18 +282,19 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     await assert.rejects(onnxFolder.warmup(), (e) => e.code === "SEMANTIC_UNAVAILABLE" && /prepare-model/.test(e.message));
     const served = tempDir("midashi-model-");
     await execFileAsync(buildIndexBin(), ["prepare-model", MODEL, "--out", served]);
-    assert.deepEqual(readdirSync(served).sort(), ["midashi-model.json", "model.tar", "tokenizer.json"]);
+    assert.deepEqual(readdirSync(served).sort(), ["midashi-model.json", "model.bin", "tokenizer.json"]);
     const shipped = await Midashi.load(dir);
     after(() => shipped.close());
     const own = await Midashi.load(bare, { modelUrl: served });
     after(() => own.close());
     await Promise.all([shipped.warmup(), own.warmup()]);
-    // Both copies' weights are 4-bit (the word table and most weights are `.q4g` entries;
+    // Both copies' weights are 4-bit (the word table and most weights are `MQ4G` entries;
     // docs/index-format.md); the shipped one's vocabulary is trimmed to the site's pieces,
     // which groups the word table's rows into other 4-bit blocks. Questions in the docs'
     // words and common English: the same best answer, nearly the same five and scores.
     const graph = readFileSync(path.join(dir, names.find((f) => f.startsWith("model."))));
-    assert.ok(graph.includes(".q4g") && graph.includes(".q8c"), "4-bit weights beside 8-bit down-projections");
+    assert.ok(graph.subarray(0, 4).toString() === "MBRT", "the encoder file");
+    assert.ok(graph.includes("MQ4G") && graph.includes("MQ8C"), "4-bit weights beside 8-bit down-projections");
     for (const q of ["can I search without a network connection", "how are results ranked"]) {
       const a = await shipped.search(q, { mode: "semantic", limit: 5, cache: false });
       const b = await own.search(q, { mode: "semantic", limit: 5, cache: false });

@@ -1,6 +1,6 @@
-// The side that owns the semantic module (crates/midashi-wasm-embed: tokenizer + tract encoder)
+// The side that owns the semantic module (crates/midashi-wasm-embed: tokenizer + BERT encoder)
 // and the model: it runs in its own Web Worker (embed-worker.ts), or on the calling thread in
-// Node. It loads once — module, model (the prepared encoder graph), tokenizer, config, fetched in parallel with
+// Node. It loads once — module, model (the encoder file), tokenizer, config, fetched in parallel with
 // progress — and then turns query text into the vector the index's semantic leg scores with.
 
 import { MidashiError, toMidashiError } from "./errors.js";

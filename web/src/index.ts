@@ -554,7 +554,7 @@ function modelFiles(info: IndexInfo, options: LoadOptions): Pick<EmbedSources, "
     const dir = absolute(options.modelUrl);
     // A folder `build-index prepare-model` wrote: the semantic module reads the prepared
     // graph only, not ONNX.
-    return { model: join(dir, "model.tar"), tokenizer: join(dir, "tokenizer.json"), config: join(dir, "midashi-model.json"), sizes: {}, shipped: false };
+    return { model: join(dir, "model.bin"), tokenizer: join(dir, "tokenizer.json"), config: join(dir, "midashi-model.json"), sizes: {}, shipped: false };
   }
   const file = (kind: "Model" | "Tokenizer" | "ModelConfig") => info.manifest.files.find((f) => f.kind === kind);
   const model = file("Model");
@@ -563,7 +563,7 @@ function modelFiles(info: IndexInfo, options: LoadOptions): Pick<EmbedSources, "
   if (!model || !tokenizer || !config) {
     throw new MidashiError(
       "SEMANTIC_UNAVAILABLE",
-      `index ${JSON.stringify(info.name)} has vectors but ships no model (built with --no-ship-model): pass modelUrl, a folder \`build-index prepare-model <model folder> --out <folder>\` wrote (model.tar, tokenizer.json, midashi-model.json)`,
+      `index ${JSON.stringify(info.name)} has vectors but ships no model (built with --no-ship-model): pass modelUrl, a folder \`build-index prepare-model <model folder> --out <folder>\` wrote (model.bin, tokenizer.json, midashi-model.json)`,
     );
   }
   return {

@@ -417,7 +417,7 @@ export interface LoadOptions extends AssetOptions {
   semantic?: "auto" | "on-demand" | "lazy" | "idle" | "off";
   /**
    * A folder with the embedding model as `build-index prepare-model <model folder> --out
-   * <folder>` writes it (`model.tar`, `tokenizer.json`, `midashi-model.json`), for an index
+   * <folder>` writes it (`model.bin`, `tokenizer.json`, `midashi-model.json`), for an index
    * built with `--no-ship-model`. Default: the model files the index names. It must be the
    * model the vectors were made with.
    */

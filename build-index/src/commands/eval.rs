@@ -390,7 +390,7 @@ pub fn run(
             );
         }
         if let Some(e) = encode_p50 {
-            println!("query encoding p50={e:.2} ms (native tract, 1 thread per query)");
+            println!("query encoding p50={e:.2} ms (native, the shipped encoder file, 1 thread per query)");
         }
     }
     Ok(())

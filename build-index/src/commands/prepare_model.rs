@@ -1,23 +1,22 @@
 //! `build-index prepare-model <model folder> --out <folder>`: a model folder as a browser
 //! loads it, for a site that serves one model apart from its indexes (built with
 //! `--no-ship-model`; the page passes `modelUrl`). The browser's semantic module reads only
-//! the prepared encoder graph (`midashi_embed::graph`), not ONNX: parsing and typing an ONNX
-//! made a page wait and put ONNX's parser in every visitor's download.
+//! the encoder file (`midashi_embed::bert`), not ONNX: running ONNX put tract in every
+//! visitor's download.
 
 use crate::error::{CliError, Result};
 use crate::shipped_model::{prepared_for_browser, shipped_embedder};
 use midashi_core::build::ModelFiles;
-use midashi_embed::graph::WeightBits;
-use midashi_embed::{ModelConfig, ModelDir, MODEL_CONFIG_FILE};
+use midashi_embed::{ModelConfig, ModelDir, WeightBits, MODEL_CONFIG_FILE};
 use std::path::Path;
 
-/// The prepared graph's file name in a model folder (`midashi-model.json` names it).
-pub const PREPARED_GRAPH_FILE: &str = "model.tar";
+/// The encoder file's name in a model folder (`midashi-model.json` names it).
+pub const PREPARED_GRAPH_FILE: &str = "model.bin";
 
-/// Writes `out/model.tar` (the whole model's encoder graph, prepared as an index ships it:
-/// with `bits` Four, 4-bit weights where they agree with the exact graph), `out/tokenizer.json` and
+/// Writes `out/model.bin` (the whole model's encoder file, as an index ships it: with `bits`
+/// Four, 4-bit weights where they agree with the exact model), `out/tokenizer.json` and
 /// `out/midashi-model.json` (the ONNX's sha256 stays the model's identity; `graph_sha256`
-/// names the prepared file), after loading them back as every surface will.
+/// names the encoder file), after loading them back as every surface will.
 pub fn run(model: &Path, out: &Path, bits: WeightBits) -> Result<()> {
     let bad = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
     let dir = ModelDir::read(model).map_err(bad)?;

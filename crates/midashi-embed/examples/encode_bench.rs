@@ -2,10 +2,11 @@
 //!
 //!   cargo run --release -p midashi-embed --example encode_bench [-- <model dir>]
 //!
-//! Prints the model load time (read + parse + optimise) of the ONNX and of the prepared graph
-//! an index ships (`midashi_embed::graph`), their sizes, and whether they embed alike; then the median and p90 encode
-//! latency of one query for a 27-token text and a 256-token (truncated) text (one thread; tract does not
-//! multithread a single run by default), after a warm-up.
+//! Prints the model load time of the ONNX (tract: read + parse + optimise), of tract's
+//! prepared graph (`midashi_embed::graph`) and of the encoder file an index ships
+//! (`midashi_embed::bert`), their sizes, and whether they embed alike; then the median and p90
+//! encode latency of one query for a 27-token text and a 256-token (truncated) text through
+//! tract and through the purpose-written encoder (one thread each), after a warm-up.
 
 use std::time::{Duration, Instant};
 
@@ -34,12 +35,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // default; 8-bit for comparison).
     let files = midashi_embed::ModelDir::read(dir)?;
     let text = "How do I borrow a value without taking ownership of it?";
-    for bits in [
-        midashi_embed::graph::WeightBits::Eight,
-        midashi_embed::graph::WeightBits::Four,
+    let mut shipped = None;
+    for (form, bits) in [
+        ("prepared graph", midashi_embed::WeightBits::Eight),
+        ("prepared graph", midashi_embed::WeightBits::Four),
+        ("encoder file", midashi_embed::WeightBits::Eight),
+        ("encoder file", midashi_embed::WeightBits::Four),
     ] {
         let started = Instant::now();
-        let prepared = midashi_embed::graph::prepare(&files.onnx, bits)?;
+        let prepared = if form == "encoder file" {
+            midashi_embed::bert::prepare(&files.onnx, bits)?
+        } else {
+            midashi_embed::graph::prepare(&files.onnx, bits)?
+        };
         let prepare = started.elapsed();
         let mut loads = Vec::new();
         let mut from_prepared = None;
@@ -56,14 +64,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (a, b) = (embedder.embed(text)?, e.embed(text)?);
         let cosine: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
         println!(
-            "prepared graph, {bits:?} bits: {:.1} MB, made in {:.0} ms; load {:.0} / {:.0} / {:.0} ms; cosine to the ONNX's vector {cosine:.5}",
+            "{form}, {bits:?} bits: {:.1} MB, made in {:.0} ms; load {:.0} / {:.0} / {:.0} ms; cosine to the ONNX's vector {cosine:.5}",
             prepared.len() as f64 / 1e6,
             ms(prepare),
             loads[0],
             loads[1],
             loads[2]
         );
+        if form == "encoder file" && bits == midashi_embed::WeightBits::Four {
+            shipped = from_prepared;
+        }
     }
+    let shipped = shipped.expect("the encoder file loaded");
 
     // Texts whose token counts (with [CLS]/[SEP]) are exactly 27 and 256.
     let short = fit("Midashi finds the section of the documentation that answers a question, in the browser, offline, and from the command line too", 27, &embedder);
@@ -71,7 +83,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Longer than the limit: embed() truncates it to exactly max_tokens (256).
     let long = long_source;
 
-    for (label, text) in [("27 tokens", &short), ("256 tokens", &long)] {
+    for ((label, text), (encoder, embedder)) in [("27 tokens", &short), ("256 tokens", &long)]
+        .into_iter()
+        .flat_map(|t| {
+            [
+                (t, ("tract, ONNX", &embedder)),
+                (t, ("encoder file, 4-bit", &shipped)),
+            ]
+        })
+    {
         let n = embedder.token_ids(text)?.len();
         let iterations = if n > 100 { 30 } else { 100 };
         for _ in 0..3 {
@@ -86,7 +106,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect();
         times.sort();
         println!(
-            "{label:>10} ({n} tokens): median {:.1} ms, p90 {:.1} ms, min {:.1} ms over {iterations} runs",
+            "{encoder:>20} {label:>10} ({n} tokens): median {:.1} ms, p90 {:.1} ms, min {:.1} ms over {iterations} runs",
             ms(times[times.len() / 2]),
             ms(times[times.len() * 9 / 10]),
             ms(times[0])

@@ -61,8 +61,9 @@ pub struct ModelConfig {
     /// new model never reuses vectors of the old one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
-    /// sha256 of the prepared graph an index ships in place of the ONNX
-    /// ([`crate::graph::prepare`]); written by build-index into the shipped copy's
+    /// sha256 of the encoder file an index ships in place of the ONNX
+    /// ([`crate::bert::prepare`]; the name is from when that was tract's prepared graph);
+    /// written by build-index into the shipped copy's
     /// configuration, so a browser can check the bytes it fetched. `sha256` stays the
     /// model's identity (the ONNX the vectors were made with).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -17,7 +17,7 @@ pub enum EmbedError {
     /// The tokenizer rejected its file or the text.
     #[error("tokenizer: {0}")]
     Tokenizer(String),
-    /// tract failed while running the encoder.
+    /// The encoder failed on this input (tract, or the purpose-written encoder).
     #[error("encoder failed: {0}")]
     Inference(String),
 }

@@ -1,10 +1,11 @@
 //! Text → vector for Midashi's semantic leg.
 //!
-//! An [`Embedder`] couples a model's `tokenizer.json` (Hugging Face `tokenizers`), an ONNX
-//! sentence encoder (run by tract) and the pooling/normalisation its sentence-transformers
-//! config prescribes. The same code runs natively (build-index embeds documents) and in
-//! wasm32 (the browser embeds queries), so a query and the documents it is compared with are
-//! always encoded identically.
+//! An [`Embedder`] couples a model's `tokenizer.json` (Hugging Face `tokenizers`), a sentence
+//! encoder and the pooling/normalisation its sentence-transformers config prescribes. The
+//! encoder is tract running the model's ONNX (build-index embeds the documents with it,
+//! feature `tract`) or the purpose-written BERT encoder ([`bert`]) running the file an index
+//! ships, which every surface — CLI, MCP, Node, the browser — encodes queries with; `prepare`
+//! checks that the two compute the same. Tokenizer and pooling are one code for both.
 //!
 //! The default model is all-MiniLM-L6-v2 as written by `scripts/fetch-model.sh`
 //! (`models/all-MiniLM-L6-v2/`: weight-only int8 `model.onnx`, `tokenizer.json`,
@@ -19,9 +20,13 @@
 //! # Ok(()) }
 //! ```
 
+pub mod bert;
 mod config;
+mod encoder;
 mod error;
+#[cfg(feature = "tract")]
 pub mod graph;
+mod packed;
 mod passages;
 #[cfg(feature = "onnx")]
 pub mod trim;
@@ -30,12 +35,10 @@ pub mod trim;
 pub use config::ModelDir;
 pub use config::{ModelConfig, Pooling, MODEL_CONFIG_FILE};
 pub use error::EmbedError;
+pub use packed::{WeightBits, FOUR_BITS_AGREEMENT};
 pub use passages::PASSAGE_TOKENS;
 
-use graph::InputKind;
-use std::sync::Arc;
 use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
-use tract_nnef::prelude::*;
 
 /// A loaded model: tokenizer + optimised encoder plan + pooling. Cheap to share across threads
 /// (`Send + Sync`; every call uses its own execution state).
@@ -51,8 +54,7 @@ pub struct Embedder {
     /// BERT) with their type ids: each document window is wrapped in them. Learnt from the
     /// tokenizer's own template at load.
     template: Template,
-    plan: Arc<TypedRunnableModel>,
-    inputs: Vec<InputKind>,
+    encoder: Box<dyn encoder::Encode>,
 }
 
 impl std::fmt::Debug for Embedder {
@@ -79,8 +81,9 @@ fn truncation(max_length: usize, stride: usize) -> TruncationParams {
 }
 
 impl Embedder {
-    /// Builds an embedder from the bytes of an encoder graph — ONNX, or the prepared form an
-    /// index ships ([`graph::prepare`]; told apart by their bytes) — and a `tokenizer.json`.
+    /// Builds an embedder from the bytes of an encoder — the file an index ships
+    /// ([`bert::prepare`]), or with feature `tract` an ONNX or the prepared graph older
+    /// indexes shipped; told apart by their bytes — and a `tokenizer.json`.
     ///
     /// The encoder must take some of `input_ids`, `attention_mask`, `token_type_ids` (int64
     /// `[batch, sequence]`) and return token vectors `[batch, sequence, dims]` (pooled here)
@@ -102,14 +105,13 @@ impl Embedder {
         let counter = std::sync::OnceLock::new();
         let template = Template::learn(&tokenizer, config.max_tokens, &config.document_prefix)?;
 
-        let (plan, inputs) = graph::load_plan(onnx, config.dims)?;
+        let encoder = encoder::load(onnx, config.dims)?;
         Ok(Embedder {
             config,
             tokenizer,
             counter,
             template,
-            plan,
-            inputs,
+            encoder,
         })
     }
 
@@ -246,33 +248,12 @@ impl Embedder {
 
     /// Runs the encoder on one token sequence and pools its output.
     fn run(&self, tokens: &Tokens) -> Result<Vec<f32>, EmbedError> {
-        let len = tokens.ids.len();
         let mask = &tokens.mask[..];
-        let feeds = graph::feeds(&self.inputs, &tokens.ids, mask, &tokens.type_ids)?;
-        let outputs = self
-            .plan
-            .run(feeds)
-            .map_err(|e| EmbedError::Inference(format!("{e:#}")))?;
-        let output = outputs[0]
-            .to_plain_array_view::<f32>()
-            .map_err(|e| EmbedError::Inference(format!("encoder output is not f32: {e}")))?;
-        let dims = self.config.dims;
-        let shape = output.shape().to_vec();
-        let mut vector = match shape.as_slice() {
-            // Token vectors: pool them.
-            [1, n, d] if *n == len && *d == dims => {
-                let tokens = output
-                    .into_shape_with_order((len, dims))
-                    .map_err(|e| EmbedError::Inference(e.to_string()))?;
-                pool(self.config.pooling, tokens, mask)
+        let mut vector = match self.encoder.encode(&tokens.ids, &tokens.type_ids, mask)? {
+            encoder::Output::Tokens(states) => {
+                pool(self.config.pooling, &states, self.config.dims, mask)
             }
-            // Already a sentence vector (an export with pooling inside the graph).
-            [1, d] if *d == dims => output.iter().copied().collect(),
-            _ => {
-                return Err(EmbedError::BadModel(format!(
-                    "encoder output has shape {shape:?}, expected [1, {len}, {dims}] or [1, {dims}]"
-                )))
-            }
+            encoder::Output::Sentence(vector) => vector,
         };
         if self.config.normalize {
             let norm = vector.iter().map(|v| v * v).sum::<f32>().sqrt();
@@ -391,18 +372,18 @@ fn prefixed<'a>(prefix: &str, text: &'a str) -> std::borrow::Cow<'a, str> {
     }
 }
 
-/// Pools token vectors `[len, dims]` into one vector, ignoring positions whose mask is 0.
-fn pool(pooling: Pooling, tokens: tract_ndarray::ArrayView2<f32>, mask: &[u32]) -> Vec<f32> {
-    let dims = tokens.ncols();
+/// Pools token vectors `[len, dims]` (row-major) into one vector, ignoring positions whose
+/// mask is 0.
+fn pool(pooling: Pooling, tokens: &[f32], dims: usize, mask: &[u32]) -> Vec<f32> {
     let kept = || {
         tokens
-            .outer_iter()
+            .chunks_exact(dims)
             .zip(mask)
             .filter(|(_, &m)| m != 0)
             .map(|(row, _)| row)
     };
     match pooling {
-        Pooling::Cls => tokens.row(0).to_vec(),
+        Pooling::Cls => tokens[..dims.min(tokens.len())].to_vec(),
         Pooling::Mean => {
             // Sum in f64: 256 tokens of f32 lose a few ulps otherwise, and this is cheap.
             let mut sum = vec![0f64; dims];
@@ -485,10 +466,10 @@ mod tests {
 
     #[test]
     fn pooling_ignores_masked_tokens() {
-        let tokens = tract_ndarray::arr2(&[[1.0f32, 2.0], [3.0, 4.0], [100.0, -100.0]]);
+        let tokens = [1.0f32, 2.0, 3.0, 4.0, 100.0, -100.0];
         let mask = [1, 1, 0];
-        assert_eq!(pool(Pooling::Mean, tokens.view(), &mask), vec![2.0, 3.0]);
-        assert_eq!(pool(Pooling::Max, tokens.view(), &mask), vec![3.0, 4.0]);
-        assert_eq!(pool(Pooling::Cls, tokens.view(), &mask), vec![1.0, 2.0]);
+        assert_eq!(pool(Pooling::Mean, &tokens, 2, &mask), vec![2.0, 3.0]);
+        assert_eq!(pool(Pooling::Max, &tokens, 2, &mask), vec![3.0, 4.0]);
+        assert_eq!(pool(Pooling::Cls, &tokens, 2, &mask), vec![1.0, 2.0]);
     }
 }

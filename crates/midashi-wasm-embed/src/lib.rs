@@ -7,18 +7,18 @@
 //! const vector = embedder.embed("how do I configure the index?"); // Float32Array(384)
 //! ```
 //!
-//! The model files are the ones an index ships (`model.<hash>.tar`, `tokenizer.<hash>.json`,
-//! `model-config.<hash>.json`) or `build-index prepare-model` writes (`model.tar`,
-//! `tokenizer.json`, `midashi-model.json`): the encoder graph in its prepared form
-//! ([`midashi_embed::graph`]). This module reads no ONNX — ONNX's parser and type inference
-//! were a third of it, and a page loads the prepared graph faster. The caller fetches the
-//! files, so this module does no I/O and works the same in a page, a Web Worker and Node.
+//! The model files are the ones an index ships (`model.<hash>.bin`, `tokenizer.<hash>.json`,
+//! `model-config.<hash>.json`) or `build-index prepare-model` writes (`model.bin`,
+//! `tokenizer.json`, `midashi-model.json`): the encoder file the purpose-written BERT encoder
+//! runs ([`midashi_embed::bert`]). This module has no tract and reads no ONNX: tract was
+//! 2.27 MB brotli of every visitor's download. The caller fetches the files, so this module
+//! does no I/O and works the same in a page, a Web Worker and Node.
 
 use midashi_embed::{Embedder, ModelConfig};
 use wasm_bindgen::prelude::*;
 
-/// A loaded embedding model. Construct once (parsing and optimising the graph takes about a
-/// second) and reuse for every query.
+/// A loaded embedding model. Construct once (expanding the weights takes tens of
+/// milliseconds) and reuse for every query.
 #[wasm_bindgen]
 pub struct WasmEmbedder {
     inner: Embedder,
@@ -26,9 +26,9 @@ pub struct WasmEmbedder {
 
 #[wasm_bindgen]
 impl WasmEmbedder {
-    /// Loads a model from the bytes of its prepared graph and `tokenizer.json`, and the text of
+    /// Loads a model from the bytes of its encoder file and `tokenizer.json`, and the text of
     /// its `midashi-model.json`. Throws an Error whose message says what is wrong with which
-    /// file (an ONNX: that `build-index prepare-model` makes the graph from it).
+    /// file (an ONNX: that `build-index prepare-model` makes the encoder file from it).
     #[wasm_bindgen(constructor)]
     pub fn new(
         graph: &[u8],

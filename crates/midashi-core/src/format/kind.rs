@@ -119,21 +119,23 @@ impl FileKind {
         }
     }
 
-    /// The extension of its files: `bin` for Midashi's own (header + postcard), the
-    /// native one for the model files shipped as they are.
+    /// The extension of its files: `bin` for Midashi's own (header + postcard, or the
+    /// encoder file, `midashi_embed::bert`), `json` for the tokenizer and model configuration
+    /// shipped as they are.
     pub fn extension(self) -> &'static str {
         match self {
-            FileKind::Model => "tar",
+            FileKind::Model => "bin",
             FileKind::Tokenizer | FileKind::ModelConfig => "json",
             _ => "bin",
         }
     }
 
     /// The extensions its files may have: [`FileKind::extension`], then any an earlier build
-    /// wrote (a model shipped as ONNX), so such files are still checked and cleaned up.
+    /// wrote (a model shipped as tract's prepared graph, `tar`, or as ONNX), so such files are
+    /// still checked and cleaned up.
     fn extensions(self) -> &'static [&'static str] {
         match self {
-            FileKind::Model => &["tar", "onnx"],
+            FileKind::Model => &["bin", "tar", "onnx"],
             FileKind::Tokenizer | FileKind::ModelConfig => &["json"],
             _ => &["bin"],
         }

@@ -21,6 +21,7 @@
 //! looks rows up in but keeps in f32 (the position embeddings) to 8, rounded (`repack.rs`).
 
 use crate::error::EmbedError;
+use crate::packed::{q4, q8c, Values};
 use std::io::Read;
 use std::sync::Arc;
 use tract_nnef::internal::{Nnef, Registry, Resource, ResourceLoader, StaticName};
@@ -100,23 +101,7 @@ fn optimised(bytes: &[u8]) -> Result<(TypedModel, Vec<InputKind>), EmbedError> {
     Ok((typed, inputs))
 }
 
-/// How the prepared graph stores the weights of a weight-only quantised model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum WeightBits {
-    /// int8 and a scale per column, as the ONNX has them: runs exactly as the ONNX does.
-    Eight,
-    /// 4 bits a value (`q4`): half the bytes, for the copy a browser downloads; its outputs
-    /// are checked against the exact graph's ([`FOUR_BITS_AGREEMENT`]).
-    #[default]
-    Four,
-}
-
-/// The least cosine similarity between the exact graph's sentence (mean) vectors and the
-/// 4-bit graph's, on [`prepare`]'s probe sequences, for 4 bits to be kept: a safety net for
-/// a model whose weights 4 bits break (it ships with 8). The probes are arbitrary pieces, on
-/// which a model agrees less than on text: all-MiniLM-L6-v2 gives 0.957, multilingual-e5-small
-/// 0.999, where queries' nDCG@10 moves by −0.008 (SciFact semantic) and 0 (JSQuAD hybrid).
-pub const FOUR_BITS_AGREEMENT: f32 = 0.9;
+pub use crate::packed::{WeightBits, FOUR_BITS_AGREEMENT};
 
 /// How a prepared graph stores its weights: [`WeightBits::Four`] if any tensor is 4-bit.
 /// (An ONNX, or bytes that are no tar, count as 8.)
@@ -178,20 +163,33 @@ struct Probed {
     mean: Vec<f32>,
 }
 
-/// The graph's outputs for a few id sequences (ids below 2,000, which every vocabulary,
+/// A few id sequences to compare encoders on (ids below 2,000, which every vocabulary,
 /// trimmed or not, has: specials, punctuation, short pieces).
+#[cfg(feature = "onnx")]
+pub(crate) const PROBES: [&[u32]; 3] = [
+    &[101, 1023, 1003, 1037, 1231, 102],
+    &[0, 5, 17, 1999, 60, 250, 7, 1500, 2],
+    &[1, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 310, 3],
+];
+
+/// What tract computes from `onnx` for each of [`PROBES`] (type ids 0, mask 1): the token
+/// vectors, flat. The reference the purpose-written encoder is checked against.
+#[cfg(feature = "onnx")]
+pub(crate) fn reference_states(onnx: &[u8]) -> Result<Vec<Vec<f32>>, EmbedError> {
+    Ok(probe(decluttered_from_onnx(onnx)?)?
+        .into_iter()
+        .map(|p| p.tokens)
+        .collect())
+}
+
+/// The graph's outputs for [`PROBES`].
 #[cfg(feature = "onnx")]
 fn probe(mut model: TypedModel) -> Result<Vec<Probed>, EmbedError> {
     let inputs = input_kinds(&model)?;
     model.optimize().map_err(|e| bad("optimisation", e))?;
     let plan = model.into_runnable().map_err(|e| bad("plan", e))?;
-    let probes: [&[u32]; 3] = [
-        &[101, 1023, 1003, 1037, 1231, 102],
-        &[0, 5, 17, 1999, 60, 250, 7, 1500, 2],
-        &[1, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 310, 3],
-    ];
     let mut out = Vec::new();
-    for ids in probes {
+    for ids in PROBES {
         let ones = vec![1u32; ids.len()];
         let zeros = vec![0u32; ids.len()];
         let result = plan
@@ -357,17 +355,19 @@ impl ResourceLoader for PackedLoader {
         };
         let mut bytes = Vec::new();
         reader.read_to_end(&mut bytes)?;
-        let tensor = unpack(&bytes).ok_or_else(|| {
+        let unpacked = unpack(&bytes).ok_or_else(|| {
             TractError::msg(format!("{path:?} is not a packed tensor (damaged?)"))
         })?;
+        let shape = unpacked.dims;
+        let tensor = match unpacked.values {
+            Values::F32(v) => tract_ndarray::ArrayD::from_shape_vec(shape, v)?.into_tensor(),
+            Values::I8(v) => tract_ndarray::ArrayD::from_shape_vec(shape, v)?.into_tensor(),
+        };
         // The tensor's id is its path without the extension, as tract's .dat loader names it.
         let id = path.with_extension("").to_string_lossy().into_owned();
         Ok(Some((id, Arc::new(tensor))))
     }
 }
 
-mod q4;
-mod q8c;
 #[cfg(feature = "onnx")]
 mod repack;
-mod shape;

@@ -1,7 +1,8 @@
 //! The prepared graph's tar, rewritten from tract's NNEF: large weights packed (`.q8c`, or
 //! `.q4g` for [`WeightBits::Four`]), entries in a fixed order with fixed metadata.
 
-use super::{q4, q8c, WeightBits};
+use super::WeightBits;
+use crate::packed::{q4, q8c};
 
 /// Tensors smaller than this stay `.dat`: not worth a second format.
 const MIN_VALUES: usize = 4096;

@@ -2,7 +2,7 @@
 //! dimension u32.
 
 /// A shape as entries store it: rank u32, then each dimension u32 (rank 1 to 8).
-pub(super) fn dims_at(b: &[u8]) -> Option<(Vec<usize>, &[u8])> {
+pub(crate) fn dims_at(b: &[u8]) -> Option<(Vec<usize>, &[u8])> {
     let (rank, mut rest) = u32_at(b)?;
     if rank == 0 || rank > 8 {
         return None;
@@ -18,7 +18,7 @@ pub(super) fn dims_at(b: &[u8]) -> Option<(Vec<usize>, &[u8])> {
 
 /// Writes a shape as [`dims_at`] reads it.
 #[cfg(feature = "onnx")]
-pub(super) fn push_dims(out: &mut Vec<u8>, dims: &[usize]) {
+pub(crate) fn push_dims(out: &mut Vec<u8>, dims: &[usize]) {
     out.extend((dims.len() as u32).to_le_bytes());
     for &d in dims {
         out.extend((d as u32).to_le_bytes());

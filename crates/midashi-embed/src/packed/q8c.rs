@@ -1,13 +1,14 @@
 //! The `.q8c` entry format, writer beside reader: a weight-only quantised weight as its int8
 //! values and a scale per column, expanded at load to the very f32 bits decluttering made.
 
-/// Entry extension (`<label>.q8c` in place of `<label>.dat`).
-pub(super) const EXTENSION: &str = "q8c";
+/// Entry extension in tract's prepared graph (`<label>.q8c` in place of `<label>.dat`).
+#[cfg_attr(not(feature = "tract"), allow(dead_code))] // the prepared graph's entries
+pub(crate) const EXTENSION: &str = "q8c";
 const MAGIC: &[u8; 4] = b"MQ8C";
 
 /// `MQ8C`, rank u32, dims u32 × rank, scales f32 × last dim, values i8 × product:
 /// value i of column c = (q[i] as f32) × scale[c] (f32 multiplication).
-pub(super) fn unpack(bytes: &[u8]) -> Option<tract_nnef::prelude::Tensor> {
+pub(crate) fn unpack(bytes: &[u8]) -> Option<super::Unpacked> {
     let rest = bytes.strip_prefix(MAGIC)?;
     let (dims, rest) = super::shape::dims_at(rest)?;
     let columns = *dims.last()?;
@@ -20,16 +21,24 @@ pub(super) fn unpack(bytes: &[u8]) -> Option<tract_nnef::prelude::Tensor> {
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
-    let mut tensor = tract_nnef::prelude::Tensor::zero::<f32>(&dims).ok()?;
-    let mut view = tensor.to_plain_array_view_mut::<f32>().ok()?;
-    let out = view.as_slice_mut()?;
+    let mut out = vec![0f32; count];
     // Row by row, so the inner loop is a plain multiply of two slices (SIMD in wasm too).
     for (row, q_row) in out.chunks_exact_mut(columns).zip(q.chunks_exact(columns)) {
-        for ((o, &v), &s) in row.iter_mut().zip(q_row).zip(&scales) {
-            *o = f32::from(v as i8) * s;
-        }
+        expand(row, q_row, &scales);
     }
-    Some(tensor)
+    Some(super::Unpacked {
+        dims,
+        values: super::Values::F32(out),
+    })
+}
+
+/// One row of int8 values times their columns' scales. A call per row: see `q4`'s `expand`
+/// on why (V8 optimises a function between calls, not during one).
+#[inline(never)]
+fn expand(row: &mut [f32], q: &[u8], scales: &[f32]) {
+    for ((o, &v), &s) in row.iter_mut().zip(q).zip(scales) {
+        *o = f32::from(v as i8) * s;
+    }
 }
 
 /// Per column of `values` (row-major, `columns` wide): a scale and int8 values whose
@@ -73,10 +82,10 @@ fn decompose(values: &[f32], columns: usize) -> Option<(Vec<f32>, Vec<i8>)> {
 
 /// `values` (row-major, `dims` its shape) rounded to int8 × a scale per column (max |w| / 127)
 /// as a `.q8c` entry: for a table the model keeps in f32, whose rows 4 bits would move too
-/// far (the position embeddings; `super::repack` says why 8 bits). `None` for a non-finite
+/// far (the position embeddings; `crate::graph`'s repack says why 8 bits). `None` for a non-finite
 /// value.
 #[cfg(feature = "onnx")]
-pub(super) fn pack_rounded(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
+pub(crate) fn pack_rounded(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
     let columns = *dims.last()?;
     if columns == 0 || values.len() % columns != 0 || values.iter().any(|v| !v.is_finite()) {
         return None;
@@ -110,7 +119,7 @@ pub(super) fn pack_rounded(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
 /// `values` (row-major, `dims` its shape) as a `.q8c` entry, if each column is exactly int8 ×
 /// a scale (what weight-only per-channel quantisation makes) and reads back to the same bits.
 #[cfg(feature = "onnx")]
-pub(super) fn pack(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
+pub(crate) fn pack(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
     let (scales, q) = decompose(values, *dims.last()?)?;
     let mut out = MAGIC.to_vec();
     super::shape::push_dims(&mut out, dims);
@@ -120,7 +129,9 @@ pub(super) fn pack(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
     out.extend(q.iter().map(|&v| v as u8));
     // Refuse anything that would not read back to the same bits.
     let back = unpack(&out)?;
-    let back = back.to_plain_array_view::<f32>().ok()?;
+    let super::Values::F32(back) = back.values else {
+        return None;
+    };
     (back
         .iter()
         .map(|v| v.to_bits())

@@ -1,0 +1,300 @@
+//! The purpose-written BERT encoder: what every surface runs to encode a query, from the
+//! encoder file an index ships (`model.<hash>.bin`, `file.rs`).
+//!
+//! Why not tract, which builds the documents' vectors from the ONNX: the browser downloads
+//! the encoder's code with the model, and tract was 2.27 MB brotli of the semantic leg's
+//! 13.35 MB on the Rust book, compiled again on every page load; making its graph runnable
+//! took ~0.45 s in Node. A BERT encoder is a short list of dense layers, layer norms, GELU and
+//! attention (`math.rs`), and the models Midashi ships (all-MiniLM-L6-v2,
+//! multilingual-e5-small) are BERT encoders written by one exporter
+//! (`scripts/model/export_onnx.py`), whose tensor names the file keeps. `prepare.rs` writes the
+//! file from that ONNX and checks, on probe sequences, that this encoder computes what tract
+//! computes from the ONNX (`build-index` refuses the file otherwise).
+//!
+//! Weights are expanded to f32 at load except the word table, which stays packed and is read
+//! a row per token (multilingual-e5-small's 250k rows would be 96 MB as int8).
+
+mod file;
+mod math;
+#[cfg(feature = "onnx")]
+mod prepare;
+
+pub use file::is_encoder_file;
+#[cfg(feature = "onnx")]
+pub use prepare::prepare;
+
+use crate::error::EmbedError;
+use crate::packed::{q4, WeightBits};
+use file::Entries;
+use math::Dense;
+
+/// The additive attention bias of a padded position (as the exporter's graph adds it).
+const MASK_BIAS: f32 = -10000.0;
+
+/// A loaded encoder: `[tokens] → [tokens, hidden]`.
+#[derive(Debug)]
+pub struct BertEncoder {
+    hidden: usize,
+    heads: usize,
+    eps: f32,
+    words: Words,
+    /// The per-row scales of an int8 word table.
+    scale: Option<Vec<f32>>,
+    /// Rows of the word table.
+    rows: usize,
+    /// `[positions, hidden]`.
+    positions: Vec<f32>,
+    /// `[token types, hidden]`.
+    types: Vec<f32>,
+    norm: Norm,
+    layers: Vec<Layer>,
+}
+
+/// The word table: packed in 4 bits (read a row at a time) or expanded.
+#[derive(Debug)]
+enum Words {
+    Packed(Vec<u8>),
+    Expanded(Vec<f32>),
+}
+
+#[derive(Debug)]
+struct Norm {
+    gamma: Vec<f32>,
+    beta: Vec<f32>,
+}
+
+#[derive(Debug)]
+struct Layer {
+    query: Dense,
+    key: Dense,
+    value: Dense,
+    attention_out: Dense,
+    attention_norm: Norm,
+    up: Dense,
+    down: Dense,
+    out_norm: Norm,
+}
+
+/// The word table's tensor names: an int8 table and its row scales, or an f32 one.
+const WORDS_INT8: &str = "embeddings.word_embeddings.q";
+const WORDS_SCALE: &str = "embeddings.word_embeddings.scale";
+const WORDS_F32: &str = "embeddings.word_embeddings.weight";
+
+/// How an encoder file stores its weights: [`WeightBits::Four`] if any tensor is 4-bit.
+/// (Bytes that are no encoder file count as 8.)
+pub fn weight_bits(bytes: &[u8]) -> WeightBits {
+    let four = Entries::read(bytes).is_ok_and(|e| {
+        e.tensors
+            .iter()
+            .any(|(_, entry)| entry.starts_with(b"MQ4G"))
+    });
+    if four {
+        WeightBits::Four
+    } else {
+        WeightBits::Eight
+    }
+}
+
+impl BertEncoder {
+    /// Reads an encoder file (see `file.rs`). A damaged, truncated or newer file is an error
+    /// that says so; shapes that do not fit together are too.
+    pub fn read(bytes: &[u8]) -> Result<Self, EmbedError> {
+        let entries = Entries::read(bytes)?;
+        let bad = |what: String| EmbedError::BadModel(format!("the encoder file: {what}"));
+        let (pdims, positions) = entries.f32("embeddings.position_embeddings.weight")?;
+        let hidden = *pdims.last().unwrap_or(&0);
+        if hidden == 0 || entries.heads == 0 || hidden % entries.heads != 0 {
+            return Err(bad(format!(
+                "{} heads do not divide a width of {hidden}",
+                entries.heads
+            )));
+        }
+        let (_, types) = entries.f32("embeddings.token_type_embeddings.weight")?;
+        let vector = |name: &str| -> Result<Vec<f32>, EmbedError> {
+            let (_, v) = entries.f32(name)?;
+            if v.len() != hidden {
+                return Err(bad(format!("{name} has {} values, not {hidden}", v.len())));
+            }
+            Ok(v)
+        };
+        let norm = |prefix: &str| -> Result<Norm, EmbedError> {
+            Ok(Norm {
+                gamma: vector(&format!("{prefix}.weight"))?,
+                beta: vector(&format!("{prefix}.bias"))?,
+            })
+        };
+        let dense = |prefix: &str, inputs: Option<usize>| -> Result<Dense, EmbedError> {
+            let (dims, w) = entries.f32(&format!("{prefix}.weight"))?;
+            let (_, b) = entries.f32(&format!("{prefix}.bias"))?;
+            match dims[..] {
+                [i, o] if b.len() == o && inputs.is_none_or(|n| n == i) => {
+                    Ok(Dense::new(&w, i, o, &b))
+                }
+                _ => Err(bad(format!("{prefix} has shape {dims:?}"))),
+            }
+        };
+        let (words, rows) = match (entries.get(WORDS_INT8), entries.get(WORDS_F32)) {
+            (Some(entry), _) if entry.starts_with(b"MQ4G") => {
+                let table = q4::Table::read(entry).ok_or_else(|| bad("the word table".into()))?;
+                (Words::Packed(entry.to_vec()), table.rows())
+            }
+            (Some(_), _) => {
+                let (_, v) = entries.f32(WORDS_INT8)?;
+                let rows = v.len() / hidden;
+                (Words::Expanded(v), rows)
+            }
+            (None, Some(_)) => {
+                let (_, v) = entries.f32(WORDS_F32)?;
+                let rows = v.len() / hidden;
+                (Words::Expanded(v), rows)
+            }
+            (None, None) => return Err(bad("no word table".into())),
+        };
+        let scale = match entries.get(WORDS_SCALE) {
+            Some(_) => Some(entries.f32(WORDS_SCALE)?.1),
+            None => None,
+        };
+        if scale.as_ref().is_some_and(|s| s.len() != rows) {
+            return Err(bad("the word table's scales".into()));
+        }
+        let mut layers = Vec::new();
+        while entries
+            .get(&format!(
+                "encoder.layer.{}.attention.self.query.weight",
+                layers.len()
+            ))
+            .is_some()
+        {
+            let p = format!("encoder.layer.{}.", layers.len());
+            let up = dense(&format!("{p}intermediate.dense"), Some(hidden))?;
+            layers.push(Layer {
+                query: dense(&format!("{p}attention.self.query"), Some(hidden))?,
+                key: dense(&format!("{p}attention.self.key"), Some(hidden))?,
+                value: dense(&format!("{p}attention.self.value"), Some(hidden))?,
+                attention_out: dense(&format!("{p}attention.output.dense"), Some(hidden))?,
+                attention_norm: norm(&format!("{p}attention.output.LayerNorm"))?,
+                down: dense(&format!("{p}output.dense"), Some(up.outputs()))?,
+                up,
+                out_norm: norm(&format!("{p}output.LayerNorm"))?,
+            });
+        }
+        if layers.is_empty() {
+            return Err(bad("no layers".into()));
+        }
+        Ok(BertEncoder {
+            hidden,
+            heads: entries.heads,
+            eps: entries.eps,
+            words,
+            scale,
+            rows,
+            positions,
+            types,
+            norm: norm("embeddings.LayerNorm")?,
+            layers,
+        })
+    }
+
+    /// Width of the token vectors.
+    pub fn width(&self) -> usize {
+        self.hidden
+    }
+
+    /// The last hidden state (`ids.len() × hidden`, row-major) of one token sequence.
+    /// `type_ids` and `mask` are as long as `ids`; a mask of 0 hides that token from the
+    /// others' attention (its own row is still computed, as the ONNX graph does).
+    pub fn hidden_states(
+        &self,
+        ids: &[u32],
+        type_ids: &[u32],
+        mask: &[u32],
+    ) -> Result<Vec<f32>, EmbedError> {
+        let (n, h) = (ids.len(), self.hidden);
+        if type_ids.len() != n || mask.len() != n {
+            return Err(EmbedError::Inference(
+                "ids, type ids and mask differ in length".into(),
+            ));
+        }
+        if n * h > self.positions.len() {
+            return Err(EmbedError::Inference(format!(
+                "{n} tokens, more than the encoder's {} positions",
+                self.positions.len() / h
+            )));
+        }
+        let mut x = vec![0f32; n * h];
+        for (t, row) in x.chunks_exact_mut(h).enumerate() {
+            self.word(ids[t], row)?;
+            let kind = type_ids[t] as usize;
+            let types = self.types.get(kind * h..(kind + 1) * h).ok_or_else(|| {
+                EmbedError::Inference(format!("token type {kind} is not in the encoder"))
+            })?;
+            let position = &self.positions[t * h..(t + 1) * h];
+            for ((v, p), k) in row.iter_mut().zip(position).zip(types) {
+                *v = *v + p + k;
+            }
+        }
+        math::layer_norm(&mut x, &self.norm.gamma, &self.norm.beta, self.eps);
+        let bias: Vec<f32> = mask
+            .iter()
+            .map(|&m| if m == 0 { MASK_BIAS } else { 0.0 })
+            .collect();
+        let (mut q, mut k, mut v, mut ctx, mut out) = (
+            vec![0f32; n * h],
+            vec![0f32; n * h],
+            vec![0f32; n * h],
+            vec![0f32; n * h],
+            vec![0f32; n * h],
+        );
+        let mut inner = Vec::new();
+        for layer in &self.layers {
+            layer.query.forward(&x, &mut q);
+            layer.key.forward(&x, &mut k);
+            layer.value.forward(&x, &mut v);
+            math::attention(&q, &k, &v, &bias, self.heads, &mut ctx);
+            layer.attention_out.forward(&ctx, &mut out);
+            out.iter_mut().zip(&x).for_each(|(o, r)| *o += r);
+            let norm = &layer.attention_norm;
+            math::layer_norm(&mut out, &norm.gamma, &norm.beta, self.eps);
+            std::mem::swap(&mut x, &mut out);
+            inner.resize(n * layer.up.outputs(), 0.0);
+            layer.up.forward(&x, &mut inner);
+            math::gelu(&mut inner);
+            layer.down.forward(&inner, &mut out);
+            out.iter_mut().zip(&x).for_each(|(o, r)| *o += r);
+            let norm = &layer.out_norm;
+            math::layer_norm(&mut out, &norm.gamma, &norm.beta, self.eps);
+            std::mem::swap(&mut x, &mut out);
+        }
+        Ok(x)
+    }
+
+    /// Row `id` of the word table into `row`, scaled.
+    fn word(&self, id: u32, row: &mut [f32]) -> Result<(), EmbedError> {
+        let id = id as usize;
+        let outside = || {
+            EmbedError::Inference(format!(
+                "token id {id} is outside the encoder's vocabulary of {}",
+                self.rows
+            ))
+        };
+        if id >= self.rows {
+            return Err(outside());
+        }
+        match &self.words {
+            Words::Packed(entry) => {
+                let table = q4::Table::read(entry).ok_or_else(outside)?;
+                if !table.row(id, row) {
+                    return Err(outside());
+                }
+            }
+            Words::Expanded(values) => {
+                row.copy_from_slice(&values[id * row.len()..(id + 1) * row.len()])
+            }
+        }
+        if let Some(scale) = &self.scale {
+            let s = scale[id];
+            row.iter_mut().for_each(|v| *v *= s);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,301 @@
+//! The encoder file from an ONNX BERT encoder as `scripts/model/export_onnx.py` writes it
+//! (weight-only int8 or fp32), with the same choice of bits per tensor as tract's prepared
+//! graph had (`crate::packed::q4` says which and why), and checked against tract running the
+//! ONNX before it is returned.
+
+use super::file::{pack_plain, write};
+use super::BertEncoder;
+use crate::error::EmbedError;
+use crate::graph;
+use crate::packed::{q4, q8c, WeightBits, FOUR_BITS_AGREEMENT};
+use prost::Message;
+use std::collections::HashMap;
+use tract_onnx::pb::{ModelProto, TensorProto};
+
+/// Tensors smaller than this stay plain f32: not worth a second format (as in the graph).
+const MIN_VALUES: usize = 4096;
+
+/// The least cosine similarity, token by token on the probes, between this encoder with the
+/// ONNX's own weights and tract running the ONNX. Both compute in f32 in different orders,
+/// so not bit for bit; measured ≥ 0.99999 on both shipped models.
+const SAME_COMPUTATION: f32 = 0.9999;
+
+fn bad(what: impl std::fmt::Display) -> EmbedError {
+    EmbedError::BadModel(format!(
+        "{what}: the browser's encoder reads BERT encoders as scripts/model/export_onnx.py \
+         writes them"
+    ))
+}
+
+/// The encoder file of `onnx`: with [`WeightBits::Four`] its weights in 4 bits where the
+/// outputs agree with the exact ONNX's ([`FOUR_BITS_AGREEMENT`]), else in 8 (exactly the
+/// ONNX's weights). Deterministic bytes.
+pub fn prepare(onnx: &[u8], bits: WeightBits) -> Result<Vec<u8>, EmbedError> {
+    let model = ModelProto::decode(onnx).map_err(|e| bad(format!("ONNX does not parse: {e}")))?;
+    let graph = model
+        .graph
+        .as_ref()
+        .ok_or_else(|| bad("ONNX without a graph"))?;
+    let init: HashMap<&str, &TensorProto> = graph
+        .initializer
+        .iter()
+        .map(|t| (t.name.as_str(), t))
+        .collect();
+    let eps = graph
+        .node
+        .iter()
+        .find(|n| n.op_type == "LayerNormalization")
+        .and_then(|n| n.attribute.iter().find(|a| a.name == "epsilon"))
+        .map_or(1e-5, |a| a.f);
+    let heads = init
+        .get("shape_split_heads")
+        .and_then(|t| ints(t))
+        .and_then(|v| v.get(2).copied())
+        .filter(|&h| h > 0)
+        .ok_or_else(|| bad("no shape_split_heads (the number of attention heads)"))?
+        as usize;
+    let reference = graph::reference_states(onnx)?;
+    let check = |file: &[u8]| -> Result<Vec<Vec<f32>>, EmbedError> {
+        let encoder = BertEncoder::read(file)?;
+        graph::PROBES
+            .iter()
+            .map(|ids| {
+                let ones = vec![1u32; ids.len()];
+                let zeros = vec![0u32; ids.len()];
+                encoder.hidden_states(ids, &zeros, &ones)
+            })
+            .collect()
+    };
+    let exact = write(heads, eps, &tensors(&init, WeightBits::Eight)?);
+    let ours = check(&exact)?;
+    let least = least_token_cosine(&reference, &ours);
+    if least < SAME_COMPUTATION {
+        return Err(bad(format!(
+            "the purpose-written encoder does not compute what this ONNX does (token cosine \
+             {least:.5})"
+        )));
+    }
+    if bits == WeightBits::Four {
+        let four = write(heads, eps, &tensors(&init, WeightBits::Four)?);
+        if least_mean_cosine(&reference, &check(&four)?) >= FOUR_BITS_AGREEMENT {
+            return Ok(four);
+        }
+    }
+    Ok(exact)
+}
+
+/// Every tensor the encoder reads, named as in the ONNX (dense weights under
+/// `<layer>.weight`, dequantised from `.weight.q` × `.weight.scale`), packed.
+fn tensors(
+    init: &HashMap<&str, &TensorProto>,
+    bits: WeightBits,
+) -> Result<Vec<(String, Vec<u8>)>, EmbedError> {
+    let four = bits == WeightBits::Four;
+    let get = |name: &str| -> Result<(Vec<usize>, Vec<f32>), EmbedError> {
+        init.get(name)
+            .and_then(|t| floats(t))
+            .ok_or_else(|| bad(format!("no tensor {name}")))
+    };
+    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+    // Small tensors and any that no packed form fits: plain.
+    let plain =
+        |name: &str, (dims, v): (Vec<usize>, Vec<f32>)| (name.to_string(), pack_plain(&v, &dims));
+    // The word table: int8 rows and a scale each, or f32.
+    if let (Some(q), Some(_)) = (
+        init.get("embeddings.word_embeddings.q"),
+        init.get("embeddings.word_embeddings.scale"),
+    ) {
+        let (dims, v) = floats(q).ok_or_else(|| bad("the word table"))?;
+        let entry = if four && q4::suits_table(&dims) {
+            q4::pack(&v, &dims, true)
+        } else {
+            q8c::pack(&v, &dims)
+        }
+        .ok_or_else(|| bad("the word table does not pack"))?;
+        out.push(("embeddings.word_embeddings.q".into(), entry));
+        out.push(plain(
+            "embeddings.word_embeddings.scale",
+            get("embeddings.word_embeddings.scale")?,
+        ));
+    } else {
+        out.push(table(
+            "embeddings.word_embeddings.weight",
+            get("embeddings.word_embeddings.weight")?,
+            four,
+        ));
+    }
+    out.push(table(
+        "embeddings.position_embeddings.weight",
+        get("embeddings.position_embeddings.weight")?,
+        four,
+    ));
+    for name in [
+        "embeddings.token_type_embeddings.weight",
+        "embeddings.LayerNorm.weight",
+        "embeddings.LayerNorm.bias",
+    ] {
+        out.push(plain(name, get(name)?));
+    }
+    let mut layer = 0;
+    while init.contains_key(format!("encoder.layer.{layer}.attention.self.query.bias").as_str()) {
+        let p = format!("encoder.layer.{layer}.");
+        for dense in [
+            "attention.self.query",
+            "attention.self.key",
+            "attention.self.value",
+            "attention.output.dense",
+            "intermediate.dense",
+            "output.dense",
+        ] {
+            let prefix = format!("{p}{dense}");
+            let weight = match (
+                init.get(format!("{prefix}.weight.q").as_str()),
+                init.get(format!("{prefix}.weight.scale").as_str()),
+            ) {
+                (Some(q), Some(scale)) => {
+                    dequantised(q, scale).ok_or_else(|| bad(format!("{prefix}.weight.q")))?
+                }
+                _ => get(&format!("{prefix}.weight"))?,
+            };
+            out.push((format!("{prefix}.weight"), weight_entry(&weight, four)));
+            out.push(plain(
+                &format!("{prefix}.bias"),
+                get(&format!("{prefix}.bias"))?,
+            ));
+        }
+        for norm in ["attention.output.LayerNorm", "output.LayerNorm"] {
+            for part in ["weight", "bias"] {
+                let name = format!("{p}{norm}.{part}");
+                out.push(plain(&name, get(&name)?));
+            }
+        }
+        layer += 1;
+    }
+    if layer == 0 {
+        return Err(bad("no encoder.layer.0"));
+    }
+    Ok(out)
+}
+
+/// A dense weight's entry, as the prepared graph's repack chose: 4 bits for a weight whose
+/// input is no wider than its output or that 4 bits keep nearly exactly; else exactly
+/// (int8 × a scale per column); else plain (an fp32 model's).
+fn weight_entry((dims, v): &(Vec<usize>, Vec<f32>), four: bool) -> Vec<u8> {
+    if v.len() >= MIN_VALUES {
+        if four {
+            if let Some(p) = q4::pack(v, dims, false)
+                .filter(|p| q4::suits_weight(dims) || q4::nearly_exact(v, dims, p))
+            {
+                return p;
+            }
+        }
+        if let Some(p) = q8c::pack(v, dims) {
+            return p;
+        }
+    }
+    pack_plain(v, dims)
+}
+
+/// A table kept in f32 in the ONNX (the position embeddings; the word table of an fp32
+/// model): 8 bits, rounded, with 4-bit weights (`crate::graph`'s repack says why), else plain.
+fn table(name: &str, (dims, v): (Vec<usize>, Vec<f32>), four: bool) -> (String, Vec<u8>) {
+    let entry = (four && v.len() >= MIN_VALUES && q4::suits_table(&dims))
+        .then(|| q8c::pack_rounded(&v, &dims))
+        .flatten()
+        .unwrap_or_else(|| pack_plain(&v, &dims));
+    (name.to_string(), entry)
+}
+
+/// `q × scale[column]` in f32, as DequantizeLinear computes it.
+fn dequantised(q: &TensorProto, scale: &TensorProto) -> Option<(Vec<usize>, Vec<f32>)> {
+    let (dims, q) = floats(q)?;
+    let (_, scale) = floats(scale)?;
+    let columns = *dims.last()?;
+    if scale.len() != columns {
+        return None;
+    }
+    let values = q
+        .chunks_exact(columns)
+        .flat_map(|row| row.iter().zip(&scale).map(|(v, s)| v * s))
+        .collect();
+    Some((dims, values))
+}
+
+/// An f32 or int8 initializer's values as f32, with its shape.
+fn floats(t: &TensorProto) -> Option<(Vec<usize>, Vec<f32>)> {
+    let dims: Vec<usize> = t
+        .dims
+        .iter()
+        .map(|&d| usize::try_from(d).ok())
+        .collect::<Option<_>>()?;
+    let count: usize = dims.iter().product();
+    let values: Vec<f32> = match t.data_type {
+        // FLOAT
+        1 if !t.raw_data.is_empty() => t
+            .raw_data
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+        1 => t.float_data.clone(),
+        // INT8
+        3 if !t.raw_data.is_empty() => t.raw_data.iter().map(|&b| f32::from(b as i8)).collect(),
+        3 => t.int32_data.iter().map(|&v| v as f32).collect(),
+        _ => return None,
+    };
+    (values.len() == count).then_some((dims, values))
+}
+
+/// An int64 initializer's values.
+fn ints(t: &TensorProto) -> Option<Vec<i64>> {
+    if t.data_type != 7 {
+        return None;
+    }
+    if t.raw_data.is_empty() {
+        return Some(t.int64_data.clone());
+    }
+    Some(
+        t.raw_data
+            .chunks_exact(8)
+            .map(|b| i64::from_le_bytes(b.try_into().unwrap_or([0; 8])))
+            .collect(),
+    )
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    dot / (norm(a) * norm(b)).max(f32::MIN_POSITIVE)
+}
+
+/// The least cosine between corresponding token vectors of two runs of the probes.
+fn least_token_cosine(a: &[Vec<f32>], b: &[Vec<f32>]) -> f32 {
+    let width = |v: &[f32], n: usize| v.len() / n.max(1);
+    let mut least = 1f32;
+    for ((x, y), ids) in a.iter().zip(b).zip(graph::PROBES) {
+        if x.len() != y.len() {
+            return 0.0;
+        }
+        let w = width(x, ids.len());
+        for (p, q) in x.chunks(w).zip(y.chunks(w)) {
+            least = least.min(cosine(p, q));
+        }
+    }
+    least
+}
+
+/// The least cosine between the probes' mean vectors (what mean pooling makes of them).
+fn least_mean_cosine(a: &[Vec<f32>], b: &[Vec<f32>]) -> f32 {
+    let mean = |v: &[f32], n: usize| -> Vec<f32> {
+        let w = v.len() / n.max(1);
+        let mut m = vec![0f32; w];
+        for row in v.chunks(w) {
+            m.iter_mut().zip(row).for_each(|(s, x)| *s += x / n as f32);
+        }
+        m
+    };
+    a.iter()
+        .zip(b)
+        .zip(graph::PROBES)
+        .map(|((x, y), ids)| cosine(&mean(x, ids.len()), &mean(y, ids.len())))
+        .fold(1.0, f32::min)
+}

@@ -1,0 +1,128 @@
+//! The purpose-written encoder (`midashi_embed::bert`) against tract on the shipped models:
+//! with the ONNX's own 8-bit weights it embeds as tract runs the ONNX; with 4-bit weights as
+//! tract runs the same 4-bit weights (the prepared graph indexes shipped before it); the file
+//! is deterministic, and damage is an error, never a panic.
+
+mod common;
+
+use midashi_embed::{bert, graph, EmbedError, Embedder, ModelDir};
+
+const TEXTS: [&str; 5] = [
+    "How do I borrow a value without taking ownership?",
+    "Ownership",
+    "Section-level search splits every Markdown file into a tree of headings and indexes each node with its breadcrumbs.",
+    "算出プロパティに値を代入して更新したい",
+    "",
+];
+
+fn files(name: &str, env: &str, fetch: &str) -> Option<ModelDir> {
+    let dir = common::model_dir(env, name);
+    common::load(&dir, fetch, true)?;
+    Some(ModelDir::read(&dir).expect("the model folder reads"))
+}
+
+fn embedder(bytes: &[u8], files: &ModelDir) -> Embedder {
+    Embedder::from_bytes(bytes, &files.tokenizer, files.config.clone()).expect("the model loads")
+}
+
+/// Every text's query vector and document windows through `a` and `b` at least `least` alike.
+fn alike(name: &str, a: &Embedder, b: &Embedder, least: f64) {
+    let long = TEXTS[2].repeat(30); // several windows of the model's token limit
+    for text in TEXTS.iter().copied().chain([long.as_str()]) {
+        let c = common::cosine(&a.embed(text).unwrap(), &b.embed(text).unwrap());
+        assert!(c >= least, "{name}: query {text:.40?}: cosine {c}");
+        let (wa, wb) = (
+            a.embed_windows(text).unwrap(),
+            b.embed_windows(text).unwrap(),
+        );
+        assert_eq!(wa.len(), wb.len(), "{name}: windows of {text:.40?}");
+        for (x, y) in wa.iter().zip(&wb) {
+            let c = common::cosine(x, y);
+            assert!(c >= least, "{name}: document {text:.40?}: cosine {c}");
+        }
+    }
+}
+
+fn check(name: &str, env: &str, fetch: &str) {
+    let Some(files) = files(name, env, fetch) else {
+        return;
+    };
+    let eight = bert::prepare(&files.onnx, graph::WeightBits::Eight).expect("the file writes");
+    let four = bert::prepare(&files.onnx, graph::WeightBits::Four).expect("the file writes");
+    assert!(bert::is_encoder_file(&four) && !bert::is_encoder_file(&files.onnx));
+    assert_eq!(
+        four,
+        bert::prepare(&files.onnx, graph::WeightBits::Four).unwrap(),
+        "{name}: two preparations differ (a rebuild would ship a new file)"
+    );
+    assert!(
+        (four.len() as f64) < eight.len() as f64 * 0.7,
+        "{name}: 4-bit {} bytes against 8-bit {}",
+        four.len(),
+        eight.len()
+    );
+    // The same weights, tract and this encoder: the same vectors to float rounding.
+    alike(
+        name,
+        &embedder(&files.onnx, &files),
+        &embedder(&eight, &files),
+        0.99999,
+    );
+    let tract_four = graph::prepare(&files.onnx, graph::WeightBits::Four).unwrap();
+    alike(
+        name,
+        &embedder(&tract_four, &files),
+        &embedder(&four, &files),
+        0.99999,
+    );
+}
+
+#[test]
+fn minilm_encoder_file_embeds_as_tract_does() {
+    check(
+        "all-MiniLM-L6-v2",
+        "MIDASHI_MODEL",
+        "scripts/fetch-model.sh",
+    );
+}
+
+#[test]
+fn e5_encoder_file_embeds_as_tract_does() {
+    check(
+        "multilingual-e5-small",
+        "MIDASHI_E5_MODEL",
+        "scripts/fetch-e5.sh",
+    );
+}
+
+#[test]
+fn a_damaged_encoder_file_is_an_error_not_a_panic() {
+    let Some(files) = files(
+        "all-MiniLM-L6-v2",
+        "MIDASHI_MODEL",
+        "scripts/fetch-model.sh",
+    ) else {
+        return;
+    };
+    let file = bert::prepare(&files.onnx, graph::WeightBits::Four).unwrap();
+    let mut flipped = file.clone();
+    let middle = flipped.len() / 2;
+    flipped[middle] ^= 0x40;
+    for (what, bytes) in [
+        ("truncated", &file[..file.len() / 3]),
+        ("header only", &file[..9]),
+        ("one bit flipped", &flipped[..]),
+    ] {
+        match Embedder::from_bytes(bytes, &files.tokenizer, files.config.clone()) {
+            Err(EmbedError::BadModel(message)) => {
+                assert!(message.contains("damaged"), "{what}: {message}")
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+    // A model config whose width is not the encoder's.
+    let mut config = files.config.clone();
+    config.dims = 768;
+    let e = Embedder::from_bytes(&file, &files.tokenizer, config).unwrap_err();
+    assert!(e.to_string().contains("768"), "{e}");
+}
