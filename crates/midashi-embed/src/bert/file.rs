@@ -94,6 +94,59 @@ impl<'a> Entries<'a> {
             .map(|(_, e)| *e)
     }
 
+    /// The shape of the tensor called `name`.
+    pub(super) fn dims(&self, name: &str) -> Result<Vec<usize>, EmbedError> {
+        let entry = self.get(name).ok_or_else(|| {
+            EmbedError::BadModel(format!("the encoder file has no tensor {name}"))
+        })?;
+        let header = match entry.get(..4) {
+            Some(b"MQ4G") => entry.get(5..),
+            Some(_) => entry.get(4..),
+            None => None,
+        };
+        header
+            .and_then(shape::dims_at)
+            .map(|(dims, _)| dims)
+            .ok_or_else(|| damaged(&format!("tensor {name}")))
+    }
+
+    /// Each row of the tensor called `name` (all dimensions but the last flattened)
+    /// expanded to f32, in order, to `f` with its index; without expanding the whole tensor
+    /// first (the dense layers' weights go straight into their panels).
+    pub(super) fn rows(
+        &self,
+        name: &str,
+        mut f: impl FnMut(usize, &[f32]),
+    ) -> Result<(), EmbedError> {
+        let entry = self.get(name).ok_or_else(|| {
+            EmbedError::BadModel(format!("the encoder file has no tensor {name}"))
+        })?;
+        let read = match entry.get(..4) {
+            Some(b"MQ4G") => crate::packed::q4::Table::read(entry)
+                .map(|t| t.for_each_row(f))
+                .is_some(),
+            Some(b"MQ8C") => crate::packed::q8c::for_each_row(entry, f).is_some(),
+            _ => match unpack_plain(entry) {
+                Some(Unpacked {
+                    dims,
+                    values: Values::F32(v),
+                }) => {
+                    let columns = dims.last().copied().unwrap_or(1).max(1);
+                    v.chunks_exact(columns)
+                        .enumerate()
+                        .for_each(|(i, r)| f(i, r));
+                    true
+                }
+                _ => false,
+            },
+        };
+        if read {
+            Ok(())
+        } else {
+            Err(damaged(&format!("tensor {name}")))
+        }
+    }
+
     /// The tensor called `name` expanded to f32, with its shape.
     pub(super) fn f32(&self, name: &str) -> Result<(Vec<usize>, Vec<f32>), EmbedError> {
         let entry = self.get(name).ok_or_else(|| {

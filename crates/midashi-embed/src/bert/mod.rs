@@ -124,11 +124,14 @@ impl BertEncoder {
             })
         };
         let dense = |prefix: &str, inputs: Option<usize>| -> Result<Dense, EmbedError> {
-            let (dims, w) = entries.f32(&format!("{prefix}.weight"))?;
+            let weight = format!("{prefix}.weight");
+            let dims = entries.dims(&weight)?;
             let (_, b) = entries.f32(&format!("{prefix}.bias"))?;
             match dims[..] {
                 [i, o] if b.len() == o && inputs.is_none_or(|n| n == i) => {
-                    Ok(Dense::new(&w, i, o, &b))
+                    let mut dense = Dense::zeros(i, o, &b);
+                    entries.rows(&weight, |k, row| dense.set_row(k, row))?;
+                    Ok(dense)
                 }
                 _ => Err(bad(format!("{prefix} has shape {dims:?}"))),
             }

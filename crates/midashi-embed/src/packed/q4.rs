@@ -158,6 +158,34 @@ impl<'a> Table<'a> {
         self.rows
     }
 
+    /// Each row expanded as [`unpack`] would expand it (int8 values as f32), in order, to `f`
+    /// with its index: one pass, each run's scales read once.
+    pub(crate) fn for_each_row(&self, mut f: impl FnMut(usize, &[f32])) {
+        let row_bytes = self.columns.div_ceil(2);
+        let mut scales = vec![0f32; self.columns];
+        let mut row = vec![0f32; self.columns];
+        let mut bytes = self.runs;
+        let mut index = 0;
+        while index < self.rows {
+            let run = BLOCK.min(self.rows - index);
+            let (head, body) = bytes.split_at(self.columns * 2);
+            for (s, b) in scales.iter_mut().zip(head.chunks_exact(2)) {
+                *s = f16::from_le_bytes([b[0], b[1]]).to_f32();
+            }
+            let (block, tail) = body.split_at(run * row_bytes);
+            bytes = tail;
+            for packed in block.chunks_exact(row_bytes) {
+                if self.int8 {
+                    expand(packed, &scales, &mut row, |v| f32::from(round_to_i8(v)));
+                } else {
+                    expand(packed, &scales, &mut row, |v| v);
+                }
+                f(index, &row);
+                index += 1;
+            }
+        }
+    }
+
     /// Row `row` expanded into `out` (`columns` long) as [`unpack`] would expand it, int8
     /// values as f32; false if out of range.
     pub(crate) fn row(&self, row: usize, out: &mut [f32]) -> bool {

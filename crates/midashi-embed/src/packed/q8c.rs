@@ -9,6 +9,17 @@ const MAGIC: &[u8; 4] = b"MQ8C";
 /// `MQ8C`, rank u32, dims u32 × rank, scales f32 × last dim, values i8 × product:
 /// value i of column c = (q[i] as f32) × scale[c] (f32 multiplication).
 pub(crate) fn unpack(bytes: &[u8]) -> Option<super::Unpacked> {
+    let mut out = Vec::new();
+    let dims = for_each_row(bytes, |_, row| out.extend_from_slice(row))?;
+    Some(super::Unpacked {
+        dims,
+        values: super::Values::F32(out),
+    })
+}
+
+/// Each row of the entry (all dimensions but the last flattened) expanded, in order, to `f`
+/// with its index; the shape, or `None` if the entry is damaged (then `f` saw no row).
+pub(crate) fn for_each_row(bytes: &[u8], mut f: impl FnMut(usize, &[f32])) -> Option<Vec<usize>> {
     let rest = bytes.strip_prefix(MAGIC)?;
     let (dims, rest) = super::shape::dims_at(rest)?;
     let columns = *dims.last()?;
@@ -21,15 +32,13 @@ pub(crate) fn unpack(bytes: &[u8]) -> Option<super::Unpacked> {
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
-    let mut out = vec![0f32; count];
     // Row by row, so the inner loop is a plain multiply of two slices (SIMD in wasm too).
-    for (row, q_row) in out.chunks_exact_mut(columns).zip(q.chunks_exact(columns)) {
-        expand(row, q_row, &scales);
+    let mut row = vec![0f32; columns];
+    for (i, q_row) in q.chunks_exact(columns).enumerate() {
+        expand(&mut row, q_row, &scales);
+        f(i, &row);
     }
-    Some(super::Unpacked {
-        dims,
-        values: super::Values::F32(out),
-    })
+    Some(dims)
 }
 
 /// One row of int8 values times their columns' scales. A call per row: see `q4`'s `expand`
