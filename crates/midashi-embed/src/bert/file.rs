@@ -94,20 +94,18 @@ impl<'a> Entries<'a> {
             .map(|(_, e)| *e)
     }
 
-    /// The shape of the tensor called `name`.
+    /// The shape of the tensor called `name`, once its entry's length is checked against it
+    /// (so a damaged header never makes a reader allocate for a shape the bytes do not hold).
     pub(super) fn dims(&self, name: &str) -> Result<Vec<usize>, EmbedError> {
         let entry = self.get(name).ok_or_else(|| {
             EmbedError::BadModel(format!("the encoder file has no tensor {name}"))
         })?;
-        let header = match entry.get(..4) {
-            Some(b"MQ4G") => entry.get(5..),
-            Some(_) => entry.get(4..),
-            None => None,
+        let dims = match entry.get(..4) {
+            Some(b"MQ4G") => crate::packed::q4::Table::read(entry).map(|t| t.dims),
+            Some(b"MQ8C") => crate::packed::q8c::dims(entry),
+            _ => unpack_plain(entry).map(|u| u.dims),
         };
-        header
-            .and_then(shape::dims_at)
-            .map(|(dims, _)| dims)
-            .ok_or_else(|| damaged(&format!("tensor {name}")))
+        dims.ok_or_else(|| damaged(&format!("tensor {name}")))
     }
 
     /// Each row of the tensor called `name` (all dimensions but the last flattened)

@@ -123,12 +123,14 @@ impl BertEncoder {
                 beta: vector(&format!("{prefix}.bias"))?,
             })
         };
-        let dense = |prefix: &str, inputs: Option<usize>| -> Result<Dense, EmbedError> {
+        // Every layer reads `inputs` values a token; all but the feed-forward's expansion
+        // write `hidden` (a shape that does not fit is refused here, not met mid-encode).
+        let dense = |prefix: &str, inputs: usize, outputs: Option<usize>| {
             let weight = format!("{prefix}.weight");
             let dims = entries.dims(&weight)?;
             let (_, b) = entries.f32(&format!("{prefix}.bias"))?;
             match dims[..] {
-                [i, o] if b.len() == o && inputs.is_none_or(|n| n == i) => {
+                [i, o] if b.len() == o && i == inputs && outputs.is_none_or(|n| n == o) => {
                     let mut dense = Dense::zeros(i, o, &b);
                     entries.rows(&weight, |k, row| dense.set_row(k, row))?;
                     Ok(dense)
@@ -136,23 +138,32 @@ impl BertEncoder {
                 _ => Err(bad(format!("{prefix} has shape {dims:?}"))),
             }
         };
-        let (words, rows) = match (entries.get(WORDS_INT8), entries.get(WORDS_F32)) {
+        let (words, rows, width) = match (entries.get(WORDS_INT8), entries.get(WORDS_F32)) {
             (Some(entry), _) if entry.starts_with(b"MQ4G") => {
                 let table = q4::Table::read(entry).ok_or_else(|| bad("the word table".into()))?;
-                (Words::Packed(entry.to_vec()), table.rows())
+                let width = table.dims.last().copied().unwrap_or(0);
+                (Words::Packed(entry.to_vec()), table.rows(), width)
             }
-            (Some(_), _) => {
-                let (_, v) = entries.f32(WORDS_INT8)?;
-                let rows = v.len() / hidden;
-                (Words::Expanded(v), rows)
+            (int8, _) => {
+                let (dims, v) = entries.f32(if int8.is_some() {
+                    WORDS_INT8
+                } else {
+                    WORDS_F32
+                })?;
+                let width = dims.last().copied().unwrap_or(0);
+                (
+                    Words::Expanded(v),
+                    dims.iter().rev().skip(1).product(),
+                    width,
+                )
             }
-            (None, Some(_)) => {
-                let (_, v) = entries.f32(WORDS_F32)?;
-                let rows = v.len() / hidden;
-                (Words::Expanded(v), rows)
-            }
-            (None, None) => return Err(bad("no word table".into())),
         };
+        if width != hidden {
+            return Err(bad(format!("word vectors {width} wide, not {hidden}")));
+        }
+        if types.len() < hidden || types.len() % hidden != 0 {
+            return Err(bad("the token type table".into()));
+        }
         let scale = match entries.get(WORDS_SCALE) {
             Some(_) => Some(entries.f32(WORDS_SCALE)?.1),
             None => None,
@@ -169,14 +180,15 @@ impl BertEncoder {
             .is_some()
         {
             let p = format!("encoder.layer.{}.", layers.len());
-            let up = dense(&format!("{p}intermediate.dense"), Some(hidden))?;
+            let up = dense(&format!("{p}intermediate.dense"), hidden, None)?;
+            let square = |name: &str| dense(&format!("{p}{name}"), hidden, Some(hidden));
             layers.push(Layer {
-                query: dense(&format!("{p}attention.self.query"), Some(hidden))?,
-                key: dense(&format!("{p}attention.self.key"), Some(hidden))?,
-                value: dense(&format!("{p}attention.self.value"), Some(hidden))?,
-                attention_out: dense(&format!("{p}attention.output.dense"), Some(hidden))?,
+                query: square("attention.self.query")?,
+                key: square("attention.self.key")?,
+                value: square("attention.self.value")?,
+                attention_out: square("attention.output.dense")?,
                 attention_norm: norm(&format!("{p}attention.output.LayerNorm"))?,
-                down: dense(&format!("{p}output.dense"), Some(up.outputs()))?,
+                down: dense(&format!("{p}output.dense"), up.outputs(), Some(hidden))?,
                 up,
                 out_norm: norm(&format!("{p}output.LayerNorm"))?,
             });
@@ -217,6 +229,9 @@ impl BertEncoder {
             return Err(EmbedError::Inference(
                 "ids, type ids and mask differ in length".into(),
             ));
+        }
+        if n == 0 {
+            return Ok(Vec::new());
         }
         if n * h > self.positions.len() {
             return Err(EmbedError::Inference(format!(
@@ -299,5 +314,139 @@ impl BertEncoder {
             row.iter_mut().for_each(|v| *v *= s);
         }
         Ok(())
+    }
+}
+
+#[cfg(all(test, feature = "onnx"))]
+mod tests {
+    use super::file::{pack_plain, write};
+    use super::*;
+
+    /// A tiny encoder (8 wide, 2 heads, 1 layer, 16 inner, 40 words, 6 positions) with
+    /// arbitrary weights, in every entry kind the file has.
+    fn tiny() -> Vec<u8> {
+        let mut seed = 7u32;
+        let mut values = |n: usize| -> Vec<f32> {
+            (0..n)
+                .map(|_| {
+                    seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    (seed >> 8) as f32 / (1 << 24) as f32 - 0.5
+                })
+                .collect()
+        };
+        let plain =
+            |name: &str, v: Vec<f32>, dims: &[usize]| (name.to_string(), pack_plain(&v, dims));
+        let words: Vec<f32> = values(40 * 8).iter().map(|v| (v * 200.0).round()).collect();
+        let mut t = vec![
+            (
+                WORDS_INT8.to_string(),
+                q4::pack(&words, &[40, 8], true).unwrap(),
+            ),
+            plain(WORDS_SCALE, values(40), &[40]),
+            (
+                "embeddings.position_embeddings.weight".to_string(),
+                crate::packed::q8c::pack_rounded(&values(48), &[6, 8]).unwrap(),
+            ),
+            plain(
+                "embeddings.token_type_embeddings.weight",
+                values(16),
+                &[2, 8],
+            ),
+            plain("embeddings.LayerNorm.weight", values(8), &[8]),
+            plain("embeddings.LayerNorm.bias", values(8), &[8]),
+        ];
+        let p = "encoder.layer.0.";
+        for (name, i, o) in [
+            ("attention.self.query", 8, 8),
+            ("attention.self.key", 8, 8),
+            ("attention.self.value", 8, 8),
+            ("attention.output.dense", 8, 8),
+            ("intermediate.dense", 8, 16),
+            ("output.dense", 16, 8),
+        ] {
+            let w = values(i * o);
+            let entry = if o == 16 {
+                q4::pack(&w, &[i, o], false).unwrap()
+            } else {
+                pack_plain(&w, &[i, o])
+            };
+            t.push((format!("{p}{name}.weight"), entry));
+            t.push(plain(&format!("{p}{name}.bias"), values(o), &[o]));
+        }
+        for norm in ["attention.output.LayerNorm", "output.LayerNorm"] {
+            t.push(plain(&format!("{p}{norm}.weight"), values(8), &[8]));
+            t.push(plain(&format!("{p}{norm}.bias"), values(8), &[8]));
+        }
+        write(2, 1e-12, &t)
+    }
+
+    fn with_crc(mut body: Vec<u8>) -> Vec<u8> {
+        let crc = crc32fast::hash(&body);
+        body.extend(crc.to_le_bytes());
+        body
+    }
+
+    #[test]
+    fn a_tiny_encoder_runs_and_refuses_what_it_cannot_encode() {
+        let encoder = BertEncoder::read(&tiny()).unwrap();
+        assert_eq!(encoder.width(), 8);
+        let out = encoder
+            .hidden_states(&[1, 39, 3], &[0, 1, 0], &[1, 1, 0])
+            .unwrap();
+        assert_eq!(out.len(), 24);
+        assert!(out.iter().all(|v| v.is_finite()));
+        for (ids, types, mask) in [
+            (&[40u32][..], &[0u32][..], &[1u32][..]),
+            (&[1], &[2], &[1]),
+            (&[1, 2], &[0], &[1, 1]),
+            (&[1; 7], &[0; 7], &[1; 7]),
+        ] {
+            assert!(
+                encoder.hidden_states(ids, types, mask).is_err(),
+                "{ids:?} {types:?}"
+            );
+        }
+        assert!(encoder.hidden_states(&[], &[], &[]).unwrap().is_empty());
+    }
+
+    /// Damage that keeps the checksum right (a writer's bug, a crafted file): bytes changed
+    /// and files cut short, each an error or an encoder that runs, never a panic.
+    #[test]
+    fn damage_behind_a_valid_checksum_never_panics() {
+        let file = tiny();
+        let body = &file[..file.len() - 4];
+        let mut seed = 11u64;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as usize % n
+        };
+        let mut cases: Vec<Vec<u8>> = (0..body.len())
+            .step_by(7)
+            .map(|n| with_crc(body[..n].to_vec()))
+            .collect();
+        for _ in 0..3000 {
+            let mut b = body.to_vec();
+            for _ in 0..1 + next(3) {
+                let at = next(b.len());
+                b[at] = match next(3) {
+                    0 => 0xff,
+                    1 => 0,
+                    _ => b[at] ^ (1 << next(8)),
+                };
+            }
+            cases.push(with_crc(b));
+        }
+        for case in cases {
+            let run = std::panic::catch_unwind(|| {
+                if let Ok(e) = BertEncoder::read(&case) {
+                    let _ = e.hidden_states(&[1, 2, 3], &[0, 0, 0], &[1, 1, 1]);
+                }
+            });
+            assert!(
+                run.is_ok(),
+                "panicked on a damaged file of {} bytes",
+                case.len()
+            );
+        }
     }
 }

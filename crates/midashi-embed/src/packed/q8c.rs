@@ -17,9 +17,13 @@ pub(crate) fn unpack(bytes: &[u8]) -> Option<super::Unpacked> {
     })
 }
 
-/// Each row of the entry (all dimensions but the last flattened) expanded, in order, to `f`
-/// with its index; the shape, or `None` if the entry is damaged (then `f` saw no row).
-pub(crate) fn for_each_row(bytes: &[u8], mut f: impl FnMut(usize, &[f32])) -> Option<Vec<usize>> {
+/// The entry's shape, its length checked against it; `None` if damaged.
+pub(crate) fn dims(bytes: &[u8]) -> Option<Vec<usize>> {
+    header(bytes).map(|(dims, _, _)| dims)
+}
+
+/// Shape, scales and values of an entry whose length matches its shape.
+fn header(bytes: &[u8]) -> Option<(Vec<usize>, &[u8], &[u8])> {
     let rest = bytes.strip_prefix(MAGIC)?;
     let (dims, rest) = super::shape::dims_at(rest)?;
     let columns = *dims.last()?;
@@ -28,6 +32,14 @@ pub(crate) fn for_each_row(bytes: &[u8], mut f: impl FnMut(usize, &[f32])) -> Op
         return None;
     }
     let (scales, q) = rest.split_at(columns * 4);
+    Some((dims, scales, q))
+}
+
+/// Each row of the entry (all dimensions but the last flattened) expanded, in order, to `f`
+/// with its index; the shape, or `None` if the entry is damaged (then `f` saw no row).
+pub(crate) fn for_each_row(bytes: &[u8], mut f: impl FnMut(usize, &[f32])) -> Option<Vec<usize>> {
+    let (dims, scales, q) = header(bytes)?;
+    let columns = *dims.last()?;
     let scales: Vec<f32> = scales
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
