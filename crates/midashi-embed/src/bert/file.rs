@@ -2,7 +2,7 @@
 //!
 //! `MBRT`, version u8, the attention heads u32 and the layer norms' epsilon f32, a count of
 //! tensors u32, then each tensor as a name (u16 length, UTF-8) and an entry (u32 length, then
-//! a packed entry of `crate::packed` — `.q4g`, `.q8c` — or a plain `MF32` one), and last a
+//! a packed entry of `crate::packed` — `MQ4G`, `MQ6G`, `MQ8C` — or a plain `MF32` one), and last a
 //! CRC-32 of everything before it. Tensors keep the names `scripts/model/export_onnx.py` gives
 //! the ONNX initializers (`encoder.layer.3.attention.self.query.weight`, …), so the file is
 //! readable against the exporter, and a tensor is found by name, not by position.
@@ -103,6 +103,7 @@ impl<'a> Entries<'a> {
         let dims = match entry.get(..4) {
             Some(b"MQ4G") => crate::packed::q4::Table::read(entry).map(|t| t.dims),
             Some(b"MQ8C") => crate::packed::q8c::dims(entry),
+            Some(b"MQ6G") => crate::packed::q6::Table::read(entry).map(|t| t.dims),
             _ => unpack_plain(entry).map(|u| u.dims),
         };
         dims.ok_or_else(|| damaged(&format!("tensor {name}")))
@@ -124,6 +125,9 @@ impl<'a> Entries<'a> {
                 .map(|t| t.for_each_row(f))
                 .is_some(),
             Some(b"MQ8C") => crate::packed::q8c::for_each_row(entry, f).is_some(),
+            Some(b"MQ6G") => crate::packed::q6::Table::read(entry)
+                .map(|t| t.for_each_row(f))
+                .is_some(),
             _ => match unpack_plain(entry) {
                 Some(Unpacked {
                     dims,
@@ -178,6 +182,7 @@ pub(super) fn unpack(entry: &[u8]) -> Option<Unpacked> {
         m if m == PLAIN => unpack_plain(entry),
         b"MQ4G" => crate::packed::q4::unpack(entry),
         b"MQ8C" => crate::packed::q8c::unpack(entry),
+        b"MQ6G" => crate::packed::q6::unpack(entry),
         _ => None,
     }
 }

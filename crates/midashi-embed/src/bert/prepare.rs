@@ -7,7 +7,7 @@ use super::file::{pack_plain, write};
 use super::BertEncoder;
 use crate::error::EmbedError;
 use crate::graph;
-use crate::packed::{q4, q8c, WeightBits, FOUR_BITS_AGREEMENT};
+use crate::packed::{q4, q6, q8c, WeightBits, FOUR_BITS_AGREEMENT};
 use prost::Message;
 use std::collections::HashMap;
 use tract_onnx::pb::{ModelProto, TensorProto};
@@ -177,15 +177,18 @@ fn tensors(
     Ok(out)
 }
 
-/// A dense weight's entry, as the prepared graph's repack chose: 4 bits for a weight whose
-/// input is no wider than its output or that 4 bits keep nearly exactly; else exactly
-/// (int8 × a scale per column); else plain (an fp32 model's).
+/// A dense weight's entry. With 4-bit weights: 4 bits for a weight whose input is no wider
+/// than its output or that 4 bits keep nearly exactly, else 6 (a down-projection: `q6` says
+/// why). With 8: exactly (int8 × a scale per column). Else plain (an fp32 model's).
 fn weight_entry((dims, v): &(Vec<usize>, Vec<f32>), four: bool) -> Vec<u8> {
     if v.len() >= MIN_VALUES {
         if four {
             if let Some(p) = q4::pack(v, dims, false)
                 .filter(|p| q4::suits_weight(dims) || q4::nearly_exact(v, dims, p))
             {
+                return p;
+            }
+            if let Some(p) = q6::pack(v, dims) {
                 return p;
             }
         }

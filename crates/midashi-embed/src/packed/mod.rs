@@ -3,6 +3,7 @@
 //! graph, `crate::graph`). Plain Rust: the browser's module, which has no tract, reads them.
 
 pub(crate) mod q4;
+pub(crate) mod q6;
 pub(crate) mod q8c;
 pub(crate) mod shape;
 
