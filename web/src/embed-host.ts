@@ -13,7 +13,7 @@ export interface EmbedSources {
   glueUrl: string;
   /** The module. */
   wasmUrl: string;
-  /** The model (its prepared encoder graph), `tokenizer.json` and `midashi-model.json`. */
+  /** The model (its encoder file), `tokenizer.json` and `midashi-model.json`. */
   model: string;
   tokenizer: string;
   config: string;
@@ -168,16 +168,16 @@ async function importGlue(url: string): Promise<EmbedGlue> {
 }
 
 /**
- * The model's bytes against the sha256 recorded for them: the model is not framed like the
- * index files (no checksum), so without this a flipped bit or a cut download embedded
- * queries with damaged weights and nothing said so. The prepared graph's sha256 is in its
+ * The model's bytes against the sha256 recorded for them: the encoder file's own CRC-32
+ * catches damage, this also a file swapped for another model's (a stale cache, a wrong
+ * modelUrl), which would embed queries unlike the vectors with nothing said. The encoder file's sha256 is in its
  * configuration (`graphSha`: an index's copy, a `build-index prepare-model` folder); without
  * one, the bytes are checked against the sha256 of the model the vectors were made with.
  * Skipped where there is no Web Crypto (a page not in a secure context).
  */
 async function checkModelBytes(graph: Uint8Array, src: EmbedSources, graphSha: string): Promise<void> {
   const subtle = globalThis.crypto?.subtle;
-  // The prepared graph's own sha256 when the configuration names one (an index's copy, a
+  // The encoder file's own sha256 when the configuration names one (an index's copy, a
   // prepare-model folder, whose model identity checkModel compared already).
   const want = graphSha || src.expect.sha256;
   if (!subtle || !/^[0-9a-f]{64}$/.test(want) || /^0+$/.test(want)) return;
@@ -196,7 +196,7 @@ async function checkModelBytes(graph: Uint8Array, src: EmbedSources, graphSha: s
   );
 }
 
-/** Checks the configuration against the index; returns the prepared graph's sha256, if named. */
+/** Checks the configuration against the index; returns the encoder file's sha256, if named. */
 function checkModel(configText: string, expect: EmbedSources["expect"]): string {
   let config: { dims?: unknown; sha256?: unknown; graph_sha256?: unknown };
   try {
