@@ -24,7 +24,7 @@ pub use file::is_encoder_file;
 pub use prepare::prepare;
 
 use crate::error::EmbedError;
-use crate::packed::{q4, WeightBits};
+use crate::packed::{q4, q8c, WeightBits};
 use file::Entries;
 use math::Dense;
 
@@ -50,7 +50,8 @@ pub struct BertEncoder {
     layers: Vec<Layer>,
 }
 
-/// The word table: packed in 4 bits (read a row at a time) or expanded.
+/// The word table: packed (an `MQ4G` or `MQ8C` entry, read a row at a time: it is most of a
+/// model's parameters, and a query reads a few rows) or, plain, as its f32 values.
 #[derive(Debug)]
 enum Words {
     Packed(Vec<u8>),
@@ -139,10 +140,11 @@ impl BertEncoder {
             }
         };
         let (words, rows, width) = match (entries.get(WORDS_INT8), entries.get(WORDS_F32)) {
-            (Some(entry), _) if entry.starts_with(b"MQ4G") => {
-                let table = q4::Table::read(entry).ok_or_else(|| bad("the word table".into()))?;
-                let width = table.dims.last().copied().unwrap_or(0);
-                (Words::Packed(entry.to_vec()), table.rows(), width)
+            (Some(entry), _) if entry.starts_with(b"MQ4G") || entry.starts_with(b"MQ8C") => {
+                let dims = entries.dims(WORDS_INT8)?;
+                let width = dims.last().copied().unwrap_or(0);
+                let rows = dims.iter().rev().skip(1).product();
+                (Words::Packed(entry.to_vec()), rows, width)
             }
             (int8, _) => {
                 let (dims, v) = entries.f32(if int8.is_some() {
@@ -300,8 +302,11 @@ impl BertEncoder {
         }
         match &self.words {
             Words::Packed(entry) => {
-                let table = q4::Table::read(entry).ok_or_else(outside)?;
-                if !table.row(id, row) {
+                let read = match q4::Table::read(entry) {
+                    Some(table) => table.row(id, row),
+                    None => q8c::row(entry, id, row),
+                };
+                if !read {
                     return Err(outside());
                 }
             }
@@ -325,6 +330,11 @@ mod tests {
     /// A tiny encoder (8 wide, 2 heads, 1 layer, 16 inner, 40 words, 6 positions) with
     /// arbitrary weights, in every entry kind the file has.
     fn tiny() -> Vec<u8> {
+        tiny_with(false)
+    }
+
+    /// [`tiny`], its word table in 8 bits (`MQ8C`) with `eight`.
+    fn tiny_with(eight: bool) -> Vec<u8> {
         let mut seed = 7u32;
         let mut values = |n: usize| -> Vec<f32> {
             (0..n)
@@ -340,7 +350,11 @@ mod tests {
         let mut t = vec![
             (
                 WORDS_INT8.to_string(),
-                q4::pack(&words, &[40, 8], true).unwrap(),
+                if eight {
+                    q8c::pack(&words, &[40, 8]).unwrap()
+                } else {
+                    q4::pack(&words, &[40, 8], true).unwrap()
+                },
             ),
             plain(WORDS_SCALE, values(40), &[40]),
             (
@@ -407,6 +421,23 @@ mod tests {
             );
         }
         assert!(encoder.hidden_states(&[], &[], &[]).unwrap().is_empty());
+        // An 8-bit word table is read a row at a time too, and holds the table's very values.
+        let eight = BertEncoder::read(&tiny_with(true)).unwrap();
+        assert!(matches!(eight.words, Words::Packed(_)));
+        let mut a = vec![0f32; 8];
+        let scale = eight.scale.clone().unwrap();
+        for id in [0, 17, 39] {
+            eight.word(id, &mut a).unwrap();
+            // The table's int8 values (from values × 200, rounded) times the row's scale.
+            for v in &a {
+                let q = v / scale[id as usize];
+                assert!(
+                    (q - q.round()).abs() < 1e-3 && q.abs() <= 100.0,
+                    "{id}: {q}"
+                );
+            }
+        }
+        assert!(eight.word(40, &mut a).is_err());
     }
 
     /// Damage that keeps the checksum right (a writer's bug, a crafted file): bytes changed

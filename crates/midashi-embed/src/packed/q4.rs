@@ -154,11 +154,6 @@ impl<'a> Table<'a> {
         })
     }
 
-    /// Rows (the product of all dimensions but the last).
-    pub(crate) fn rows(&self) -> usize {
-        self.rows
-    }
-
     /// Each row expanded as [`unpack`] would expand it (int8 values as f32), in order, to `f`
     /// with its index: one pass, each run's scales read once.
     pub(crate) fn for_each_row(&self, mut f: impl FnMut(usize, &[f32])) {

@@ -22,6 +22,25 @@ pub(crate) fn dims(bytes: &[u8]) -> Option<Vec<usize>> {
     header(bytes).map(|(dims, _, _)| dims)
 }
 
+/// Row `row` (all dimensions but the last flattened) expanded into `out` (as wide as the
+/// last dimension); false if the entry is damaged or the row out of range.
+pub(crate) fn row(bytes: &[u8], row: usize, out: &mut [f32]) -> bool {
+    let Some((dims, scales, q)) = header(bytes) else {
+        return false;
+    };
+    let columns = dims.last().copied().unwrap_or(0);
+    let Some(values) = q.get(row * columns..(row + 1) * columns) else {
+        return false;
+    };
+    if out.len() != columns {
+        return false;
+    }
+    for ((o, &v), s) in out.iter_mut().zip(values).zip(scales.chunks_exact(4)) {
+        *o = f32::from(v as i8) * f32::from_le_bytes([s[0], s[1], s[2], s[3]]);
+    }
+    true
+}
+
 /// Shape, scales and values of an entry whose length matches its shape.
 fn header(bytes: &[u8]) -> Option<(Vec<usize>, &[u8], &[u8])> {
     let rest = bytes.strip_prefix(MAGIC)?;
