@@ -327,8 +327,10 @@ mod tests {
                 assert!(FileKind::is_hashed_name(&name), "{name}");
             }
         }
+        assert!(FileKind::is_hashed_name("model.0123456789abcdef.bin"));
+        // Earlier builds' models (tract's prepared graph, ONNX) are still named by content:
+        // checked and cleaned up.
         assert!(FileKind::is_hashed_name("model.0123456789abcdef.tar"));
-        // An earlier build's model (ONNX) is still named by content: checked and cleaned up.
         assert!(FileKind::is_hashed_name("model.0123456789abcdef.onnx"));
         let legacy = format!(
             "model.{:016x}.onnx",
@@ -336,7 +338,7 @@ mod tests {
         );
         assert!(FileKind::Model.content_matches_name(&legacy, b"abc"));
         assert!(!FileKind::Model.content_matches_name(&legacy, b"abd"));
-        assert!(!FileKind::is_hashed_name("model.0123456789abcdef.bin"));
+        assert!(!FileKind::is_hashed_name("model.0123456789abcdef.zip"));
         assert!(!FileKind::is_hashed_name("index.html"));
         assert!(!FileKind::is_hashed_name("terms.xyz.bin"));
         assert!(!FileKind::is_hashed_name("midashi-entry.bin"));

@@ -13,12 +13,11 @@ pub enum FileKind {
     Sections,
     /// Section vectors for semantic search.
     Vectors,
-    /// The embedding model's encoder graph, shipped so a browser can embed queries with the
-    /// model the vectors were made with: the *prepared* graph (`model.<hash>.tar`, tract's
-    /// NNEF after typing and decluttering, which loads in a third of the ONNX's time; see
-    /// `midashi_embed::graph`), or in indexes of before 2026-11-27 the ONNX itself
-    /// (`model.<hash>.onnx`). A raw file (no header): the manifest's size + content hash in
-    /// the name pin its bytes.
+    /// The embedding model's encoder, shipped so a browser can embed queries with the model
+    /// the vectors were made with: the encoder file (`model.<hash>.bin`, its own header and
+    /// CRC; see `midashi_embed::bert`), or in older indexes tract's prepared graph
+    /// (`model.<hash>.tar`) or the ONNX itself (`model.<hash>.onnx`). Not framed like the
+    /// index files: the manifest's size + content hash in the name pin its bytes.
     Model,
     /// The model's `tokenizer.json` (raw).
     Tokenizer,
