@@ -1,4 +1,5 @@
-//! The prepared graph an index ships (`midashi_embed::graph`): with 8-bit weights it must
+//! tract's prepared graph (`midashi_embed::graph`), which indexes shipped before the encoder
+//! file and the CLI still reads: with 8-bit weights it must
 //! embed exactly as the ONNX it came from and be no larger; with 4-bit weights (the default)
 //! be much smaller and embed close to it; either way come out the same on every build, and
 //! refuse damage with an error instead of a panic.
