@@ -7,13 +7,7 @@ mod common;
 
 use midashi_embed::{bert, graph, EmbedError, Embedder, ModelDir};
 
-const TEXTS: [&str; 5] = [
-    "How do I borrow a value without taking ownership?",
-    "Ownership",
-    "Section-level search splits every Markdown file into a tree of headings and indexes each node with its breadcrumbs.",
-    "算出プロパティに値を代入して更新したい",
-    "",
-];
+use common::TEXTS;
 
 fn files(name: &str, env: &str, fetch: &str) -> Option<ModelDir> {
     let dir = common::model_dir(env, name);
@@ -51,17 +45,8 @@ fn check(name: &str, env: &str, fetch: &str, least_four_bit: f64) {
     let eight = bert::prepare(&files.onnx, graph::WeightBits::Eight).expect("the file writes");
     let four = bert::prepare(&files.onnx, graph::WeightBits::Four).expect("the file writes");
     assert!(bert::is_encoder_file(&four) && !bert::is_encoder_file(&files.onnx));
-    assert_eq!(
-        four,
-        bert::prepare(&files.onnx, graph::WeightBits::Four).unwrap(),
-        "{name}: two preparations differ (a rebuild would ship a new file)"
-    );
-    assert!(
-        (four.len() as f64) < eight.len() as f64 * 0.7,
-        "{name}: 4-bit {} bytes against 8-bit {}",
-        four.len(),
-        eight.len()
-    );
+    let again = bert::prepare(&files.onnx, graph::WeightBits::Four).unwrap();
+    common::assert_four_bit_copy(name, &four, &again, &eight);
     // The same weights, tract and this encoder: the same vectors to float rounding.
     let exact = embedder(&files.onnx, &files);
     alike(name, &exact, &embedder(&eight, &files), 0.99999);

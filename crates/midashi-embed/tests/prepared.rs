@@ -8,13 +8,7 @@ mod common;
 
 use midashi_embed::{graph, EmbedError, Embedder, ModelDir};
 
-const TEXTS: [&str; 5] = [
-    "How do I borrow a value without taking ownership?",
-    "Ownership",
-    "Section-level search splits every Markdown file into a tree of headings and indexes each node with its breadcrumbs.",
-    "算出プロパティに値を代入して更新したい",
-    "",
-];
+use common::TEXTS;
 
 fn model_files(name: &str, env: &str, fetch: &str) -> Option<(ModelDir, Vec<u8>)> {
     let dir = common::model_dir(env, name);
@@ -97,17 +91,8 @@ fn check_four_bits(name: &str, env: &str, fetch: &str, least_cosine: f32) {
         graph::WeightBits::Eight,
         "{name}"
     );
-    assert!(
-        (four.len() as f64) < eight.len() as f64 * 0.7,
-        "{name}: 4-bit {} bytes against 8-bit {}",
-        four.len(),
-        eight.len()
-    );
-    assert_eq!(
-        four,
-        graph::prepare(&files.onnx, graph::WeightBits::Four).unwrap(),
-        "{name}"
-    );
+    let again = graph::prepare(&files.onnx, graph::WeightBits::Four).unwrap();
+    common::assert_four_bit_copy(name, &four, &again, &eight);
     let exact = Embedder::from_bytes(&files.onnx, &files.tokenizer, files.config.clone()).unwrap();
     let small = Embedder::from_bytes(&four, &files.tokenizer, files.config.clone()).unwrap();
     for text in TEXTS.iter().filter(|t| !t.is_empty()) {

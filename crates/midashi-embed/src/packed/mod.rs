@@ -5,6 +5,7 @@
 pub(crate) mod q4;
 pub(crate) mod q6;
 pub(crate) mod q8c;
+mod runs;
 pub(crate) mod shape;
 
 /// A packed entry expanded: its shape and values in row-major order.

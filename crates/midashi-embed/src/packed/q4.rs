@@ -18,15 +18,13 @@
 //! store nearly exactly goes too ([`nearly_exact`]): multilingual-e5-small's were 4-bit blocks
 //! to begin with (JSQuAD hybrid 0.9571 either way).
 
+use super::runs::Runs;
 use super::{Unpacked, Values};
-use half::f16;
 
 /// Entry extension in tract's prepared graph (`<label>.q4g` in place of `<label>.dat`).
 #[cfg_attr(not(feature = "tract"), allow(dead_code))] // the prepared graph's entries
 pub(crate) const EXTENSION: &str = "q4g";
 const MAGIC: &[u8; 4] = b"MQ4G";
-/// Values per block (a scale each): Q4_0's.
-const BLOCK: usize = 32;
 
 /// Whether a weight of this shape (`[input, output]`, as a MatMul's constant operand is laid
 /// out) goes to 4 bits: a matrix of at least a block each way whose input is no wider than
@@ -41,7 +39,7 @@ pub(crate) fn suits_weight(shape: &[usize]) -> bool {
 fn matrix(shape: &[usize]) -> Option<(usize, usize)> {
     let columns = *shape.last()?;
     let rows = shape.iter().rev().skip(1).product::<usize>();
-    (rows >= BLOCK && columns >= BLOCK).then_some((rows, columns))
+    (rows >= super::runs::BLOCK && columns >= super::runs::BLOCK).then_some((rows, columns))
 }
 
 /// Whether 4 bits keep `values` within [`NEARLY_EXACT`] (relative RMS error) as `packed`
@@ -88,14 +86,22 @@ pub(crate) fn suits_table(shape: &[usize]) -> bool {
 /// than 8-bit ones).
 pub(crate) fn unpack(bytes: &[u8]) -> Option<Unpacked> {
     let table = Table::read(bytes)?;
-    let count = table.rows * table.columns;
+    let count = table.runs.rows * table.runs.columns;
     let values = if table.int8 {
-        let mut out = vec![0i8; count];
-        fill(table.runs, table.columns, &mut out, round_to_i8);
+        let mut out = Vec::with_capacity(count);
+        table.runs.for_each(|scales, packed| {
+            let at = out.len();
+            out.resize(at + scales.len(), 0i8);
+            expand(packed, scales, &mut out[at..], round_to_i8);
+        });
         Values::I8(out)
     } else {
-        let mut out = vec![0f32; count];
-        fill(table.runs, table.columns, &mut out, |v| v);
+        let mut out = Vec::with_capacity(count);
+        table.runs.for_each(|scales, packed| {
+            let at = out.len();
+            out.resize(at + scales.len(), 0f32);
+            expand(packed, scales, &mut out[at..], |v| v);
+        });
         Values::F32(out)
     };
     Some(Unpacked {
@@ -113,9 +119,7 @@ pub(crate) struct Table<'a> {
     pub dims: Vec<usize>,
     /// Whether values expand to int8 (rounded) rather than f32.
     pub int8: bool,
-    rows: usize,
-    columns: usize,
-    runs: &'a [u8],
+    runs: Runs<'a>,
 }
 
 impl<'a> Table<'a> {
@@ -127,83 +131,45 @@ impl<'a> Table<'a> {
             return None;
         }
         let (dims, rest) = super::shape::dims_at(rest)?;
-        let columns = *dims.last()?;
-        let count = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
-        if columns == 0 {
-            return None;
-        }
-        let rows = count / columns;
-        let row_bytes = columns.div_ceil(2);
-        let expected = (0..rows.div_ceil(BLOCK)).try_fold(0usize, |a, b| {
-            let run = BLOCK.min(rows - b * BLOCK);
-            a.checked_add(
-                columns
-                    .checked_mul(2)?
-                    .checked_add(run.checked_mul(row_bytes)?)?,
-            )
-        })?;
-        if rest.len() != expected {
-            return None;
-        }
+        let runs = Runs::new(&dims, dims.last()?.div_ceil(2), rest)?;
         Some(Table {
             dims,
             int8: int8 == 1,
-            rows,
-            columns,
-            runs: rest,
+            runs,
         })
     }
 
     /// Each row expanded as [`unpack`] would expand it (int8 values as f32), in order, to `f`
     /// with its index: one pass, each run's scales read once.
     pub(crate) fn for_each_row(&self, mut f: impl FnMut(usize, &[f32])) {
-        let row_bytes = self.columns.div_ceil(2);
-        let mut scales = vec![0f32; self.columns];
-        let mut row = vec![0f32; self.columns];
-        let mut bytes = self.runs;
+        let mut row = vec![0f32; self.runs.columns];
         let mut index = 0;
-        while index < self.rows {
-            let run = BLOCK.min(self.rows - index);
-            let (head, body) = bytes.split_at(self.columns * 2);
-            for (s, b) in scales.iter_mut().zip(head.chunks_exact(2)) {
-                *s = f16::from_le_bytes([b[0], b[1]]).to_f32();
-            }
-            let (block, tail) = body.split_at(run * row_bytes);
-            bytes = tail;
-            for packed in block.chunks_exact(row_bytes) {
-                if self.int8 {
-                    expand(packed, &scales, &mut row, |v| f32::from(round_to_i8(v)));
-                } else {
-                    expand(packed, &scales, &mut row, |v| v);
-                }
-                f(index, &row);
-                index += 1;
-            }
-        }
+        self.runs.for_each(|scales, packed| {
+            self.expand(packed, scales, &mut row);
+            f(index, &row);
+            index += 1;
+        });
     }
 
     /// Row `row` expanded into `out` (`columns` long) as [`unpack`] would expand it, int8
     /// values as f32; false if out of range.
     pub(crate) fn row(&self, row: usize, out: &mut [f32]) -> bool {
-        if row >= self.rows || out.len() != self.columns {
+        if out.len() != self.runs.columns {
             return false;
         }
-        let row_bytes = self.columns.div_ceil(2);
-        // Every run before the last is whole: BLOCK rows after their scales.
-        let run_bytes = self.columns * 2 + BLOCK * row_bytes;
-        let at = row / BLOCK * run_bytes;
-        let scales: Vec<f32> = self.runs[at..at + self.columns * 2]
-            .chunks_exact(2)
-            .map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32())
-            .collect();
-        let start = at + self.columns * 2 + row % BLOCK * row_bytes;
-        let packed = &self.runs[start..start + row_bytes];
-        if self.int8 {
-            expand(packed, &scales, out, |v| f32::from(round_to_i8(v)));
-        } else {
-            expand(packed, &scales, out, |v| v);
-        }
+        let Some((scales, packed)) = self.runs.row(row) else {
+            return false;
+        };
+        self.expand(packed, &scales, out);
         true
+    }
+
+    fn expand(&self, packed: &[u8], scales: &[f32], out: &mut [f32]) {
+        if self.int8 {
+            expand(packed, scales, out, |v| f32::from(round_to_i8(v)));
+        } else {
+            expand(packed, scales, out, |v| v);
+        }
     }
 }
 
@@ -213,23 +179,6 @@ impl<'a> Table<'a> {
 fn round_to_i8(v: f32) -> i8 {
     const SHIFT: f32 = 12_582_912.0;
     ((v.clamp(-128.0, 127.0) + SHIFT) - SHIFT) as i8
-}
-
-/// Expands the runs in `bytes` (their length checked) into `out`, row after row.
-fn fill<T>(mut bytes: &[u8], columns: usize, out: &mut [T], to: impl Fn(f32) -> T + Copy) {
-    let row_bytes = columns.div_ceil(2);
-    let mut scales = vec![0f32; columns];
-    for run in out.chunks_mut(BLOCK * columns) {
-        let (head, body) = bytes.split_at(columns * 2);
-        for (s, b) in scales.iter_mut().zip(head.chunks_exact(2)) {
-            *s = f16::from_le_bytes([b[0], b[1]]).to_f32();
-        }
-        let (block, tail) = body.split_at(run.len() / columns * row_bytes);
-        bytes = tail;
-        for (row, packed) in run.chunks_mut(columns).zip(block.chunks_exact(row_bytes)) {
-            expand(packed, &scales, row, to);
-        }
-    }
 }
 
 /// One row: `packed` (two values a byte) times each column's scale, into `row`. Whole pairs
@@ -258,84 +207,33 @@ fn expand<T>(packed: &[u8], scales: &[f32], row: &mut [T], to: impl Fn(f32) -> T
 }
 
 /// `values` (row-major, `dims` its shape) as a `.q4g` entry expanding to f32, or with
-/// `int8` to int8 (rounded).
+/// `int8` to int8 (rounded). Each block's scale is Q4_0's or a smaller one, whichever leaves
+/// the least error (`runs::quantise`).
 #[cfg(feature = "onnx")]
 pub(crate) fn pack(values: &[f32], dims: &[usize], int8: bool) -> Option<Vec<u8>> {
-    let columns = *dims.last()?;
-    if columns == 0
-        || values.len() != dims.iter().product::<usize>()
-        || values.iter().any(|v| !v.is_finite())
-    {
-        return None;
-    }
-    let rows = values.len() / columns;
+    let shape = super::runs::checked(values, dims)?;
     let mut out = MAGIC.to_vec();
     out.push(u8::from(int8));
     super::shape::push_dims(&mut out, dims);
-    let mut block = [0f32; BLOCK];
-    for first in (0..rows).step_by(BLOCK) {
-        let run = BLOCK.min(rows - first);
-        let mut nibbles = vec![[8u8; BLOCK]; columns];
-        for (c, column) in nibbles.iter_mut().enumerate() {
-            for (j, v) in block.iter_mut().enumerate() {
-                *v = if j < run {
-                    values[(first + j) * columns + c]
-                } else {
-                    0.0
-                };
-            }
-            let (scale, n) = quantise(&block);
-            out.extend(scale.to_le_bytes());
-            *column = n;
-        }
-        for j in 0..run {
-            for pair in nibbles.chunks(2) {
-                let high = pair.get(1).map_or(8, |n| n[j]);
-                out.push(pair[0][j] | (high << 4));
-            }
-        }
-    }
+    super::runs::write(
+        &mut out,
+        values,
+        shape,
+        |block| super::runs::quantise(block, 8.0, 2.0),
+        |out, levels| {
+            out.extend(
+                levels
+                    .chunks(2)
+                    .map(|p| p[0] | (p.get(1).copied().unwrap_or(8) << 4)),
+            )
+        },
+    );
     Some(out)
-}
-
-/// One block's scale and nibbles. Q4_0 takes the value of largest magnitude as −8 × scale;
-/// smaller scales are tried beside it (clipping that value a little can place the rest
-/// better), and the one with the least squared error is kept, as llama.cpp's later
-/// quantisers do. Measured with MiniLM (SciFact semantic nDCG@10, every weight in 4 bits):
-/// Q4_0's scale alone 0.675, the best of 17 0.682.
-#[cfg(feature = "onnx")]
-fn quantise(block: &[f32; BLOCK]) -> (f16, [u8; BLOCK]) {
-    const TRIES: u8 = 16;
-    let extreme = block
-        .iter()
-        .copied()
-        .fold(0f32, |m, v| if v.abs() > m.abs() { v } else { m });
-    let mut best = (f16::ZERO, [8u8; BLOCK], f32::INFINITY);
-    if extreme == 0.0 {
-        return (best.0, best.1);
-    }
-    for t in 0..=TRIES {
-        let scale = f16::from_f32(extreme / -(8.0 + f32::from(t) * 2.0 / f32::from(TRIES)));
-        let s = scale.to_f32();
-        if s == 0.0 || !s.is_finite() {
-            continue;
-        }
-        let mut nibbles = [8u8; BLOCK];
-        let mut error = 0f32;
-        for (n, &v) in nibbles.iter_mut().zip(block) {
-            let q = (v / s).round().clamp(-8.0, 7.0);
-            *n = (q + 8.0) as u8;
-            error += (q * s - v).powi(2);
-        }
-        if error < best.2 {
-            best = (scale, nibbles, error);
-        }
-    }
-    (best.0, best.1)
 }
 
 #[cfg(all(test, feature = "onnx"))]
 mod tests {
+    use super::super::runs::BLOCK;
     use super::*;
 
     fn f32s(u: Unpacked) -> Vec<f32> {

@@ -7,12 +7,10 @@
 //! in order, each as its columns' values four in three bytes (little-endian, 6 bits each,
 //! column 4k in the low bits). Value = (q − 32) × its column's scale.
 
+use super::runs::Runs;
 use super::{Unpacked, Values};
-use half::f16;
 
 const MAGIC: &[u8; 4] = b"MQ6G";
-/// Rows per run (a scale per column each).
-const BLOCK: usize = 32;
 
 fn row_bytes(columns: usize) -> usize {
     columns.div_ceil(4) * 3
@@ -23,60 +21,29 @@ fn row_bytes(columns: usize) -> usize {
 pub(crate) struct Table<'a> {
     /// The tensor's shape.
     pub dims: Vec<usize>,
-    rows: usize,
-    columns: usize,
-    runs: &'a [u8],
+    runs: Runs<'a>,
 }
 
 impl<'a> Table<'a> {
     /// The entry's header read and its length checked against it; `None` if damaged.
     pub(crate) fn read(bytes: &'a [u8]) -> Option<Self> {
         let (dims, rest) = super::shape::dims_at(bytes.strip_prefix(MAGIC)?)?;
-        let columns = *dims.last()?;
-        let count = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
-        if columns == 0 {
-            return None;
-        }
-        let rows = count / columns;
-        let expected = (0..rows.div_ceil(BLOCK)).try_fold(0usize, |a, b| {
-            let run = BLOCK.min(rows - b * BLOCK);
-            a.checked_add(
-                columns
-                    .checked_mul(2)?
-                    .checked_add(run.checked_mul(row_bytes(columns))?)?,
-            )
-        })?;
-        (rest.len() == expected).then_some(Table {
-            dims,
-            rows,
-            columns,
-            runs: rest,
-        })
+        let runs = Runs::new(&dims, row_bytes(*dims.last()?), rest)?;
+        Some(Table { dims, runs })
     }
 
     /// Each row expanded, in order, to `f` with its index.
     pub(crate) fn for_each_row(&self, mut f: impl FnMut(usize, &[f32])) {
-        let width = row_bytes(self.columns);
-        let mut scales = vec![0f32; self.columns];
-        let mut row = vec![0f32; self.columns.div_ceil(4) * 4];
-        let mut bytes = self.runs;
+        let columns = self.runs.columns;
+        let mut row = vec![0f32; columns.div_ceil(4) * 4];
+        let mut padded = vec![0f32; row.len()];
         let mut index = 0;
-        while index < self.rows {
-            let run = BLOCK.min(self.rows - index);
-            let (head, body) = bytes.split_at(self.columns * 2);
-            for (s, b) in scales.iter_mut().zip(head.chunks_exact(2)) {
-                *s = f16::from_le_bytes([b[0], b[1]]).to_f32();
-            }
-            scales.resize(row.len(), 0.0);
-            let (block, tail) = body.split_at(run * width);
-            bytes = tail;
-            for packed in block.chunks_exact(width) {
-                expand(packed, &scales, &mut row);
-                f(index, &row[..self.columns]);
-                index += 1;
-            }
-            scales.truncate(self.columns);
-        }
+        self.runs.for_each(|scales, packed| {
+            padded[..columns].copy_from_slice(scales);
+            expand(packed, &padded, &mut row);
+            f(index, &row[..columns]);
+            index += 1;
+        });
     }
 }
 
@@ -99,7 +66,7 @@ fn expand(packed: &[u8], scales: &[f32], row: &mut [f32]) {
 /// The entry expanded whole.
 pub(crate) fn unpack(bytes: &[u8]) -> Option<Unpacked> {
     let table = Table::read(bytes)?;
-    let mut out = Vec::with_capacity(table.rows * table.columns);
+    let mut out = Vec::with_capacity(table.runs.rows * table.runs.columns);
     table.for_each_row(|_, row| out.extend_from_slice(row));
     Some(Unpacked {
         dims: table.dims,
@@ -108,78 +75,32 @@ pub(crate) fn unpack(bytes: &[u8]) -> Option<Unpacked> {
 }
 
 /// `values` (row-major, `dims` its shape) as an `MQ6G` entry; `None` for a non-finite value.
+/// Each block's scale puts its extreme at −32 or a little further in (`runs::quantise`).
 #[cfg(feature = "onnx")]
 pub(crate) fn pack(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
-    let columns = *dims.last()?;
-    if columns == 0
-        || values.len() != dims.iter().product::<usize>()
-        || values.iter().any(|v| !v.is_finite())
-    {
-        return None;
-    }
-    let rows = values.len() / columns;
+    let shape = super::runs::checked(values, dims)?;
     let mut out = MAGIC.to_vec();
     super::shape::push_dims(&mut out, dims);
-    let padded = columns.div_ceil(4) * 4;
-    for first in (0..rows).step_by(BLOCK) {
-        let run = BLOCK.min(rows - first);
-        let mut q = vec![[32u8; BLOCK]; padded];
-        for (c, column) in q.iter_mut().enumerate().take(columns) {
-            let block: Vec<f32> = (0..run)
-                .map(|j| values[(first + j) * columns + c])
-                .collect();
-            let (scale, levels) = quantise(&block);
-            out.extend(scale.to_le_bytes());
-            column[..run].copy_from_slice(&levels);
-        }
-        for j in 0..run {
-            for four in q.chunks_exact(4) {
-                let bits = (0..4).fold(0u32, |b, k| b | u32::from(four[k][j]) << (6 * k));
+    super::runs::write(
+        &mut out,
+        values,
+        shape,
+        |block| super::runs::quantise(block, 32.0, 4.0),
+        |out, levels| {
+            for four in levels.chunks(4) {
+                let bits = (0..4).fold(0u32, |b, k| {
+                    b | u32::from(four.get(k).copied().unwrap_or(32)) << (6 * k)
+                });
                 out.extend(&bits.to_le_bytes()[..3]);
             }
-        }
-    }
+        },
+    );
     Some(out)
-}
-
-/// One block's scale and levels (0..63, 32 being zero): the scale that puts the value of
-/// largest magnitude at −32, or a little further in (clipping it can place the rest better),
-/// whichever leaves the least squared error.
-#[cfg(feature = "onnx")]
-fn quantise(block: &[f32]) -> (f16, Vec<u8>) {
-    const TRIES: u8 = 16;
-    let extreme = block
-        .iter()
-        .copied()
-        .fold(0f32, |m, v| if v.abs() > m.abs() { v } else { m });
-    let mut best = (f16::ZERO, vec![32u8; block.len()], f32::INFINITY);
-    if extreme == 0.0 {
-        return (best.0, best.1);
-    }
-    for t in 0..=TRIES {
-        let scale = f16::from_f32(extreme / -(32.0 + f32::from(t) * 4.0 / f32::from(TRIES)));
-        let s = scale.to_f32();
-        if s == 0.0 || !s.is_finite() {
-            continue;
-        }
-        let mut error = 0f32;
-        let levels: Vec<u8> = block
-            .iter()
-            .map(|&v| {
-                let q = (v / s).round().clamp(-32.0, 31.0);
-                error += (q * s - v).powi(2);
-                (q + 32.0) as u8
-            })
-            .collect();
-        if error < best.2 {
-            best = (scale, levels, error);
-        }
-    }
-    (best.0, best.1)
 }
 
 #[cfg(all(test, feature = "onnx"))]
 mod tests {
+    use super::super::runs::BLOCK;
     use super::*;
 
     #[test]
