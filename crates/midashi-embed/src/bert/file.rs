@@ -8,7 +8,7 @@
 //! readable against the exporter, and a tensor is found by name, not by position.
 
 use crate::error::EmbedError;
-use crate::packed::{shape, Unpacked, Values};
+use crate::packed::shape;
 
 const MAGIC: &[u8; 4] = b"MBRT";
 /// Bumped when a reader of the previous version would misread the file.
@@ -94,70 +94,81 @@ impl<'a> Entries<'a> {
             .map(|(_, e)| *e)
     }
 
-    /// The shape of the tensor called `name`, once its entry's length is checked against it
-    /// (so a damaged header never makes a reader allocate for a shape the bytes do not hold).
-    pub(super) fn dims(&self, name: &str) -> Result<Vec<usize>, EmbedError> {
-        let entry = self.get(name).ok_or_else(|| {
+    /// The entry of the tensor called `name`, read as its kind (its length checked against
+    /// its shape, so a damaged header never makes a reader allocate for a shape the bytes do
+    /// not hold).
+    fn entry(&self, name: &str) -> Result<Entry<'a>, EmbedError> {
+        let bytes = self.get(name).ok_or_else(|| {
             EmbedError::BadModel(format!("the encoder file has no tensor {name}"))
         })?;
-        let dims = match entry.get(..4) {
-            Some(b"MQ4G") => crate::packed::q4::Table::read(entry).map(|t| t.dims),
-            Some(b"MQ8C") => crate::packed::q8c::dims(entry),
-            Some(b"MQ6G") => crate::packed::q6::Table::read(entry).map(|t| t.dims),
-            _ => unpack_plain(entry).map(|u| u.dims),
-        };
-        dims.ok_or_else(|| damaged(&format!("tensor {name}")))
+        Entry::read(bytes).ok_or_else(|| damaged(&format!("tensor {name}")))
+    }
+
+    /// The shape of the tensor called `name`.
+    pub(super) fn dims(&self, name: &str) -> Result<Vec<usize>, EmbedError> {
+        Ok(self.entry(name)?.dims())
     }
 
     /// Each row of the tensor called `name` (all dimensions but the last flattened)
     /// expanded to f32, in order, to `f` with its index; without expanding the whole tensor
     /// first (the dense layers' weights go straight into their panels).
-    pub(super) fn rows(
-        &self,
-        name: &str,
-        mut f: impl FnMut(usize, &[f32]),
-    ) -> Result<(), EmbedError> {
-        let entry = self.get(name).ok_or_else(|| {
-            EmbedError::BadModel(format!("the encoder file has no tensor {name}"))
-        })?;
-        let read = match entry.get(..4) {
-            Some(b"MQ4G") => crate::packed::q4::Table::read(entry)
-                .map(|t| t.for_each_row(f))
-                .is_some(),
-            Some(b"MQ8C") => crate::packed::q8c::for_each_row(entry, f).is_some(),
-            Some(b"MQ6G") => crate::packed::q6::Table::read(entry)
-                .map(|t| t.for_each_row(f))
-                .is_some(),
-            _ => match unpack_plain(entry) {
-                Some(Unpacked {
-                    dims,
-                    values: Values::F32(v),
-                }) => {
-                    let columns = dims.last().copied().unwrap_or(1).max(1);
-                    v.chunks_exact(columns)
-                        .enumerate()
-                        .for_each(|(i, r)| f(i, r));
-                    true
-                }
-                _ => false,
-            },
-        };
-        if read {
-            Ok(())
-        } else {
-            Err(damaged(&format!("tensor {name}")))
+    pub(super) fn rows(&self, name: &str, f: impl FnMut(usize, &[f32])) -> Result<(), EmbedError> {
+        self.entry(name)?.for_each_row(f);
+        Ok(())
+    }
+
+    /// The tensor called `name` expanded to f32 (int8 values as f32), with its shape.
+    pub(super) fn f32(&self, name: &str) -> Result<(Vec<usize>, Vec<f32>), EmbedError> {
+        let entry = self.entry(name)?;
+        let mut values = Vec::new();
+        entry.for_each_row(|_, row| values.extend_from_slice(row));
+        Ok((entry.dims(), values))
+    }
+}
+
+/// A tensor's entry, by kind: the one place the file's entry kinds are told apart.
+enum Entry<'a> {
+    Q4(crate::packed::q4::Table<'a>),
+    Q6(crate::packed::q6::Table<'a>),
+    Q8(&'a [u8], Vec<usize>),
+    Plain(Vec<usize>, Vec<f32>),
+}
+
+impl<'a> Entry<'a> {
+    fn read(bytes: &'a [u8]) -> Option<Self> {
+        Some(match bytes.get(..4)? {
+            b"MQ4G" => Entry::Q4(crate::packed::q4::Table::read(bytes)?),
+            b"MQ6G" => Entry::Q6(crate::packed::q6::Table::read(bytes)?),
+            b"MQ8C" => Entry::Q8(bytes, crate::packed::q8c::dims(bytes)?),
+            _ => {
+                let (dims, values) = unpack_plain(bytes)?;
+                Entry::Plain(dims, values)
+            }
+        })
+    }
+
+    fn dims(&self) -> Vec<usize> {
+        match self {
+            Entry::Q4(t) => t.dims.clone(),
+            Entry::Q6(t) => t.dims.clone(),
+            Entry::Q8(_, dims) | Entry::Plain(dims, _) => dims.clone(),
         }
     }
 
-    /// The tensor called `name` expanded to f32, with its shape.
-    pub(super) fn f32(&self, name: &str) -> Result<(Vec<usize>, Vec<f32>), EmbedError> {
-        let entry = self.get(name).ok_or_else(|| {
-            EmbedError::BadModel(format!("the encoder file has no tensor {name}"))
-        })?;
-        let unpacked = unpack(entry).ok_or_else(|| damaged(&format!("tensor {name}")))?;
-        match unpacked.values {
-            Values::F32(v) => Ok((unpacked.dims, v)),
-            Values::I8(v) => Ok((unpacked.dims, v.into_iter().map(f32::from).collect())),
+    fn for_each_row(&self, mut f: impl FnMut(usize, &[f32])) {
+        match self {
+            Entry::Q4(t) => t.for_each_row(f),
+            Entry::Q6(t) => t.for_each_row(f),
+            Entry::Q8(bytes, _) => {
+                // Its length was checked when it was read.
+                let _ = crate::packed::q8c::for_each_row(bytes, f);
+            }
+            Entry::Plain(dims, v) => {
+                let columns = dims.last().copied().unwrap_or(1).max(1);
+                v.chunks_exact(columns)
+                    .enumerate()
+                    .for_each(|(i, r)| f(i, r));
+            }
         }
     }
 }
@@ -176,18 +187,7 @@ fn checksum(bytes: &[u8]) -> u32 {
     hasher.finalize()
 }
 
-/// Any entry this file holds, expanded.
-pub(super) fn unpack(entry: &[u8]) -> Option<Unpacked> {
-    match entry.get(..4)? {
-        m if m == PLAIN => unpack_plain(entry),
-        b"MQ4G" => crate::packed::q4::unpack(entry),
-        b"MQ8C" => crate::packed::q8c::unpack(entry),
-        b"MQ6G" => crate::packed::q6::unpack(entry),
-        _ => None,
-    }
-}
-
-fn unpack_plain(entry: &[u8]) -> Option<Unpacked> {
+fn unpack_plain(entry: &[u8]) -> Option<(Vec<usize>, Vec<f32>)> {
     let (dims, rest) = shape::dims_at(entry.strip_prefix(PLAIN)?)?;
     let count = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
     if rest.len() != count.checked_mul(4)? {
@@ -197,10 +197,7 @@ fn unpack_plain(entry: &[u8]) -> Option<Unpacked> {
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
-    Some(Unpacked {
-        dims,
-        values: Values::F32(values),
-    })
+    Some((dims, values))
 }
 
 /// `values` (row-major, `dims` its shape) as a plain f32 entry: biases, norms, small tables.

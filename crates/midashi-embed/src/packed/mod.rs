@@ -10,6 +10,7 @@ pub(crate) mod shape;
 
 /// A packed entry expanded: its shape and values in row-major order.
 #[derive(Debug)]
+#[cfg_attr(not(feature = "tract"), allow(dead_code))] // expanded whole by tract's loader
 pub(crate) struct Unpacked {
     /// The tensor's shape.
     pub dims: Vec<usize>,
@@ -19,6 +20,7 @@ pub(crate) struct Unpacked {
 
 /// What a packed entry expands to.
 #[derive(Debug)]
+#[cfg_attr(not(feature = "tract"), allow(dead_code))] // expanded whole by tract's loader
 pub(crate) enum Values {
     /// f32 values (weights, the position table).
     F32(Vec<f32>),

@@ -84,6 +84,7 @@ pub(crate) fn suits_table(shape: &[usize]) -> bool {
 /// Rows come out in the order a tensor holds them, so expanding is one sequential pass
 /// (measured natively on MiniLM: block-by-block writes made 4-bit loads take 95 ms more
 /// than 8-bit ones).
+#[cfg_attr(not(feature = "tract"), allow(dead_code))] // expanded whole by tract's loader
 pub(crate) fn unpack(bytes: &[u8]) -> Option<Unpacked> {
     let table = Table::read(bytes)?;
     let count = table.runs.rows * table.runs.columns;

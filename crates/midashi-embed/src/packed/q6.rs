@@ -8,6 +8,7 @@
 //! column 4k in the low bits). Value = (q − 32) × its column's scale.
 
 use super::runs::Runs;
+#[cfg(test)]
 use super::{Unpacked, Values};
 
 const MAGIC: &[u8; 4] = b"MQ6G";
@@ -63,8 +64,9 @@ fn expand(packed: &[u8], scales: &[f32], row: &mut [f32]) {
     }
 }
 
-/// The entry expanded whole.
-pub(crate) fn unpack(bytes: &[u8]) -> Option<Unpacked> {
+/// The entry expanded whole (the encoder reads it row by row; tests compare it whole).
+#[cfg(test)]
+fn unpack(bytes: &[u8]) -> Option<Unpacked> {
     let table = Table::read(bytes)?;
     let mut out = Vec::with_capacity(table.runs.rows * table.runs.columns);
     table.for_each_row(|_, row| out.extend_from_slice(row));

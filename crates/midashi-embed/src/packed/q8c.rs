@@ -8,6 +8,7 @@ const MAGIC: &[u8; 4] = b"MQ8C";
 
 /// `MQ8C`, rank u32, dims u32 × rank, scales f32 × last dim, values i8 × product:
 /// value i of column c = (q[i] as f32) × scale[c] (f32 multiplication).
+#[cfg_attr(not(feature = "tract"), allow(dead_code))] // expanded whole by tract's loader
 pub(crate) fn unpack(bytes: &[u8]) -> Option<super::Unpacked> {
     let mut out = Vec::new();
     let dims = for_each_row(bytes, |_, row| out.extend_from_slice(row))?;

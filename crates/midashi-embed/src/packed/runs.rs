@@ -28,14 +28,12 @@ impl<'a> Runs<'a> {
             return None;
         }
         let rows = count / columns;
-        let expected = (0..rows.div_ceil(BLOCK)).try_fold(0usize, |a, b| {
-            let run = BLOCK.min(rows - b * BLOCK);
-            a.checked_add(
-                columns
-                    .checked_mul(2)?
-                    .checked_add(run.checked_mul(row_bytes)?)?,
-            )
-        })?;
+        // Every run has its scales; whole runs and the last one's rows follow them. (In closed
+        // form: the word table is read again for each token's row.)
+        let expected = rows
+            .div_ceil(BLOCK)
+            .checked_mul(columns.checked_mul(2)?)?
+            .checked_add(rows.checked_mul(row_bytes)?)?;
         (bytes.len() == expected).then_some(Runs {
             rows,
             columns,
