@@ -6,7 +6,7 @@
 use super::file::{pack_plain, write};
 use super::BertEncoder;
 use crate::error::EmbedError;
-use crate::graph;
+use crate::graph::{self, Probed};
 use crate::packed::{q4, q6, q8c, WeightBits, FOUR_BITS_AGREEMENT};
 use prost::Message;
 use std::collections::HashMap;
@@ -55,20 +55,20 @@ pub fn prepare(onnx: &[u8], bits: WeightBits) -> Result<Vec<u8>, EmbedError> {
         .ok_or_else(|| bad("no shape_split_heads (the number of attention heads)"))?
         as usize;
     let reference = graph::reference_states(onnx)?;
-    let check = |file: &[u8]| -> Result<Vec<Vec<f32>>, EmbedError> {
+    let check = |file: &[u8]| -> Result<Vec<Probed>, EmbedError> {
         let encoder = BertEncoder::read(file)?;
         graph::PROBES
             .iter()
             .map(|ids| {
                 let ones = vec![1u32; ids.len()];
                 let zeros = vec![0u32; ids.len()];
-                encoder.hidden_states(ids, &zeros, &ones)
+                let states = encoder.hidden_states(ids, &zeros, &ones)?;
+                Ok(Probed::new(states, encoder.width()))
             })
             .collect()
     };
     let exact = write(heads, eps, &tensors(&init, WeightBits::Eight)?);
-    let ours = check(&exact)?;
-    let least = least_token_cosine(&reference, &ours);
+    let least = least_token_cosine(&reference, &check(&exact)?);
     if least < SAME_COMPUTATION {
         return Err(bad(format!(
             "the purpose-written encoder does not compute what this ONNX does (token cosine \
@@ -77,7 +77,7 @@ pub fn prepare(onnx: &[u8], bits: WeightBits) -> Result<Vec<u8>, EmbedError> {
     }
     if bits == WeightBits::Four {
         let four = write(heads, eps, &tensors(&init, WeightBits::Four)?);
-        if least_mean_cosine(&reference, &check(&four)?) >= FOUR_BITS_AGREEMENT {
+        if graph::agreement(&reference, &check(&four)?) >= FOUR_BITS_AGREEMENT {
             return Ok(four);
         }
     }
@@ -264,41 +264,21 @@ fn ints(t: &TensorProto) -> Option<Vec<i64>> {
     )
 }
 
-fn cosine(a: &[f32], b: &[f32]) -> f32 {
-    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-    let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
-    dot / (norm(a) * norm(b)).max(f32::MIN_POSITIVE)
-}
-
 /// The least cosine between corresponding token vectors of two runs of the probes.
-fn least_token_cosine(a: &[Vec<f32>], b: &[Vec<f32>]) -> f32 {
-    let width = |v: &[f32], n: usize| v.len() / n.max(1);
+fn least_token_cosine(a: &[Probed], b: &[Probed]) -> f32 {
     let mut least = 1f32;
     for ((x, y), ids) in a.iter().zip(b).zip(graph::PROBES) {
-        if x.len() != y.len() {
+        if x.tokens.len() != y.tokens.len() {
             return 0.0;
         }
-        let w = width(x, ids.len());
-        for (p, q) in x.chunks(w).zip(y.chunks(w)) {
-            least = least.min(cosine(p, q));
+        let width = x.tokens.len() / ids.len().max(1);
+        for (p, q) in x
+            .tokens
+            .chunks(width.max(1))
+            .zip(y.tokens.chunks(width.max(1)))
+        {
+            least = least.min(graph::cosine(p, q));
         }
     }
     least
-}
-
-/// The least cosine between the probes' mean vectors (what mean pooling makes of them).
-fn least_mean_cosine(a: &[Vec<f32>], b: &[Vec<f32>]) -> f32 {
-    let mean = |v: &[f32], n: usize| -> Vec<f32> {
-        let w = v.len() / n.max(1);
-        let mut m = vec![0f32; w];
-        for row in v.chunks(w) {
-            m.iter_mut().zip(row).for_each(|(s, x)| *s += x / n as f32);
-        }
-        m
-    };
-    a.iter()
-        .zip(b)
-        .zip(graph::PROBES)
-        .map(|((x, y), ids)| cosine(&mean(x, ids.len()), &mean(y, ids.len())))
-        .fold(1.0, f32::min)
 }

@@ -158,9 +158,25 @@ pub fn prepare(onnx: &[u8], bits: WeightBits) -> Result<Vec<u8>, EmbedError> {
 /// What the graph gives for one probe sequence: its token vectors (flat) and their mean
 /// (what mean pooling makes a sentence vector of).
 #[cfg(feature = "onnx")]
-struct Probed {
-    tokens: Vec<f32>,
+pub(crate) struct Probed {
+    pub tokens: Vec<f32>,
     mean: Vec<f32>,
+}
+
+#[cfg(feature = "onnx")]
+impl Probed {
+    /// From token vectors `width` wide (flat).
+    pub(crate) fn new(tokens: Vec<f32>, width: usize) -> Self {
+        let width = width.max(1);
+        let count = (tokens.len() / width).max(1) as f32;
+        let mut mean = vec![0f32; width];
+        for token in tokens.chunks(width) {
+            for (m, v) in mean.iter_mut().zip(token) {
+                *m += v / count;
+            }
+        }
+        Probed { tokens, mean }
+    }
 }
 
 /// A few id sequences to compare encoders on (ids below 2,000, which every vocabulary,
@@ -172,14 +188,11 @@ pub(crate) const PROBES: [&[u32]; 3] = [
     &[1, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 310, 3],
 ];
 
-/// What tract computes from `onnx` for each of [`PROBES`] (type ids 0, mask 1): the token
-/// vectors, flat. The reference the purpose-written encoder is checked against.
+/// What tract computes from `onnx` for each of [`PROBES`] (type ids 0, mask 1). The
+/// reference the purpose-written encoder is checked against.
 #[cfg(feature = "onnx")]
-pub(crate) fn reference_states(onnx: &[u8]) -> Result<Vec<Vec<f32>>, EmbedError> {
-    Ok(probe(decluttered_from_onnx(onnx)?)?
-        .into_iter()
-        .map(|p| p.tokens)
-        .collect())
+pub(crate) fn reference_states(onnx: &[u8]) -> Result<Vec<Probed>, EmbedError> {
+    probe(decluttered_from_onnx(onnx)?)
 }
 
 /// The graph's outputs for [`PROBES`].
@@ -198,16 +211,8 @@ fn probe(mut model: TypedModel) -> Result<Vec<Probed>, EmbedError> {
         let view = result[0]
             .to_plain_array_view::<f32>()
             .map_err(|e| bad("probe output", e))?;
-        let width = view.shape().last().copied().unwrap_or(1).max(1);
-        let tokens: Vec<f32> = view.iter().copied().collect();
-        let count = (tokens.len() / width).max(1) as f32;
-        let mut mean = vec![0f32; width];
-        for token in tokens.chunks(width) {
-            for (m, v) in mean.iter_mut().zip(token) {
-                *m += v / count;
-            }
-        }
-        out.push(Probed { tokens, mean });
+        let width = view.shape().last().copied().unwrap_or(1);
+        out.push(Probed::new(view.iter().copied().collect(), width));
     }
     Ok(out)
 }
@@ -228,18 +233,22 @@ fn same_bits(a: &[Probed], b: &[Probed]) -> bool {
 /// How closely the 4-bit graph follows the exact one: the least cosine similarity between
 /// the probes' sentence (mean) vectors.
 #[cfg(feature = "onnx")]
-fn agreement(a: &[Probed], b: &[Probed]) -> f32 {
+pub(crate) fn agreement(a: &[Probed], b: &[Probed]) -> f32 {
     if a.len() != b.len() {
         return 0.0;
     }
-    let norm = |v: &[f32]| v.iter().map(|p| p * p).sum::<f32>().sqrt();
     a.iter()
         .zip(b)
-        .map(|(x, y)| {
-            let dot: f32 = x.mean.iter().zip(&y.mean).map(|(p, q)| p * q).sum();
-            dot / (norm(&x.mean) * norm(&y.mean)).max(f32::MIN_POSITIVE)
-        })
+        .map(|(x, y)| cosine(&x.mean, &y.mean))
         .fold(1.0, f32::min)
+}
+
+/// Cosine similarity of two vectors (0 for a zero one).
+#[cfg(feature = "onnx")]
+pub(crate) fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let norm = |v: &[f32]| v.iter().map(|p| p * p).sum::<f32>().sqrt();
+    let dot: f32 = a.iter().zip(b).map(|(p, q)| p * q).sum();
+    dot / (norm(a) * norm(b)).max(f32::MIN_POSITIVE)
 }
 
 fn bad(stage: &str, e: TractError) -> EmbedError {
