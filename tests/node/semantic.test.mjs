@@ -308,6 +308,30 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     }
   });
 
+  test("the browser's encoder gives the CLI's query vectors bit for bit (one integer arithmetic on both)", async () => {
+    const { readdirSync, readFileSync, writeFileSync } = await import("node:fs");
+    const { pathToFileURL } = await import("node:url");
+    const names = readdirSync(dir);
+    const file = (prefix) => readFileSync(path.join(dir, names.find((f) => f.startsWith(prefix))));
+    const glue = await import(pathToFileURL(path.join(DIST, "embed/midashi_wasm_embed.js")).href);
+    await glue.default({ module_or_path: readFileSync(path.join(DIST, "embed/midashi_wasm_embed_bg.wasm")) });
+    const embedder = new glue.WasmEmbedder(file("model."), file("tokenizer."), file("model-config.").toString("utf8"));
+    after(() => embedder.free());
+    const queries = ["how are results ranked", "Can I search without a network connection?", "x", "section-level hybrid search with a long query that goes on and on ".repeat(12)];
+    const work = tempDir("midashi-vectors-");
+    writeFileSync(path.join(work, "q.jsonl"), queries.map((text, i) => JSON.stringify({ _id: String(i), text })).join("\n") + "\n");
+    await execFileAsync(buildIndexBin(), ["vectors", dir, "--queries", path.join(work, "q.jsonl"), "--out", path.join(work, "v.jsonl")]);
+    const native = readFileSync(path.join(work, "v.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    assert.equal(native.length, queries.length);
+    for (const [i, text] of queries.entries()) {
+      const ours = embedder.embed(text);
+      const theirs = Float32Array.from(native.find((v) => String(v._id ?? v.id) === String(i)).vector);
+      assert.equal(ours.length, theirs.length);
+      const differ = ours.findIndex((v, j) => v !== theirs[j]);
+      assert.equal(differ, -1, `query ${i}: value ${differ} is ${ours[differ]} in wasm, ${theirs[differ]} natively`);
+    }
+  });
+
   test("keyword-only indexes and `semantic: \"off\"` never load the module", async () => {
     const off = await Midashi.load(dir, { semantic: "off" });
     after(() => off.close());

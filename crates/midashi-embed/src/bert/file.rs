@@ -117,6 +117,16 @@ impl<'a> Entries<'a> {
         Ok(())
     }
 
+    /// Each row of the tensor called `name` as integers with their columns' scales
+    /// ([`Entry::for_each_int_row`]); `Ok(false)` if it is not stored so.
+    pub(super) fn int_rows(
+        &self,
+        name: &str,
+        f: impl FnMut(usize, &[f32], &[i8]),
+    ) -> Result<bool, EmbedError> {
+        Ok(self.entry(name)?.for_each_int_row(f))
+    }
+
     /// The tensor called `name` expanded to f32 (int8 values as f32), with its shape.
     pub(super) fn f32(&self, name: &str) -> Result<(Vec<usize>, Vec<f32>), EmbedError> {
         let entry = self.entry(name)?;
@@ -152,6 +162,21 @@ impl<'a> Entry<'a> {
             Entry::Q4(t) => t.dims.clone(),
             Entry::Q6(t) => t.dims.clone(),
             Entry::Q8(_, dims) | Entry::Plain(dims, _) => dims.clone(),
+        }
+    }
+
+    /// Each row as integers and their columns' scales (value = integer × scale exactly),
+    /// in order, to `f`; false, having called it for no row, for an entry that does not
+    /// store its values so (f32 values, a table of rounded int8 values).
+    fn for_each_int_row(&self, f: impl FnMut(usize, &[f32], &[i8])) -> bool {
+        match self {
+            Entry::Q4(t) => t.for_each_int_row(f),
+            Entry::Q6(t) => {
+                t.for_each_int_row(f);
+                true
+            }
+            Entry::Q8(bytes, _) => crate::packed::q8c::for_each_int_row(bytes, f).is_some(),
+            Entry::Plain(..) => false,
         }
     }
 

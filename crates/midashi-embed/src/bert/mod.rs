@@ -15,6 +15,7 @@
 //! a row per token (multilingual-e5-small's 250k rows would be 96 MB as int8).
 
 mod file;
+mod integer;
 mod math;
 #[cfg(feature = "onnx")]
 mod prepare;
@@ -26,6 +27,7 @@ pub use prepare::prepare;
 use crate::error::EmbedError;
 use crate::packed::{q4, q8c, WeightBits};
 use file::Entries;
+use integer::IntDense;
 use math::Dense;
 
 /// The additive attention bias of a padded position (as the exporter's graph adds it).
@@ -66,14 +68,38 @@ struct Norm {
 
 #[derive(Debug)]
 struct Layer {
-    query: Dense,
-    key: Dense,
-    value: Dense,
-    attention_out: Dense,
+    query: Linear,
+    key: Linear,
+    value: Linear,
+    attention_out: Linear,
     attention_norm: Norm,
-    up: Dense,
-    down: Dense,
+    up: Linear,
+    down: Linear,
     out_norm: Norm,
+}
+
+/// A dense layer: on integers when its weights are stored as integers times block scales
+/// (`integer`: every shipped model's), else on f32 (`math::Dense`).
+#[derive(Debug)]
+enum Linear {
+    Int(IntDense),
+    F32(Dense),
+}
+
+impl Linear {
+    fn forward(&self, x: &[f32], y: &mut [f32]) {
+        match self {
+            Linear::Int(d) => d.forward(x, y),
+            Linear::F32(d) => d.forward(x, y),
+        }
+    }
+
+    fn outputs(&self) -> usize {
+        match self {
+            Linear::Int(d) => d.outputs(),
+            Linear::F32(d) => d.outputs(),
+        }
+    }
 }
 
 /// The word table's tensor names: an int8 table and its row scales, or an f32 one.
@@ -132,9 +158,17 @@ impl BertEncoder {
             let (_, b) = entries.f32(&format!("{prefix}.bias"))?;
             match dims[..] {
                 [i, o] if b.len() == o && i == inputs && outputs.is_none_or(|n| n == o) => {
+                    // On integers when the entry stores its weights so (every shipped
+                    // model's), else on f32.
+                    let mut int = IntDense::zeros(i, o, &b);
+                    if entries.int_rows(&weight, |k, scales, ints| int.set_row(k, scales, ints))? {
+                        if let Some(int) = int.finish() {
+                            return Ok(Linear::Int(int));
+                        }
+                    }
                     let mut dense = Dense::zeros(i, o, &b);
                     entries.rows(&weight, |k, row| dense.set_row(k, row))?;
-                    Ok(dense)
+                    Ok(Linear::F32(dense))
                 }
                 _ => Err(bad(format!("{prefix} has shape {dims:?}"))),
             }

@@ -152,6 +152,26 @@ impl<'a> Table<'a> {
         });
     }
 
+    /// Each row's integer values (nibble − 8) with its run's scales, in order, for the
+    /// integer dense layers (`crate::bert::integer`); false (no row seen) for a table of
+    /// rounded int8 values, which are not integers times the scales.
+    pub(crate) fn for_each_int_row(&self, mut f: impl FnMut(usize, &[f32], &[i8])) -> bool {
+        if self.int8 {
+            return false;
+        }
+        let mut ints = vec![0i8; self.runs.columns.div_ceil(2) * 2];
+        let mut index = 0;
+        self.runs.for_each(|scales, packed| {
+            for (pair, &byte) in ints.chunks_exact_mut(2).zip(packed) {
+                pair[0] = (byte & 0x0f) as i8 - 8;
+                pair[1] = (byte >> 4) as i8 - 8;
+            }
+            f(index, scales, &ints[..scales.len()]);
+            index += 1;
+        });
+        true
+    }
+
     /// Row `row` expanded into `out` (`columns` long) as [`unpack`] would expand it, int8
     /// values as f32; false if out of range.
     pub(crate) fn row(&self, row: usize, out: &mut [f32]) -> bool {

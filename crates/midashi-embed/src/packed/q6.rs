@@ -48,6 +48,26 @@ impl<'a> Table<'a> {
     }
 }
 
+impl Table<'_> {
+    /// Each row's integer values (q − 32) with its run's scales, in order, for the integer
+    /// dense layers (`crate::bert::integer`).
+    pub(crate) fn for_each_int_row(&self, mut f: impl FnMut(usize, &[f32], &[i8])) {
+        let mut ints = vec![0i8; self.runs.columns.div_ceil(4) * 4];
+        let mut index = 0;
+        self.runs.for_each(|scales, packed| {
+            for (three, four) in packed.chunks_exact(3).zip(ints.chunks_exact_mut(4)) {
+                let bits =
+                    u32::from(three[0]) | u32::from(three[1]) << 8 | u32::from(three[2]) << 16;
+                for (j, v) in four.iter_mut().enumerate() {
+                    *v = ((bits >> (6 * j)) & 63) as i8 - 32;
+                }
+            }
+            f(index, scales, &ints[..scales.len()]);
+            index += 1;
+        });
+    }
+}
+
 /// One row: four values from each three bytes, times their columns' scales. A call per row:
 /// V8 optimises a function between calls, not during one (see `q4`).
 #[inline(never)]

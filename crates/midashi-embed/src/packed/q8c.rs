@@ -73,6 +73,28 @@ pub(crate) fn for_each_row(bytes: &[u8], mut f: impl FnMut(usize, &[f32])) -> Op
     Some(dims)
 }
 
+/// Each row's int8 values with the column scales, in order (the integer dense layers,
+/// `crate::bert::integer`); `None` if the entry is damaged (then `f` saw no row).
+pub(crate) fn for_each_int_row(
+    bytes: &[u8],
+    mut f: impl FnMut(usize, &[f32], &[i8]),
+) -> Option<()> {
+    let (dims, scales, q) = header(bytes)?;
+    let columns = *dims.last()?;
+    let scales: Vec<f32> = scales
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let mut ints = vec![0i8; columns];
+    for (i, q_row) in q.chunks_exact(columns).enumerate() {
+        for (o, &v) in ints.iter_mut().zip(q_row) {
+            *o = v as i8;
+        }
+        f(i, &scales, &ints);
+    }
+    Some(())
+}
+
 /// One row of int8 values times their columns' scales. A call per row: see `q4`'s `expand`
 /// on why (V8 optimises a function between calls, not during one).
 #[inline(never)]
