@@ -27,14 +27,15 @@ pub fn ship_model(
     report: &mut EmbedReport,
 ) -> Result<(ModelFiles, ModelInfo)> {
     let whole = files.onnx.len();
-    let files = match trim_for_site(passages, embedder, &files)? {
+    let (files, new_ids) = match trim_for_site(passages, embedder, &files)? {
         Some(t) => {
             report.trimmed = Some(t.kept);
-            t.files
+            (t.files, Some(t.new_ids))
         }
-        None => files,
+        None => (files, None),
     };
-    let shipped = prepared_for_browser(files, WeightBits::default())?;
+    let calibration = calibration(passages, embedder, new_ids.as_deref());
+    let shipped = prepared_for_browser(files, WeightBits::default(), &calibration)?;
     let four = midashi_embed::bert::weight_bits(&shipped.onnx) == WeightBits::Four;
     report.shipped = Some((whole, shipped.onnx.len(), four));
     let query_embedder = shipped_embedder(&shipped)?;
@@ -51,7 +52,62 @@ pub struct Trimmed {
     pub files: ModelFiles,
     /// Pieces kept, of how many.
     pub kept: (usize, usize),
+    /// Each whole-model id's id in the copy.
+    pub new_ids: Vec<u32>,
 }
+
+/// Tokens of the site's text the shipped copy's 4-bit weights are rounded against
+/// (`midashi_embed::bert::prepare_calibrated`: each layer's weights chosen so that its
+/// outputs on such text move least).
+const CALIBRATION_TOKENS: usize = 2048;
+/// Passages the calibration text is spread over, at most.
+const CALIBRATION_PASSAGES: usize = 64;
+
+/// The calibration text, from passages spread evenly over the site: for each, its first
+/// few words as a query is encoded (the weights are there to encode queries: short
+/// sequences, the query prefix), and the start of its first window as a document is, up to
+/// [`CALIBRATION_TOKENS`] in all, as the shipped copy tokenises them (`new_ids` maps a
+/// trimmed copy's ids). Deterministic for the same site.
+fn calibration(
+    passages: &[Vec<String>],
+    embedder: &Embedder,
+    new_ids: Option<&[u32]>,
+) -> Vec<Vec<u32>> {
+    let texts: Vec<&String> = passages.iter().flatten().collect();
+    let step = (texts.len() / CALIBRATION_PASSAGES).max(1);
+    let prefix = &embedder.config().query_prefix;
+    let mut out = Vec::new();
+    let mut total = 0;
+    for text in texts.iter().step_by(step) {
+        let words: Vec<&str> = text.split_whitespace().take(QUERY_WORDS).collect();
+        let query = embedder.token_ids(&format!("{prefix}{}", words.join(" ")));
+        let window = embedder
+            .window_token_ids(text)
+            .ok()
+            .and_then(|w| w.into_iter().next());
+        for mut ids in [query.ok(), window].into_iter().flatten() {
+            if let Some(map) = new_ids {
+                let Some(mapped) = ids.iter().map(|&i| map.get(i as usize).copied()).collect()
+                else {
+                    continue;
+                };
+                ids = mapped;
+            }
+            ids.truncate(WINDOW_TOKENS.min(CALIBRATION_TOKENS - total));
+            total += ids.len();
+            out.push(ids);
+            if total >= CALIBRATION_TOKENS {
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// Words of a passage taken as a query for calibration.
+const QUERY_WORDS: usize = 8;
+/// Tokens of a passage's window taken for calibration.
+const WINDOW_TOKENS: usize = 128;
 
 /// The trimmed copy of `files` for a site whose sections are embedded as `passages`
 /// (`crate::embedding::site_passages`), or `None` when the model is not worth trimming (a
@@ -127,6 +183,7 @@ pub fn trim_for_site(
             config_json,
         },
         kept: t.kept,
+        new_ids: t.new_ids,
     }))
 }
 
@@ -134,9 +191,14 @@ pub fn trim_for_site(
 /// file (`midashi_embed::bert::prepare`: checked to compute what the ONNX does; its weights in
 /// 4 bits where that agrees with the exact model, `midashi_embed::WeightBits`), and the
 /// configuration naming that file's sha256 (`graph_sha256`) beside the model's own.
-pub fn prepared_for_browser(files: ModelFiles, bits: WeightBits) -> Result<ModelFiles> {
+pub fn prepared_for_browser(
+    files: ModelFiles,
+    bits: WeightBits,
+    calibration: &[Vec<u32>],
+) -> Result<ModelFiles> {
     let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
-    let graph = midashi_embed::bert::prepare(&files.onnx, bits).map_err(model)?;
+    let graph =
+        midashi_embed::bert::prepare_calibrated(&files.onnx, bits, calibration).map_err(model)?;
     let mut config = ModelConfig::from_json(&files.config_json).map_err(model)?;
     config.graph_sha256 = Some(
         Sha256::digest(&graph)

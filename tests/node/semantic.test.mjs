@@ -288,14 +288,17 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     const own = await Midashi.load(bare, { modelUrl: served });
     after(() => own.close());
     await Promise.all([shipped.warmup(), own.warmup()]);
-    // Both copies' weights are 4-bit (the word table and most weights are `MQ4G` entries,
-    // the down-projections 6-bit `MQ6G`;
-    // docs/index-format.md); the shipped one's vocabulary is trimmed to the site's pieces,
-    // which groups the word table's rows into other 4-bit blocks. Questions in the docs'
-    // words and common English: the same best answer, nearly the same five and scores.
+    // Both copies' weights are 4-bit `MQ4G` entries (docs/index-format.md). The shipped one
+    // rounds them with the site's text in view, the down-projections too; prepare-model has
+    // no site, rounds to nearest and keeps those in 6 bits (`MQ6G`). The shipped one's
+    // vocabulary is trimmed to the site's pieces, which groups the word table's rows into
+    // other 4-bit blocks. Questions in the docs' words and common English: the same best
+    // answer, nearly the same five and scores.
     const graph = readFileSync(path.join(dir, names.find((f) => f.startsWith("model."))));
     assert.ok(graph.subarray(0, 4).toString() === "MBRT", "the encoder file");
-    assert.ok(graph.includes("MQ4G") && graph.includes("MQ6G"), "4-bit weights beside 6-bit down-projections");
+    assert.ok(graph.includes("MQ4G") && !graph.includes("MQ6G"), "every weight of the shipped copy in 4 bits");
+    const general = readFileSync(path.join(served, "model.bin"));
+    assert.ok(general.includes("MQ4G") && general.includes("MQ6G"), "prepare-model: 4-bit weights beside 6-bit down-projections");
     for (const q of ["can I search without a network connection", "how are results ranked"]) {
       const a = await shipped.search(q, { mode: "semantic", limit: 5, cache: false });
       const b = await own.search(q, { mode: "semantic", limit: 5, cache: false });

@@ -29,6 +29,9 @@ pub fn run(model: &Path, out: &Path, bits: WeightBits) -> Result<()> {
             config_json,
         },
         bits,
+        // No site here: each weight rounded to its nearest levels (the down-projections in 6
+        // bits), as an index built without text to calibrate on ships it.
+        &[],
     )?;
     shipped_embedder(&prepared)?;
     let mut config = ModelConfig::from_json(&prepared.config_json).map_err(bad)?;

@@ -1,7 +1,8 @@
 //! The purpose-written encoder (`midashi_embed::bert`) against tract on the shipped models:
-//! with the ONNX's own 8-bit weights it embeds as tract runs the ONNX; with the 4-bit weights
-//! an index ships (6-bit down-projections) close to it; the file is deterministic, and damage
-//! is an error, never a panic.
+//! with the ONNX's own 8-bit weights it embeds as tract runs the ONNX; with 4-bit weights
+//! (6-bit down-projections rounded to nearest; all in 4 bits rounded with calibration text in
+//! view, as an index ships them) close to it; the file is deterministic, and damage is an
+//! error, never a panic.
 
 mod common;
 
@@ -79,6 +80,84 @@ fn e5_encoder_file_embeds_as_tract_does() {
         "MIDASHI_E5_MODEL",
         "scripts/fetch-e5.sh",
         0.99,
+    );
+}
+
+/// Calibration text as build-index takes it from a site: passages' first words as queries,
+/// and the start of their windows.
+const CALIBRATION: [&str; 6] = [
+    "Ownership is a set of rules that govern how a Rust program manages memory. Some languages have garbage collection that regularly looks for no-longer-used memory as the program runs.",
+    "A reference is like a pointer in that it is an address we can follow to access the data stored at that address; that data is owned by some other variable.",
+    "The search index is split into shards that a page fetches as queries need them, so the first result arrives before the whole index has loaded.",
+    "Computed properties are cached based on their reactive dependencies and only re-evaluate when some of those dependencies have changed.",
+    "To install the package, run npm install in your project folder, then import the widget and point it at the folder the build wrote.",
+    "Errors are values: a function that can fail returns a Result, and the caller decides whether to propagate the error with the question mark operator or handle it.",
+];
+
+#[test]
+fn a_calibrated_copy_is_all_four_bit_and_close() {
+    let Some(files) = files(
+        "all-MiniLM-L6-v2",
+        "MIDASHI_MODEL",
+        "scripts/fetch-model.sh",
+    ) else {
+        return;
+    };
+    let exact = embedder(&files.onnx, &files);
+    let calibration: Vec<Vec<u32>> = CALIBRATION
+        .iter()
+        .flat_map(|t| {
+            let words: Vec<&str> = t.split_whitespace().take(8).collect();
+            [
+                exact.token_ids(&words.join(" ")).unwrap(),
+                exact.window_token_ids(t).unwrap().remove(0),
+            ]
+        })
+        .collect();
+    let four = bert::prepare(&files.onnx, graph::WeightBits::Four).unwrap();
+    let calibrated =
+        bert::prepare_calibrated(&files.onnx, graph::WeightBits::Four, &calibration).unwrap();
+    let again =
+        bert::prepare_calibrated(&files.onnx, graph::WeightBits::Four, &calibration).unwrap();
+    assert!(
+        calibrated == again,
+        "the same calibration makes the same file"
+    );
+    let has = |file: &[u8], magic: &[u8]| file.windows(4).any(|w| w == magic);
+    assert!(
+        has(&four, b"MQ6G"),
+        "rounded to nearest, the down-projections take 6 bits"
+    );
+    assert!(
+        !has(&calibrated, b"MQ6G"),
+        "calibrated, every weight takes 4 bits"
+    );
+    assert!(
+        (calibrated.len() as f64) < four.len() as f64 * 0.95,
+        "{} bytes calibrated against {} to nearest",
+        calibrated.len(),
+        four.len()
+    );
+    // Queries (what the copy encodes) as close to the exact model's as every weight to
+    // nearest in 4 bits with the down-projections in 6 — closer on English text like the
+    // calibration's, which is the point of rounding with inputs in view.
+    let shipped = embedder(&calibrated, &files);
+    let nearest = embedder(&four, &files);
+    let mut sum = [0f64; 2];
+    for text in TEXTS.iter().filter(|t| !t.is_empty()) {
+        let want = exact.embed(text).unwrap();
+        let c = common::cosine(&want, &shipped.embed(text).unwrap());
+        assert!(c >= 0.96, "calibrated 4-bit query {text:?}: cosine {c}");
+        if text.is_ascii() {
+            sum[0] += c;
+            sum[1] += common::cosine(&want, &nearest.embed(text).unwrap());
+        }
+    }
+    assert!(
+        sum[0] > sum[1],
+        "English queries: calibrated {} against nearest {}",
+        sum[0] / 3.0,
+        sum[1] / 3.0
     );
 }
 

@@ -22,7 +22,7 @@ mod prepare;
 
 pub use file::is_encoder_file;
 #[cfg(feature = "onnx")]
-pub use prepare::prepare;
+pub use prepare::{prepare, prepare_calibrated};
 
 use crate::error::EmbedError;
 use crate::packed::{q4, q8c, WeightBits};
@@ -76,6 +76,19 @@ struct Layer {
     up: Linear,
     down: Linear,
     out_norm: Norm,
+}
+
+/// What a dense layer of an encoder layer is given (`BertEncoder::observed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Input {
+    /// The layer's input: query, key and value read it.
+    Attention,
+    /// The heads' context: the attention output reads it.
+    Context,
+    /// After attention and its norm: the feed-forward's expansion reads it.
+    Up,
+    /// After GELU: the down-projection reads it.
+    Down,
 }
 
 /// A dense layer: on integers when its weights are stored as integers times block scales
@@ -260,6 +273,18 @@ impl BertEncoder {
         type_ids: &[u32],
         mask: &[u32],
     ) -> Result<Vec<f32>, EmbedError> {
+        self.observed(ids, type_ids, mask, &mut |_, _, _| {})
+    }
+
+    /// [`BertEncoder::hidden_states`], showing `observe` what each dense layer of each
+    /// encoder layer is given (`prepare` sums it to round weights with their inputs in view).
+    pub(crate) fn observed(
+        &self,
+        ids: &[u32],
+        type_ids: &[u32],
+        mask: &[u32],
+        observe: &mut dyn FnMut(usize, Input, &[f32]),
+    ) -> Result<Vec<f32>, EmbedError> {
         let (n, h) = (ids.len(), self.hidden);
         if type_ids.len() != n || mask.len() != n {
             return Err(EmbedError::Inference(
@@ -300,19 +325,23 @@ impl BertEncoder {
             vec![0f32; n * h],
         );
         let mut inner = Vec::new();
-        for layer in &self.layers {
+        for (l, layer) in self.layers.iter().enumerate() {
+            observe(l, Input::Attention, &x);
             layer.query.forward(&x, &mut q);
             layer.key.forward(&x, &mut k);
             layer.value.forward(&x, &mut v);
             math::attention(&q, &k, &v, &bias, self.heads, &mut ctx);
+            observe(l, Input::Context, &ctx);
             layer.attention_out.forward(&ctx, &mut out);
             out.iter_mut().zip(&x).for_each(|(o, r)| *o += r);
             let norm = &layer.attention_norm;
             math::layer_norm(&mut out, &norm.gamma, &norm.beta, self.eps);
             std::mem::swap(&mut x, &mut out);
             inner.resize(n * layer.up.outputs(), 0.0);
+            observe(l, Input::Up, &x);
             layer.up.forward(&x, &mut inner);
             math::gelu(&mut inner);
+            observe(l, Input::Down, &inner);
             layer.down.forward(&inner, &mut out);
             out.iter_mut().zip(&x).for_each(|(o, r)| *o += r);
             let norm = &layer.out_norm;

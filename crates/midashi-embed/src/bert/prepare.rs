@@ -4,11 +4,14 @@
 //! ONNX before it is returned.
 
 use super::file::{pack_plain, write};
-use super::BertEncoder;
+use super::math::Dense;
+use super::{BertEncoder, Input};
 use crate::error::EmbedError;
 use crate::graph::{self, Probed};
+use crate::packed::gptq::Hessian;
 use crate::packed::{q4, q6, q8c, WeightBits, FOUR_BITS_AGREEMENT};
 use prost::Message;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use tract_onnx::pb::{ModelProto, TensorProto};
 
@@ -29,8 +32,21 @@ fn bad(what: impl std::fmt::Display) -> EmbedError {
 
 /// The encoder file of `onnx`: with [`WeightBits::Four`] its weights in 4 bits where the
 /// outputs agree with the exact ONNX's ([`FOUR_BITS_AGREEMENT`]), else in 8 (exactly the
-/// ONNX's weights). Deterministic bytes.
+/// ONNX's weights). Deterministic bytes. Without calibration text, each weight is rounded to
+/// its nearest levels ([`prepare_calibrated`] does better).
 pub fn prepare(onnx: &[u8], bits: WeightBits) -> Result<Vec<u8>, EmbedError> {
+    prepare_calibrated(onnx, bits, &[])
+}
+
+/// [`prepare`], the 4-bit weights rounded with their layers' inputs on `calibration` in view
+/// (token id sequences of the text the model will meet, as the tokenizer shipped with it
+/// makes them; `crate::packed::gptq`): the down-projections then go to 4 bits too.
+/// Deterministic bytes for the same calibration.
+pub fn prepare_calibrated(
+    onnx: &[u8],
+    bits: WeightBits,
+    calibration: &[Vec<u32>],
+) -> Result<Vec<u8>, EmbedError> {
     let model = ModelProto::decode(onnx).map_err(|e| bad(format!("ONNX does not parse: {e}")))?;
     let graph = model
         .graph
@@ -67,7 +83,7 @@ pub fn prepare(onnx: &[u8], bits: WeightBits) -> Result<Vec<u8>, EmbedError> {
             })
             .collect()
     };
-    let exact = write(heads, eps, &tensors(&init, WeightBits::Eight)?);
+    let exact = write(heads, eps, &tensors(&init, WeightBits::Eight, None)?);
     let least = least_token_cosine(&reference, &check(&exact)?);
     if least < SAME_COMPUTATION {
         return Err(bad(format!(
@@ -76,7 +92,14 @@ pub fn prepare(onnx: &[u8], bits: WeightBits) -> Result<Vec<u8>, EmbedError> {
         )));
     }
     if bits == WeightBits::Four {
-        let four = write(heads, eps, &tensors(&init, WeightBits::Four)?);
+        let hessians = (!calibration.is_empty())
+            .then(|| inputs_seen(&BertEncoder::read(&exact)?, calibration))
+            .transpose()?;
+        let four = write(
+            heads,
+            eps,
+            &tensors(&init, WeightBits::Four, hessians.as_ref())?,
+        );
         if graph::agreement(&reference, &check(&four)?) >= FOUR_BITS_AGREEMENT {
             return Ok(four);
         }
@@ -84,11 +107,53 @@ pub fn prepare(onnx: &[u8], bits: WeightBits) -> Result<Vec<u8>, EmbedError> {
     Ok(exact)
 }
 
+/// What each dense layer of each encoder layer is given on `calibration`, as `XᵀX`
+/// (`Hessian`), the exact encoder computing it.
+fn inputs_seen(
+    encoder: &BertEncoder,
+    calibration: &[Vec<u32>],
+) -> Result<HashMap<(usize, Input), Hessian>, EmbedError> {
+    let mut seen: HashMap<(usize, Input), (usize, Vec<f32>)> = HashMap::new();
+    for ids in calibration.iter().filter(|ids| !ids.is_empty()) {
+        let ones = vec![1u32; ids.len()];
+        let zeros = vec![0u32; ids.len()];
+        encoder.observed(ids, &zeros, &ones, &mut |layer, input, x| {
+            let (_, rows) = seen
+                .entry((layer, input))
+                .or_insert_with(|| (x.len() / ids.len(), Vec::new()));
+            rows.extend_from_slice(x);
+        })?;
+    }
+    Ok(seen
+        .into_par_iter()
+        .map(|(key, (width, x))| (key, gram(&x, width)))
+        .collect())
+}
+
+/// `XᵀX` of `x` (`tokens × width`) on the dense layers' kernel: a layer whose weight is `X`
+/// given `Xᵀ`'s rows. (Summed a dot product at a time it was half a build of the Rust book.)
+fn gram(x: &[f32], width: usize) -> Hessian {
+    let tokens = x.len() / width.max(1);
+    let mut dense = Dense::zeros(tokens, width, &[]);
+    let mut transposed = vec![0f32; width * tokens];
+    for (t, row) in x.chunks_exact(width).enumerate() {
+        dense.set_row(t, row);
+        for (i, &v) in row.iter().enumerate() {
+            transposed[i * tokens + t] = v;
+        }
+    }
+    let mut h = vec![0f32; width * width];
+    dense.forward(&transposed, &mut h);
+    Hessian::from_sum(width, h.into_iter().map(f64::from).collect(), tokens)
+}
+
 /// Every tensor the encoder reads, named as in the ONNX (dense weights under
-/// `<layer>.weight`, dequantised from `.weight.q` × `.weight.scale`), packed.
+/// `<layer>.weight`, dequantised from `.weight.q` × `.weight.scale`), packed; 4-bit weights
+/// rounded with their inputs in view where `hessians` has them.
 fn tensors(
     init: &HashMap<&str, &TensorProto>,
     bits: WeightBits,
+    hessians: Option<&HashMap<(usize, Input), Hessian>>,
 ) -> Result<Vec<(String, Vec<u8>)>, EmbedError> {
     let four = bits == WeightBits::Four;
     let get = |name: &str| -> Result<(Vec<usize>, Vec<f32>), EmbedError> {
@@ -136,16 +201,17 @@ fn tensors(
     ] {
         out.push(plain(name, get(name)?));
     }
+    let mut weights = Vec::new();
     let mut layer = 0;
     while init.contains_key(format!("encoder.layer.{layer}.attention.self.query.bias").as_str()) {
         let p = format!("encoder.layer.{layer}.");
-        for dense in [
-            "attention.self.query",
-            "attention.self.key",
-            "attention.self.value",
-            "attention.output.dense",
-            "intermediate.dense",
-            "output.dense",
+        for (dense, input) in [
+            ("attention.self.query", Input::Attention),
+            ("attention.self.key", Input::Attention),
+            ("attention.self.value", Input::Attention),
+            ("attention.output.dense", Input::Context),
+            ("intermediate.dense", Input::Up),
+            ("output.dense", Input::Down),
         ] {
             let prefix = format!("{p}{dense}");
             let weight = match (
@@ -157,7 +223,10 @@ fn tensors(
                 }
                 _ => get(&format!("{prefix}.weight"))?,
             };
-            out.push((format!("{prefix}.weight"), weight_entry(&weight, four)));
+            let hessian = hessians.and_then(|h| h.get(&(layer, input)));
+            // Packed below, all at once: its place in the file kept.
+            weights.push((out.len(), weight, hessian));
+            out.push((format!("{prefix}.weight"), Vec::new()));
             out.push(plain(
                 &format!("{prefix}.bias"),
                 get(&format!("{prefix}.bias"))?,
@@ -174,21 +243,41 @@ fn tensors(
     if layer == 0 {
         return Err(bad("no encoder.layer.0"));
     }
+    // Rounding a weight with its inputs in view takes a factorisation of their sums: each
+    // weight on a core of its own (a second of a build of the Rust book, on two cores).
+    let packed: Vec<(usize, Vec<u8>)> = weights
+        .into_par_iter()
+        .map(|(at, weight, hessian)| (at, weight_entry(&weight, four, hessian)))
+        .collect();
+    for (at, entry) in packed {
+        out[at].1 = entry;
+    }
     Ok(out)
 }
 
-/// A dense weight's entry. With 4-bit weights: 4 bits for a weight whose input is no wider
-/// than its output or that 4 bits keep nearly exactly, else 6 (a down-projection: `q6` says
-/// why). With 8: exactly (int8 × a scale per column). Else plain (an fp32 model's).
-fn weight_entry((dims, v): &(Vec<usize>, Vec<f32>), four: bool) -> Vec<u8> {
+/// A dense weight's entry. With 4-bit weights: 4 bits for a weight rounded with its inputs
+/// in view (`hessian`), whose input is no wider than its output, or that 4 bits keep nearly
+/// exactly, else 6 (a down-projection rounded to nearest: `q6` says why). With 8: exactly
+/// (int8 × a scale per column). Else plain (an fp32 model's).
+fn weight_entry(
+    (dims, v): &(Vec<usize>, Vec<f32>),
+    four: bool,
+    hessian: Option<&Hessian>,
+) -> Vec<u8> {
     if v.len() >= MIN_VALUES {
         if four {
-            if let Some(p) = q4::pack(v, dims, false)
-                .filter(|p| q4::suits_weight(dims) || q4::nearly_exact(v, dims, p))
+            // Weights that were 4-bit blocks to begin with (multilingual-e5-small's) keep
+            // their own levels: rounding them again with inputs in view could only move them.
+            let nearest = q4::pack(v, dims, false);
+            if let Some(p) = nearest.filter(|p| q4::nearly_exact(v, dims, p)) {
+                return p;
+            }
+            if let Some(p) = q4::pack_with(v, dims, false, hessian)
+                .filter(|_| hessian.is_some() || q4::suits_weight(dims))
             {
                 return p;
             }
-            if let Some(p) = q6::pack(v, dims) {
+            if let Some(p) = q6::pack_with(v, dims, hessian) {
                 return p;
             }
         }

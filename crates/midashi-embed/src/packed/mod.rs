@@ -2,6 +2,8 @@
 //! encoder forms use (the purpose-written encoder's file, `crate::bert`, and tract's prepared
 //! graph, `crate::graph`). Plain Rust: the browser's module, which has no tract, reads them.
 
+#[cfg(feature = "onnx")]
+pub(crate) mod gptq;
 pub(crate) mod q4;
 pub(crate) mod q6;
 pub(crate) mod q8c;

@@ -16,7 +16,8 @@
 //! 4 bits too, SciFact semantic fell to 0.682. With the three: 0.6895 (the down-projections
 //! then in 8 bits; in 6 since the encoder file, `q6`: 0.6877, hybrid 0.7414 → 0.7428). Any weight that 4 bits
 //! store nearly exactly goes too ([`nearly_exact`]): multilingual-e5-small's were 4-bit blocks
-//! to begin with (JSQuAD hybrid 0.9571 either way).
+//! to begin with (JSQuAD hybrid 0.9571 either way). Rounded with the site's text in view
+//! (`gptq`, what an index ships since), the down-projections go to 4 bits too.
 
 use super::runs::Runs;
 use super::{Unpacked, Values};
@@ -232,6 +233,18 @@ fn expand<T>(packed: &[u8], scales: &[f32], row: &mut [T], to: impl Fn(f32) -> T
 /// the least error (`runs::quantise`).
 #[cfg(feature = "onnx")]
 pub(crate) fn pack(values: &[f32], dims: &[usize], int8: bool) -> Option<Vec<u8>> {
+    pack_with(values, dims, int8, None)
+}
+
+#[cfg(feature = "onnx")]
+/// [`pack`], a weight's levels chosen with its layer's inputs in view when `hessian` is
+/// given (`super::gptq`).
+pub(crate) fn pack_with(
+    values: &[f32],
+    dims: &[usize],
+    int8: bool,
+    hessian: Option<&super::gptq::Hessian>,
+) -> Option<Vec<u8>> {
     let shape = super::runs::checked(values, dims)?;
     let mut out = MAGIC.to_vec();
     out.push(u8::from(int8));
@@ -240,7 +253,7 @@ pub(crate) fn pack(values: &[f32], dims: &[usize], int8: bool) -> Option<Vec<u8>
         &mut out,
         values,
         shape,
-        |block| super::runs::quantise(block, 8.0, 2.0),
+        super::runs::quantiser(values, shape, hessian, 8.0, 2.0),
         |out, levels| {
             out.extend(
                 levels

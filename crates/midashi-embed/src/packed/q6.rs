@@ -2,6 +2,7 @@
 //! the weights 4 bits round too coarsely (a feed-forward down-projection sums four times as
 //! many rounded products per output as the other weights: in 4 bits SciFact semantic fell
 //! from 0.6895 to 0.682, `q4` says so), where 8 bits were a quarter more bytes than needed.
+//! Rounded to nearest only: with a site's text in view (`gptq`) 4 bits hold them.
 //!
 //! Laid out as `q4`'s blocks: per run of 32 rows, each column's f16 scale, then the run's rows
 //! in order, each as its columns' values four in three bytes (little-endian, 6 bits each,
@@ -98,8 +99,19 @@ fn unpack(bytes: &[u8]) -> Option<Unpacked> {
 
 /// `values` (row-major, `dims` its shape) as an `MQ6G` entry; `None` for a non-finite value.
 /// Each block's scale puts its extreme at −32 or a little further in (`runs::quantise`).
-#[cfg(feature = "onnx")]
+#[cfg(all(test, feature = "onnx"))]
 pub(crate) fn pack(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
+    pack_with(values, dims, None)
+}
+
+#[cfg(feature = "onnx")]
+/// [`pack`], the levels chosen with the layer's inputs in view when `hessian` is given
+/// (`super::gptq`).
+pub(crate) fn pack_with(
+    values: &[f32],
+    dims: &[usize],
+    hessian: Option<&super::gptq::Hessian>,
+) -> Option<Vec<u8>> {
     let shape = super::runs::checked(values, dims)?;
     let mut out = MAGIC.to_vec();
     super::shape::push_dims(&mut out, dims);
@@ -107,7 +119,7 @@ pub(crate) fn pack(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
         &mut out,
         values,
         shape,
-        |block| super::runs::quantise(block, 32.0, 4.0),
+        super::runs::quantiser(values, shape, hessian, 32.0, 4.0),
         |out, levels| {
             for four in levels.chunks(4) {
                 let bits = (0..4).fold(0u32, |b, k| {

@@ -97,7 +97,7 @@ pub(super) fn write(
     out: &mut Vec<u8>,
     values: &[f32],
     (rows, columns): (usize, usize),
-    quantise: impl Fn(&[f32]) -> (f16, Vec<u8>),
+    mut quantise: impl FnMut(&[f32]) -> (f16, Vec<u8>),
     mut pack_row: impl FnMut(&mut Vec<u8>, &[u8]),
 ) {
     let mut block = Vec::with_capacity(BLOCK);
@@ -118,6 +118,31 @@ pub(super) fn write(
             }
             pack_row(out, &row);
         }
+    }
+}
+
+/// The block quantiser `write` takes: with `hessian` (the layer's inputs on calibration
+/// text), GPTQ's scales and levels (`super::gptq`) in the order `write` asks for them; without
+/// one, or if that fails, each block to nearest ([`quantise`]).
+#[cfg(feature = "onnx")]
+pub(super) fn quantiser(
+    values: &[f32],
+    shape: (usize, usize),
+    hessian: Option<&super::gptq::Hessian>,
+    half: f32,
+    spread: f32,
+) -> impl FnMut(&[f32]) -> (f16, Vec<u8>) {
+    let planned = hessian.and_then(|h| {
+        super::gptq::round(values, shape, h, BLOCK, half, |b| {
+            quantise(b, half, spread).0
+        })
+    });
+    let mut planned = planned.map(Vec::into_iter);
+    move |block| {
+        planned
+            .as_mut()
+            .and_then(Iterator::next)
+            .unwrap_or_else(|| quantise(block, half, spread))
     }
 }
 
