@@ -16,6 +16,15 @@ fn files(name: &str, env: &str, fetch: &str) -> Option<ModelDir> {
     Some(ModelDir::read(&dir).expect("the model folder reads"))
 }
 
+/// The default model's folder (see [`files`]).
+fn minilm() -> Option<ModelDir> {
+    files(
+        "all-MiniLM-L6-v2",
+        "MIDASHI_MODEL",
+        "scripts/fetch-model.sh",
+    )
+}
+
 fn embedder(bytes: &[u8], files: &ModelDir) -> Embedder {
     Embedder::from_bytes(bytes, &files.tokenizer, files.config.clone()).expect("the model loads")
 }
@@ -96,11 +105,7 @@ const CALIBRATION: [&str; 6] = [
 
 #[test]
 fn a_calibrated_copy_is_all_four_bit_and_close() {
-    let Some(files) = files(
-        "all-MiniLM-L6-v2",
-        "MIDASHI_MODEL",
-        "scripts/fetch-model.sh",
-    ) else {
+    let Some(files) = minilm() else {
         return;
     };
     let exact = embedder(&files.onnx, &files);
@@ -163,11 +168,7 @@ fn a_calibrated_copy_is_all_four_bit_and_close() {
 
 #[test]
 fn a_damaged_encoder_file_is_an_error_not_a_panic() {
-    let Some(files) = files(
-        "all-MiniLM-L6-v2",
-        "MIDASHI_MODEL",
-        "scripts/fetch-model.sh",
-    ) else {
+    let Some(files) = minilm() else {
         return;
     };
     let file = bert::prepare(&files.onnx, graph::WeightBits::Four).unwrap();

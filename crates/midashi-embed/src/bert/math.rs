@@ -221,129 +221,107 @@ pub(super) fn attention(
                 keys[c * tokens + j] = value;
             }
         }
+        let head = Head {
+            keys: &keys,
+            v,
+            bias,
+            width,
+            column: cols.start,
+            d,
+        };
         let mut first = 0;
         while first < tokens {
             let rows = (tokens - first).min(ROWS);
             let scores = &mut scores[..rows * tokens];
             let queries = &q[first * width..];
-            let at = first * width + h * d;
+            let out = &mut out[first * width + h * d..];
             match rows {
-                4 => head_rows::<4>(
-                    queries,
-                    &keys,
-                    v,
-                    bias,
-                    scores,
-                    width,
-                    cols.start,
-                    d,
-                    &mut out[at..],
-                ),
-                3 => head_rows::<3>(
-                    queries,
-                    &keys,
-                    v,
-                    bias,
-                    scores,
-                    width,
-                    cols.start,
-                    d,
-                    &mut out[at..],
-                ),
-                2 => head_rows::<2>(
-                    queries,
-                    &keys,
-                    v,
-                    bias,
-                    scores,
-                    width,
-                    cols.start,
-                    d,
-                    &mut out[at..],
-                ),
-                _ => head_rows::<1>(
-                    queries,
-                    &keys,
-                    v,
-                    bias,
-                    scores,
-                    width,
-                    cols.start,
-                    d,
-                    &mut out[at..],
-                ),
+                4 => head.rows::<4>(queries, scores, out),
+                3 => head.rows::<3>(queries, scores, out),
+                2 => head.rows::<2>(queries, scores, out),
+                _ => head.rows::<1>(queries, scores, out),
             }
             first += rows;
         }
     }
 }
 
-/// One head's attention for `R` query tokens: their scores against every key (`keys`
-/// transposed, `d × tokens`), softmax, and their context into `out` (row `r` at
-/// `r × width`, this head's `d` columns).
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn head_rows<const R: usize>(
-    queries: &[f32],
-    keys: &[f32],
-    v: &[f32],
-    bias: &[f32],
-    scores: &mut [f32],
+/// One head of one attention: its keys transposed (`d × tokens`), the values, the key
+/// bias, and where its `d` columns start in a `width`-wide row.
+struct Head<'a> {
+    keys: &'a [f32],
+    v: &'a [f32],
+    bias: &'a [f32],
     width: usize,
     column: usize,
     d: usize,
-    out: &mut [f32],
-) {
-    let tokens = bias.len();
-    let q: [&[f32]; R] = std::array::from_fn(|r| &queries[r * width + column..][..d]);
-    for row in scores.chunks_exact_mut(tokens) {
-        row.copy_from_slice(bias);
-    }
-    // Scores, eight keys at a time: acc[r][l] = bias + Σ_c q[r][c] · keys[c][j + l].
-    let whole = tokens / LANES * LANES;
-    for j in (0..whole).step_by(LANES) {
-        let mut acc: [[f32; LANES]; R] = std::array::from_fn(|r| {
-            scores[r * tokens + j..][..LANES]
-                .try_into()
-                .unwrap_or([0.0; LANES])
-        });
-        tile(q, d, |c| &keys[c * tokens + j..][..LANES], &mut acc);
-        for (r, lanes) in acc.iter().enumerate() {
-            scores[r * tokens + j..][..LANES].copy_from_slice(lanes);
+}
+
+impl Head<'_> {
+    /// This head's attention for `R` query tokens (`queries` from the first one's row on):
+    /// their scores against every key, softmax, and their context into `out` (row `r` at
+    /// `r × width`, this head's columns).
+    #[inline(always)]
+    fn rows<const R: usize>(&self, queries: &[f32], scores: &mut [f32], out: &mut [f32]) {
+        let Head {
+            keys,
+            v,
+            bias,
+            width,
+            column,
+            d,
+        } = *self;
+        let tokens = bias.len();
+        let q: [&[f32]; R] = std::array::from_fn(|r| &queries[r * width + column..][..d]);
+        for row in scores.chunks_exact_mut(tokens) {
+            row.copy_from_slice(bias);
         }
-    }
-    for j in whole..tokens {
-        for (r, qr) in q.iter().enumerate() {
-            for (c, &a) in qr.iter().enumerate() {
-                scores[r * tokens + j] += a * keys[c * tokens + j];
+        // Scores, eight keys at a time: acc[r][l] = bias + Σ_c q[r][c] · keys[c][j + l].
+        let whole = tokens / LANES * LANES;
+        for j in (0..whole).step_by(LANES) {
+            let mut acc: [[f32; LANES]; R] = std::array::from_fn(|r| {
+                scores[r * tokens + j..][..LANES]
+                    .try_into()
+                    .unwrap_or([0.0; LANES])
+            });
+            tile(q, d, |c| &keys[c * tokens + j..][..LANES], &mut acc);
+            for (r, lanes) in acc.iter().enumerate() {
+                scores[r * tokens + j..][..LANES].copy_from_slice(lanes);
             }
         }
-    }
-    for row in scores.chunks_exact_mut(tokens) {
-        softmax(row);
-    }
-    // Context, eight of the head's columns at a time: acc[r][l] = Σ_j p[r][j] · v[j][c + l].
-    let p: [&[f32]; R] = std::array::from_fn(|r| &scores[r * tokens..(r + 1) * tokens]);
-    let whole = d / LANES * LANES;
-    for c in (0..whole).step_by(LANES) {
-        let mut acc = [[0f32; LANES]; R];
-        tile(
-            p,
-            tokens,
-            |j| &v[j * width + column + c..][..LANES],
-            &mut acc,
-        );
-        for (r, lanes) in acc.iter().enumerate() {
-            out[r * width + c..][..LANES].copy_from_slice(lanes);
-        }
-    }
-    for c in whole..d {
-        for (r, pr) in p.iter().enumerate() {
-            let mut o = 0.0;
-            for (j, &pj) in pr.iter().enumerate() {
-                o += pj * v[j * width + column + c];
+        for j in whole..tokens {
+            for (r, qr) in q.iter().enumerate() {
+                for (c, &a) in qr.iter().enumerate() {
+                    scores[r * tokens + j] += a * keys[c * tokens + j];
+                }
             }
-            out[r * width + c] = o;
+        }
+        for row in scores.chunks_exact_mut(tokens) {
+            softmax(row);
+        }
+        // Context, eight of the head's columns at a time: acc[r][l] = Σ_j p[r][j] · v[j][c + l].
+        let p: [&[f32]; R] = std::array::from_fn(|r| &scores[r * tokens..(r + 1) * tokens]);
+        let whole = d / LANES * LANES;
+        for c in (0..whole).step_by(LANES) {
+            let mut acc = [[0f32; LANES]; R];
+            tile(
+                p,
+                tokens,
+                |j| &v[j * width + column + c..][..LANES],
+                &mut acc,
+            );
+            for (r, lanes) in acc.iter().enumerate() {
+                out[r * width + c..][..LANES].copy_from_slice(lanes);
+            }
+        }
+        for c in whole..d {
+            for (r, pr) in p.iter().enumerate() {
+                let mut o = 0.0;
+                for (j, &pj) in pr.iter().enumerate() {
+                    o += pj * v[j * width + column + c];
+                }
+                out[r * width + c] = o;
+            }
         }
     }
 }

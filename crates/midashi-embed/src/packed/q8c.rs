@@ -58,19 +58,13 @@ fn header(bytes: &[u8]) -> Option<(Vec<usize>, &[u8], &[u8])> {
 /// Each row of the entry (all dimensions but the last flattened) expanded, in order, to `f`
 /// with its index; the shape, or `None` if the entry is damaged (then `f` saw no row).
 pub(crate) fn for_each_row(bytes: &[u8], mut f: impl FnMut(usize, &[f32])) -> Option<Vec<usize>> {
-    let (dims, scales, q) = header(bytes)?;
-    let columns = *dims.last()?;
-    let scales: Vec<f32> = scales
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
+    let mut row = Vec::new();
     // Row by row, so the inner loop is a plain multiply of two slices (SIMD in wasm too).
-    let mut row = vec![0f32; columns];
-    for (i, q_row) in q.chunks_exact(columns).enumerate() {
-        expand(&mut row, q_row, &scales);
+    rows(bytes, |i, scales, q| {
+        row.resize(q.len(), 0.0);
+        expand(&mut row, q, scales);
         f(i, &row);
-    }
-    Some(dims)
+    })
 }
 
 /// Each row's int8 values with the column scales, in order (the integer dense layers,
@@ -79,20 +73,28 @@ pub(crate) fn for_each_int_row(
     bytes: &[u8],
     mut f: impl FnMut(usize, &[f32], &[i8]),
 ) -> Option<()> {
+    let mut ints = Vec::new();
+    rows(bytes, |i, scales, q| {
+        ints.clear();
+        ints.extend(q.iter().map(|&v| v as i8));
+        f(i, scales, &ints);
+    })
+    .map(|_| ())
+}
+
+/// Each row's stored bytes with the column scales, in order; the shape, or `None` if the
+/// entry is damaged.
+fn rows(bytes: &[u8], mut f: impl FnMut(usize, &[f32], &[u8])) -> Option<Vec<usize>> {
     let (dims, scales, q) = header(bytes)?;
     let columns = *dims.last()?;
     let scales: Vec<f32> = scales
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
-    let mut ints = vec![0i8; columns];
     for (i, q_row) in q.chunks_exact(columns).enumerate() {
-        for (o, &v) in ints.iter_mut().zip(q_row) {
-            *o = v as i8;
-        }
-        f(i, &scales, &ints);
+        f(i, &scales, q_row);
     }
-    Some(())
+    Some(dims)
 }
 
 /// One row of int8 values times their columns' scales. A call per row: see `q4`'s `expand`
