@@ -266,18 +266,24 @@ fn weight_entry(
 ) -> Vec<u8> {
     if v.len() >= MIN_VALUES {
         if four {
-            // Weights that were 4-bit blocks to begin with (multilingual-e5-small's) keep
-            // their own levels: rounding them again with inputs in view could only move them.
-            let nearest = q4::pack(v, dims, false);
-            if let Some(p) = nearest.filter(|p| q4::nearly_exact(v, dims, p)) {
-                return p;
+            if let Some(nearest) = q4::pack(v, dims, false) {
+                // Weights that were 4-bit blocks to begin with (multilingual-e5-small's) keep
+                // their own levels: rounding them again with inputs in view could only move
+                // them.
+                if q4::nearly_exact(v, dims, &nearest) {
+                    return nearest;
+                }
+                match hessian {
+                    Some(h) => {
+                        if let Some(p) = q4::pack_with(v, dims, false, Some(h)) {
+                            return p;
+                        }
+                    }
+                    None if q4::suits_weight(dims) => return nearest,
+                    None => {}
+                }
             }
-            if let Some(p) = q4::pack_with(v, dims, false, hessian)
-                .filter(|_| hessian.is_some() || q4::suits_weight(dims))
-            {
-                return p;
-            }
-            if let Some(p) = q6::pack_with(v, dims, hessian) {
+            if let Some(p) = q6::pack(v, dims) {
                 return p;
             }
         }

@@ -99,19 +99,8 @@ fn unpack(bytes: &[u8]) -> Option<Unpacked> {
 
 /// `values` (row-major, `dims` its shape) as an `MQ6G` entry; `None` for a non-finite value.
 /// Each block's scale puts its extreme at −32 or a little further in (`runs::quantise`).
-#[cfg(all(test, feature = "onnx"))]
-pub(crate) fn pack(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
-    pack_with(values, dims, None)
-}
-
 #[cfg(feature = "onnx")]
-/// [`pack`], the levels chosen with the layer's inputs in view when `hessian` is given
-/// (`super::gptq`).
-pub(crate) fn pack_with(
-    values: &[f32],
-    dims: &[usize],
-    hessian: Option<&super::gptq::Hessian>,
-) -> Option<Vec<u8>> {
+pub(crate) fn pack(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
     let shape = super::runs::checked(values, dims)?;
     let mut out = MAGIC.to_vec();
     super::shape::push_dims(&mut out, dims);
@@ -119,7 +108,7 @@ pub(crate) fn pack_with(
         &mut out,
         values,
         shape,
-        super::runs::quantiser(values, shape, hessian, 32.0, 4.0),
+        |block| super::runs::quantise(block, 32.0, 4.0),
         |out, levels| {
             for four in levels.chunks(4) {
                 let bits = (0..4).fold(0u32, |b, k| {
