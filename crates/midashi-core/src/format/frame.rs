@@ -41,11 +41,14 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// 12: the sharded layout's shards and tree end with the sections that have no text of their
 /// own (`scores::write_sections`; grouping lets such a section stand for its chain only until
 /// a relative with text ranks); a 1.11 reader leaves them unread and groups as before.
+/// 13: the vectors file stores 4-bit rows (`VectorsData::data`, the kind tag 22); 1.12
+/// vectors (tag 4, int8 rows) are refused with a request to rebuild, and a 1.12 reader
+/// refuses the new ones as a kind it does not know, rather than misreading them.
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 12;
+pub const FORMAT_MINOR: u16 = 13;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.
@@ -316,6 +319,17 @@ mod tests {
                 "{err}"
             );
         }
+        // And vectors of 1.12 and before (kind tag 4), whose rows were int8.
+        let mut old = encode(FileKind::Vectors, &1u8).unwrap();
+        old[4] = 4;
+        let err = decode::<u8>(FileKind::Vectors, "vectors.x.bin", &old).unwrap_err();
+        assert_eq!(err.code(), "MALFORMED");
+        assert!(
+            err.to_string()
+                .contains("vectors file in 8 bits of format 1.12")
+                && err.to_string().contains("rebuild"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -44,9 +44,10 @@ pub enum FileKind {
     Card,
 }
 
-/// The kind tags of earlier minors' directories and bundles, laid out otherwise, with the
+/// The kind tags of earlier minors' directories, bundles and vectors, laid out otherwise, with the
 /// format that wrote them (see [`FORMAT_MINOR`]).
-pub(crate) const RETIRED_TAGS: [(u8, &str, &str); 6] = [
+pub(crate) const RETIRED_TAGS: [(u8, &str, &str); 7] = [
+    (4, "vectors file in 8 bits", "1.12"),
     (9, "directory", "1.3"),
     (11, "bundle", "1.3"),
     (16, "directory", "1.4"),
@@ -61,7 +62,7 @@ impl FileKind {
             FileKind::Entry => 1,
             FileKind::Terms => 2,
             FileKind::Sections => 3,
-            FileKind::Vectors => 4,
+            FileKind::Vectors => 22,
             FileKind::Model => 5,
             FileKind::Tokenizer => 6,
             FileKind::ModelConfig => 7,
@@ -81,7 +82,7 @@ impl FileKind {
             1 => FileKind::Entry,
             2 => FileKind::Terms,
             3 => FileKind::Sections,
-            4 => FileKind::Vectors,
+            22 => FileKind::Vectors,
             5 => FileKind::Model,
             6 => FileKind::Tokenizer,
             7 => FileKind::ModelConfig,

@@ -1,8 +1,8 @@
 //! Approximate nearest neighbours for large vector sets: an HNSW graph (instant-distance) over
-//! the same int8 rows as [`crate::vectors`], stored in a file of its own (`ann.<hash>.bin`)
+//! the same rows as [`crate::vectors`] (their 4-bit levels, one byte each), stored in a file of its own (`ann.<hash>.bin`)
 //! that only indexes above [`ANN_MIN_ROWS`] rows have.
 //!
-//! Why a cut-over at all: the exact int8 scan is simple, exact and needs no extra bytes, and
+//! Why a cut-over at all: the exact scan is simple, exact and needs no extra bytes, and
 //! it stays fast far longer than one would guess (see `examples/ann_bench.rs`, whose figures
 //! chose the cut). The graph repeats every row (instant-distance keeps its points) plus
 //! ~64 neighbour ids per row, so it roughly doubles the vector bytes a browser downloads;
@@ -18,7 +18,7 @@ use instant_distance::{Builder, Hnsw, Point, Search};
 use serde::{Deserialize, Serialize};
 
 /// Rows from which the builder adds an HNSW graph. Chosen with `examples/ann_bench.rs`: the
-/// exact int8 scan stays within a few milliseconds per query well past 100k rows (5.4 ms in
+/// exact scan (of int8 rows, then) stays within a few milliseconds per query well past 100k rows (5.4 ms in
 /// wasm at 100k), while building the graph on one thread (needed for deterministic bytes)
 /// took minutes already at 5k rows here, and the graph doubles the bytes to download.
 pub const ANN_MIN_ROWS: usize = 200_000;
@@ -49,7 +49,8 @@ fn ef_search(vectors: &VectorsData) -> usize {
 /// Seed of the graph's random layers: builds stay byte-for-byte deterministic.
 const SEED: u64 = 0x6d69_6461_7368_6921;
 
-/// One row as a point of the graph: int8 values and their scale.
+/// One row as a point of the graph: its levels (a stored row's, or a query's in int8) and
+/// their scale.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Row {
     values: Vec<i8>,
@@ -110,7 +111,7 @@ impl AnnData {
         let dims = vectors.dims as usize;
         let points: Vec<Row> = (0..vectors.count())
             .map(|r| Row {
-                values: vectors.row(r).iter().map(|&b| b as i8).collect(),
+                values: vectors.levels(r),
                 scale: vectors.scale(r),
             })
             .collect();
@@ -187,7 +188,7 @@ mod tests {
         let ann = AnnData::build(&v);
         assert!(ann.matches(&v));
         for r in [0usize, 57, 123, 299] {
-            let mut q: Vec<f32> = v.row(r).iter().map(|&b| f32::from(b as i8)).collect();
+            let mut q: Vec<f32> = v.levels(r).into_iter().map(f32::from).collect();
             let norm = q.iter().map(|a| a * a).sum::<f32>().sqrt();
             q.iter_mut().for_each(|a| *a /= norm);
             let exact = v.scan(&q);
