@@ -294,7 +294,11 @@ pub fn embed_documents(
         let requests = e.requests.load(std::sync::atomic::Ordering::Relaxed);
         (e.url().to_string(), requests)
     });
-    let mut vectors = VectorsData::new(info.dims);
+    // 4 bits a value, or 8 for a model whose vectors crowd together (`vectors` says why).
+    let bits = midashi_core::vectors::bits_for(
+        texts.iter().flat_map(|(h, _)| &cache[h]).map(Vec::as_slice),
+    );
+    let mut vectors = VectorsData::with_bits(info.dims, bits);
     for (ord, (h, _)) in texts.iter().enumerate() {
         let windows = &cache[h];
         if todo.binary_search_by_key(h, |(k, _)| *k).is_ok() {

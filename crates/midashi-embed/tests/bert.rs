@@ -78,7 +78,10 @@ fn minilm_encoder_file_embeds_as_tract_does() {
         "all-MiniLM-L6-v2",
         "MIDASHI_MODEL",
         "scripts/fetch-model.sh",
-        0.97,
+        // The compact copy (word table on 4 levels, attention's query and key on 8: see
+        // `packed::q4`) costs queries ~0.02 of cosine (0.97 → 0.95) and retrieval nothing
+        // measurable (SciFact semantic 0.6955 → 0.6943, Rust-book questions 0.7361 → 0.7394).
+        0.94,
     );
 }
 
@@ -137,6 +140,8 @@ fn a_calibrated_copy_is_all_four_bit_and_close() {
         !has(&calibrated, b"MQ6G"),
         "calibrated, every weight takes 4 bits"
     );
+    // The compact copy: the word table on 4 of the 16 levels (brotli stores them in ~2 bits).
+    assert_eq!(word_table_levels(&calibrated), (6..=9).collect());
     assert!(
         (calibrated.len() as f64) < four.len() as f64 * 0.95,
         "{} bytes calibrated against {} to nearest",
@@ -152,7 +157,7 @@ fn a_calibrated_copy_is_all_four_bit_and_close() {
     for text in TEXTS.iter().filter(|t| !t.is_empty()) {
         let want = exact.embed(text).unwrap();
         let c = common::cosine(&want, &shipped.embed(text).unwrap());
-        assert!(c >= 0.96, "calibrated 4-bit query {text:?}: cosine {c}");
+        assert!(c >= 0.94, "calibrated 4-bit query {text:?}: cosine {c}");
         if text.is_ascii() {
             sum[0] += c;
             sum[1] += common::cosine(&want, &nearest.embed(text).unwrap());
@@ -164,6 +169,38 @@ fn a_calibrated_copy_is_all_four_bit_and_close() {
         sum[0] / 3.0,
         sum[1] / 3.0
     );
+}
+
+/// The levels (nibbles) the word table's `MQ4G` entry uses: the one that expands to int8
+/// (flag byte 1). Read by hand from the layout `packed::q4` documents.
+fn word_table_levels(file: &[u8]) -> std::collections::BTreeSet<u8> {
+    let at = file
+        .windows(5)
+        .position(|w| w == b"MQ4G\x01")
+        .expect("a 4-bit word table");
+    let u32_at = |i: usize| u32::from_le_bytes(file[i..i + 4].try_into().unwrap()) as usize;
+    let rank = u32_at(at + 5);
+    let dims: Vec<usize> = (0..rank).map(|k| u32_at(at + 9 + 4 * k)).collect();
+    let (columns, rows) = (
+        dims[rank - 1],
+        dims.iter().product::<usize>() / dims[rank - 1],
+    );
+    let row_bytes = columns.div_ceil(2);
+    let mut levels = std::collections::BTreeSet::new();
+    let mut p = at + 9 + 4 * rank;
+    for first in (0..rows).step_by(32) {
+        p += columns * 2; // the run's scales
+        for _ in first..rows.min(first + 32) {
+            for (k, &b) in file[p..p + row_bytes].iter().enumerate() {
+                levels.insert(b & 15);
+                if 2 * k + 1 < columns {
+                    levels.insert(b >> 4);
+                }
+            }
+            p += row_bytes;
+        }
+    }
+    levels
 }
 
 #[test]

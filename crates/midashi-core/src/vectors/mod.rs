@@ -1,12 +1,19 @@
-//! Section vectors for semantic search: 4-bit rows kept as raw bytes (postcard would
+//! Section vectors for semantic search: 4- or 8-bit rows kept as raw bytes (postcard would
 //! otherwise decode them element by element), one row per embedding window, and an exact
 //! scan that scores a section by its best window.
 //!
 //! Why 4 bits: the vectors are the second largest thing the semantic leg downloads, after
-//! the model (the Rust book: 1.55 MB brotli in int8, which hardly compresses). Rounding each
-//! row to 15 levels of its largest value moved SciFact semantic nDCG@10 by −0.0003 (0.6958 →
-//! 0.6955, hybrid 0.7413 → 0.7409); 7 levels (3 bits) cost 0.018, so 4 it is, and no exact
-//! rescoring is needed. Queries stay f32: only one side of each similarity is rounded.
+//! the model (the Rust book: 1.55 MB brotli in int8, which hardly compresses; 0.69 in 4
+//! bits). Rounding each row to 15 levels of its largest value moved SciFact semantic nDCG@10
+//! by −0.0003 (0.6958 → 0.6955, hybrid 0.7413 → 0.7409); 7 levels (3 bits) cost 0.018. Queries
+//! stay f32: only one side of each similarity is rounded.
+//!
+//! Why 8 bits still: a model whose vectors crowd into one direction (multilingual-e5-small's:
+//! the rows' mean vector has a squared length of ~0.75, so any two sections lie at cosine
+//! ~0.75, against ~0.1 for all-MiniLM-L6-v2) separates sections by small differences, which 4
+//! bits blur: JSQuAD hybrid 0.9602 → 0.9591–0.9596 (with or without taking the mean and each
+//! dimension's spread out first), while its semantic leg alone held (0.9283 → 0.9280).
+//! [`bits_for`] decides by that measure.
 
 pub mod ann;
 pub mod noise;
@@ -20,6 +27,33 @@ const LEVELS: f32 = 7.0;
 /// of an odd last dimension).
 const OFFSET: i8 = 8;
 
+/// The squared length of the rows' mean vector from which they are stored in 8 bits
+/// (see the module docs): between MiniLM's ~0.1 and e5's ~0.75.
+pub const CROWDED: f32 = 0.4;
+
+/// The bits a row of `rows` (L2-normalised vectors) takes: 8 if they crowd into one direction
+/// (the squared length of their mean at least [`CROWDED`]), else 4.
+pub fn bits_for<'a>(rows: impl Iterator<Item = &'a [f32]>) -> u8 {
+    let mut sum: Vec<f64> = Vec::new();
+    let mut count = 0usize;
+    for row in rows {
+        if sum.len() < row.len() {
+            sum.resize(row.len(), 0.0);
+        }
+        for (s, v) in sum.iter_mut().zip(row) {
+            *s += f64::from(*v);
+        }
+        count += 1;
+    }
+    let n = count.max(1) as f64;
+    let length: f64 = sum.iter().map(|s| (s / n).powi(2)).sum();
+    if length >= f64::from(CROWDED) {
+        8
+    } else {
+        4
+    }
+}
+
 /// The payload of the vectors file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VectorsData {
@@ -30,10 +64,13 @@ pub struct VectorsData {
     /// Per-row dequantisation scale (`value ≈ scale * level`), f32 LE bytes.
     #[serde(with = "serde_bytes")]
     pub scales: Vec<u8>,
-    /// Rows of `dims` 4-bit levels, `dims.div_ceil(2)` bytes a row: dimension `2k` in the
-    /// low nibble of byte `k`, `2k + 1` in the high one, each `level + 8`.
+    /// Rows of `dims` levels. In 4 bits, `dims.div_ceil(2)` bytes a row: dimension `2k` in
+    /// the low nibble of byte `k`, `2k + 1` in the high one, each `level + 8`; in 8, `dims`
+    /// int8 values.
     #[serde(with = "serde_bytes")]
     pub data: Vec<u8>,
+    /// Bits a row value takes: 4 or 8 ([`bits_for`]).
+    pub bits: u8,
     /// The best similarity nonsense reaches (see [`noise`]): a query whose words match
     /// nothing keeps its semantic results only above it. `None` before format 1.10, or for
     /// vectors not made by a model (no floor is applied then).
@@ -71,8 +108,22 @@ impl VectorsData {
             row_section: Vec::new(),
             scales: Vec::new(),
             data: Vec::new(),
+            bits: 4,
             noise_floor: None,
         }
+    }
+
+    /// An empty set of `dims`-dimensional rows of `bits` (4 or 8) a value.
+    pub fn with_bits(dims: u32, bits: u8) -> Self {
+        VectorsData {
+            bits,
+            ..VectorsData::new(dims)
+        }
+    }
+
+    /// Whether rows are in 8 bits.
+    fn eight(&self) -> bool {
+        self.bits == 8
     }
 
     /// Whether a query's best similarity `best` lies above the noise floor (always, when
@@ -88,13 +139,23 @@ impl VectorsData {
 
     /// Bytes a row takes.
     fn row_bytes(&self) -> usize {
-        (self.dims as usize).div_ceil(2)
+        if self.eight() {
+            self.dims as usize
+        } else {
+            (self.dims as usize).div_ceil(2)
+        }
     }
 
     /// Quantises and appends one row (an L2-normalised vector) for `section`.
     pub fn push(&mut self, section: u32, vector: &[f32]) {
-        let (values, scale) = quantize_to(vector, LEVELS);
         self.row_section.push(section);
+        if self.eight() {
+            let (values, scale) = quantize(vector);
+            self.scales.extend_from_slice(&scale.to_le_bytes());
+            self.data.extend(values.iter().map(|&v| v as u8));
+            return;
+        }
+        let (values, scale) = quantize_to(vector, LEVELS);
         self.scales.extend_from_slice(&scale.to_le_bytes());
         self.data.extend(values.chunks(2).map(|pair| {
             let nibble = |v: i8| (v + OFFSET) as u8;
@@ -105,7 +166,8 @@ impl VectorsData {
     /// Checks the internal lengths agree (after decoding untrusted bytes).
     pub fn is_consistent(&self) -> bool {
         let n = self.row_section.len();
-        n.checked_mul(4) == Some(self.scales.len())
+        matches!(self.bits, 4 | 8)
+            && n.checked_mul(4) == Some(self.scales.len())
             && n.checked_mul(self.row_bytes()) == Some(self.data.len())
     }
 
@@ -117,6 +179,9 @@ impl VectorsData {
 
     /// Row `r`'s levels (`value ≈ scale * level`), one per dimension.
     pub fn levels(&self, r: usize) -> Vec<i8> {
+        if self.eight() {
+            return self.row(r).iter().map(|&b| b as i8).collect();
+        }
         let mut out: Vec<i8> = self
             .row(r)
             .iter()
@@ -145,6 +210,14 @@ impl VectorsData {
     /// Cosine similarity of `query` (L2-normalised) with row `r`.
     fn score(&self, query: &[f32], r: usize) -> f32 {
         let row = self.row(r);
+        if self.eight() {
+            let dot: f32 = row
+                .iter()
+                .zip(query)
+                .map(|(&q, &x)| f32::from(q as i8) * x)
+                .sum();
+            return dot * self.scale(r);
+        }
         let pairs = query.chunks_exact(2);
         // An odd last dimension sits alone in the low nibble of the row's last byte.
         let last = pairs
@@ -200,6 +273,7 @@ impl Decode for VectorsData {
             row_section: Decode::decode(r)?,
             scales: r.bytes()?,
             data: r.bytes()?,
+            bits: r.byte()?,
             // Format 1.10 appended it; a 1.9 file ends before.
             noise_floor: if r.remaining() > 0 {
                 r.option(|r| r.f32())?
@@ -232,6 +306,54 @@ mod tests {
             v.scan(&[1.0]).is_empty(),
             "wrong dims give nothing, not a panic"
         );
+    }
+
+    #[test]
+    fn crowded_rows_keep_8_bits_and_score_alike() {
+        let norm = |x: Vec<f32>| {
+            let n = (x.iter().map(|a| a * a).sum::<f32>()).sqrt();
+            x.iter().map(|a| a / n).collect::<Vec<f32>>()
+        };
+        // Spread out (mean's squared length small), and crowded around one direction.
+        let spread: Vec<Vec<f32>> = (0..8)
+            .map(|i| norm((0..8).map(|d| if d == i { 1.0 } else { 0.05 }).collect()))
+            .collect();
+        let crowded: Vec<Vec<f32>> = (0..8)
+            .map(|i| {
+                norm(
+                    (0..8)
+                        .map(|d| 1.0 + 0.1 * ((i * 3 + d) % 5) as f32)
+                        .collect(),
+                )
+            })
+            .collect();
+        assert_eq!(bits_for(spread.iter().map(Vec::as_slice)), 4);
+        assert_eq!(bits_for(crowded.iter().map(Vec::as_slice)), 8);
+        let mut eight = VectorsData::with_bits(8, 8);
+        for (s, r) in crowded.iter().enumerate() {
+            eight.push(s as u32, r);
+        }
+        assert!(eight.is_consistent());
+        assert_eq!(eight.data.len(), 64, "a byte a value");
+        let bytes = crate::format::encode(crate::format::FileKind::Vectors, &eight).unwrap();
+        let back: VectorsData =
+            crate::format::decode(crate::format::FileKind::Vectors, "v", &bytes).unwrap();
+        assert_eq!(back, eight);
+        for (section, score) in back.scan(&crowded[2]) {
+            let exact: f32 = crowded[section as usize]
+                .iter()
+                .zip(&crowded[2])
+                .map(|(a, b)| a * b)
+                .sum();
+            assert!(
+                (score - exact).abs() < 0.01,
+                "{section}: {score} vs {exact}"
+            );
+        }
+        assert_eq!(back.levels(0).len(), 8);
+        let mut wrong = back.clone();
+        wrong.bits = 5;
+        assert!(!wrong.is_consistent(), "only 4 and 8 bits are read");
     }
 
     #[test]

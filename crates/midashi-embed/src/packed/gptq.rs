@@ -10,6 +10,7 @@
 //! 0.682 rounded to nearest in 4 bits, so they shipped in 6; with their inputs in view
 //! 4 bits hold them (`bert::prepare` measures and decides).
 
+use super::Grid;
 use half::f16;
 
 /// The inputs a layer saw on calibration text, summed as `H = XᵀX` (`inputs × inputs`,
@@ -29,7 +30,7 @@ impl Hessian {
 }
 
 /// Per run of `block` rows and column (run by run, columns in order — the order the `q4` and
-/// `q6` writers take them): the scale and levels (`0 .. 2 × half`, `half` standing for zero)
+/// `q6` writers take them): the scale and levels (stored as `grid` says)
 /// of `values` (`rows × columns`) rounded with `hessian` in view. `scale_of` picks a block's
 /// scale from its values as they stand when the run is reached (the writers' own search).
 /// `None` when the factorisation fails (a layer whose inputs never vary); the caller rounds
@@ -39,7 +40,7 @@ pub(crate) fn round(
     (rows, columns): (usize, usize),
     hessian: &Hessian,
     block: usize,
-    half: f32,
+    grid: Grid,
     scale_of: impl Fn(&[f32]) -> f16,
 ) -> Option<Vec<(f16, Vec<u8>)>> {
     if hessian.inputs != rows || hessian.tokens == 0 || values.len() != rows * columns {
@@ -70,14 +71,9 @@ pub(crate) fn round(
             for c in 0..columns {
                 let s = f64::from(scales[c].to_f32());
                 let v = w[k * columns + c];
-                let q = if s == 0.0 {
-                    0.0
-                } else {
-                    (v / s)
-                        .round()
-                        .clamp(-f64::from(half), f64::from(half) - 1.0)
-                };
-                out[at + c].1.push((q + f64::from(half)) as u8);
+                let level = grid.level(v, s);
+                let q = f64::from(level) - f64::from(grid.zero);
+                out[at + c].1.push(level);
                 err[c] = (v - q * s) / d;
             }
             for j in k + 1..first + run {
@@ -290,7 +286,13 @@ mod tests {
             let m = b.iter().fold(0f32, |m, v| m.max(v.abs()));
             f16::from_f32(m / 8.0)
         };
-        let levels = round(&w, (rows, columns), &h, 32, 8.0, scale_of).unwrap();
+        let grid = Grid {
+            zero: 8.0,
+            below: 8.0,
+            spread: 2.0,
+            scale_bits: 10,
+        };
+        let levels = round(&w, (rows, columns), &h, 32, grid, scale_of).unwrap();
         let value = |levels: &[(f16, Vec<u8>)], k: usize, c: usize| {
             let (s, l) = &levels[(k / 32) * columns + c];
             (f32::from(l[k % 32]) - 8.0) * s.to_f32()

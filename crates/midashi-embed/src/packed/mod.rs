@@ -4,10 +4,14 @@
 
 #[cfg(feature = "onnx")]
 pub(crate) mod gptq;
+#[cfg(feature = "onnx")]
+mod grid;
 pub(crate) mod q4;
 pub(crate) mod q6;
 pub(crate) mod q8c;
 mod runs;
+#[cfg(feature = "onnx")]
+pub(crate) use grid::Grid;
 pub(crate) mod shape;
 
 /// A packed entry expanded: its shape and values in row-major order.

@@ -14,6 +14,15 @@ use super::{Unpacked, Values};
 
 const MAGIC: &[u8; 4] = b"MQ6G";
 
+/// Every level, each block's extreme at −32 or a little further in, scales as f16 has them.
+#[cfg(feature = "onnx")]
+const GRID: super::Grid = super::Grid {
+    zero: 32.0,
+    below: 32.0,
+    spread: 4.0,
+    scale_bits: 10,
+};
+
 fn row_bytes(columns: usize) -> usize {
     columns.div_ceil(4) * 3
 }
@@ -108,7 +117,7 @@ pub(crate) fn pack(values: &[f32], dims: &[usize]) -> Option<Vec<u8>> {
         &mut out,
         values,
         shape,
-        |block| super::runs::quantise(block, 32.0, 4.0),
+        |block| super::runs::quantise(block, GRID),
         |out, levels| {
             for four in levels.chunks(4) {
                 let bits = (0..4).fold(0u32, |b, k| {

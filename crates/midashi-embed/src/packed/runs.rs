@@ -6,6 +6,9 @@
 
 use half::f16;
 
+#[cfg(feature = "onnx")]
+use super::Grid;
+
 /// Rows per run (a scale per column each): llama.cpp's Q4_0 block.
 pub(super) const BLOCK: usize = 32;
 
@@ -129,56 +132,49 @@ pub(super) fn quantiser(
     values: &[f32],
     shape: (usize, usize),
     hessian: Option<&super::gptq::Hessian>,
-    half: f32,
-    spread: f32,
+    grid: Grid,
 ) -> impl FnMut(&[f32]) -> (f16, Vec<u8>) {
-    let planned = hessian.and_then(|h| {
-        super::gptq::round(values, shape, h, BLOCK, half, |b| {
-            quantise(b, half, spread).0
-        })
-    });
+    let planned = hessian
+        .and_then(|h| super::gptq::round(values, shape, h, BLOCK, grid, |b| quantise(b, grid).0));
     let mut planned = planned.map(Vec::into_iter);
     move |block| {
         planned
             .as_mut()
             .and_then(Iterator::next)
-            .unwrap_or_else(|| quantise(block, half, spread))
+            .unwrap_or_else(|| quantise(block, grid))
     }
 }
 
-/// One block's scale and levels (`0 .. 2 × half`, `half` standing for zero): the value of
-/// largest magnitude taken as −`half` × scale, and smaller scales down to −(`half` +
-/// `spread`) beside it (clipping that value a little can place the rest better), whichever
-/// leaves the least squared error, as llama.cpp's later quantisers do. Measured with MiniLM
-/// in 4 bits (SciFact semantic nDCG@10, every weight in 4 bits): Q4_0's scale alone 0.675,
-/// the best of 17 0.682.
+/// One block's scale and levels (stored `level + zero`): the value of largest magnitude taken
+/// as −`below` × scale, and smaller scales down to −(`below` + `spread`) beside it (clipping
+/// that value a little can place the rest better), whichever leaves the least squared error,
+/// as llama.cpp's later quantisers do; each candidate scale as the grid keeps it. Measured
+/// with MiniLM in 4 bits (SciFact semantic nDCG@10, every weight in 4 bits): Q4_0's scale
+/// alone 0.675, the best of 17 0.682.
 #[cfg(feature = "onnx")]
-pub(super) fn quantise(block: &[f32], half: f32, spread: f32) -> (f16, Vec<u8>) {
+pub(super) fn quantise(block: &[f32], grid: Grid) -> (f16, Vec<u8>) {
     const TRIES: u8 = 16;
     let extreme = block
         .iter()
         .copied()
         .fold(0f32, |m, v| if v.abs() > m.abs() { v } else { m });
-    let zero = half as u8;
-    let mut best = (f16::ZERO, vec![zero; block.len()], f32::INFINITY);
+    let mut best = (f16::ZERO, vec![grid.zero as u8; block.len()], f32::INFINITY);
     if extreme == 0.0 {
         return (best.0, best.1);
     }
     for t in 0..=TRIES {
-        let scale = f16::from_f32(extreme / -(half + f32::from(t) * spread / f32::from(TRIES)));
+        let step = grid.below + f32::from(t) * grid.spread / f32::from(TRIES);
+        let scale = grid.scale(f16::from_f32(extreme / -step));
         let s = scale.to_f32();
         if s == 0.0 || !s.is_finite() {
             continue;
         }
-        let mut error = 0f32;
-        let levels: Vec<u8> = block
+        let levels: Vec<u8> = block.iter().map(|&v| grid.level32(v, s)).collect();
+        let error: f32 = block
             .iter()
-            .map(|&v| {
-                let q = (v / s).round().clamp(-half, half - 1.0);
-                error += (q * s - v).powi(2);
-                (q + half) as u8
-            })
-            .collect();
+            .zip(&levels)
+            .map(|(&v, &l)| ((f32::from(l) - grid.zero) * s - v).powi(2))
+            .sum();
         if error < best.2 {
             best = (scale, levels, error);
         }
