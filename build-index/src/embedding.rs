@@ -49,6 +49,9 @@ pub struct EmbedReport {
     pub several: usize,
     /// The best similarity nonsense queries reach (see `midashi_core::vectors::noise`).
     pub noise_floor: Option<f32>,
+    /// How much the vectors crowd into one direction (`midashi_core::vectors::crowding`),
+    /// which chose their bits.
+    pub crowding: f32,
     /// The embedding server that encoded the sections, and the requests it took.
     pub server: Option<(String, usize)>,
     /// The model queries are embedded with: the copy the index ships, else the model itself
@@ -295,9 +298,11 @@ pub fn embed_documents(
         (e.url().to_string(), requests)
     });
     // 4 bits a value, or 8 for a model whose vectors crowd together (`vectors` says why).
-    let bits = midashi_core::vectors::bits_for(
+    let crowding = midashi_core::vectors::crowding(
         texts.iter().flat_map(|(h, _)| &cache[h]).map(Vec::as_slice),
     );
+    report.crowding = crowding;
+    let bits = midashi_core::vectors::bits_for(crowding);
     let mut vectors = VectorsData::with_bits(info.dims, bits);
     for (ord, (h, _)) in texts.iter().enumerate() {
         let windows = &cache[h];

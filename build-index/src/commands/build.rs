@@ -530,6 +530,12 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
                     r.several
                 );
             }
+            println!(
+                "             rows in {} bits (their mean cosine {:.2}; 8 bits from {})",
+                midashi_core::vectors::bits_for(r.crowding),
+                r.crowding,
+                midashi_core::vectors::CROWDED
+            );
             if let Some((url, requests)) = &r.server {
                 println!("             encoded by {url} in {requests} requests");
             }
