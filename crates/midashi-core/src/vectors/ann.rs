@@ -1,5 +1,6 @@
 //! Approximate nearest neighbours for large vector sets: an HNSW graph (instant-distance) over
-//! the same rows as [`crate::vectors`] (their 4-bit levels, one byte each), stored in a file of its own (`ann.<hash>.bin`)
+//! the same rows as [`crate::vectors`] (their 4- or 8-bit levels, one byte each), stored in a file
+//! of its own (`ann.<hash>.bin`)
 //! that only indexes above [`ANN_MIN_ROWS`] rows have.
 //!
 //! Why a cut-over at all: the exact scan is simple, exact and needs no extra bytes, and
