@@ -209,10 +209,12 @@ pub fn command_line_options() -> SearchOptions {
     }
 }
 
-/// The `--json` answer: `{ total, took_ms, mode, suggestions, results }`.
+/// The `--json` answer: `{ total, total_exact, took_ms, mode, suggestions, results }`
+/// (`total_exact` false: `total` is a lower bound, midashi-core's `rank::topk`).
 pub fn response_json(response: &SearchResponse, took_ms: f64) -> serde_json::Value {
     serde_json::json!({
         "total": response.total,
+        "total_exact": response.total_exact,
         "took_ms": took_ms,
         "mode": response.mode,
         "suggestions": response.suggestions,

@@ -30,6 +30,17 @@ test("the language is matched from a BCP 47 tag", () => {
   assert.equal(stringsFor(undefined), en);
 });
 
+test("a count that is a lower bound says so in every language", () => {
+  for (const [lang, t] of Object.entries(translations)) {
+    const exact = t.count(1234, true);
+    const atLeast = t.count(1234, false);
+    assert.notEqual(atLeast, exact, lang);
+    assert.ok(atLeast.includes("1234") && /\+|以上|이상/.test(atLeast), `${lang}: ${atLeast}`);
+    // A count handed to Array.prototype.map (index as its second argument) stays exact.
+    assert.equal([1234].map(t.count)[0], t.count(1234), lang);
+  }
+});
+
 test("Russian counts take the three plural forms", () => {
   const { count } = translations.ru;
   assert.deepEqual([1, 2, 5, 11, 21, 22, 112].map(count), ["1 результат", "2 результата", "5 результатов", "11 результатов", "21 результат", "22 результата", "112 результатов"]);

@@ -294,7 +294,7 @@ export class Midashi extends EventTarget {
         const outcome = await this.latest.submit(run);
         if (outcome.superseded) {
           const ran = opts.mode && opts.mode !== "auto" ? opts.mode : "keyword";
-          return { total: 0, tookMs: now() - started, results: [], suggestions: [], mode: ran, superseded: true };
+          return { total: 0, total_exact: true, tookMs: now() - started, results: [], suggestions: [], mode: ran, superseded: true };
         }
         raw = outcome.value;
       } else {

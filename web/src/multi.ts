@@ -7,6 +7,8 @@ import type { EngineSearchOptions, Mode, SearchHit } from "./types.js";
 /** The engine's answer for one index (before the JS side adds tookMs). */
 export interface RawResponse {
   total: number;
+  /** Whether `total` counts every result (false: at least `total`). */
+  total_exact: boolean;
   results: SearchHit[];
   suggestions: string[];
   mode: Exclude<Mode, "auto">;
@@ -27,7 +29,8 @@ export function perIndexOptions(opts: EngineSearchOptions): EngineSearchOptions 
 
 /**
  * Merges per-index answers: hits by score (best first; equal scores keep index order, then
- * each index's own order), each tagged with its index's name; totals added; suggestions
+ * each index's own order), each tagged with its index's name; totals added (exact if each
+ * is); suggestions
  * united without duplicates.
  */
 export function mergeResponses(
@@ -48,6 +51,7 @@ export function mergeResponses(
   }
   return {
     total: parts.reduce((n, p) => n + p.response.total, 0),
+    total_exact: parts.every((p) => p.response.total_exact !== false),
     results: hits.slice(offset, offset + limit),
     suggestions,
     mode: parts[0]?.response.mode ?? "keyword",

@@ -203,8 +203,14 @@ export interface Facets {
 }
 
 export interface SearchResponse {
-  /** Results in all (after grouping), not just this page. */
+  /** Results in all (after grouping), not just this page; when `total_exact` is false, at least this many. */
   total: number;
+  /**
+   * Whether `total` counts every result. A keyword query with many matches on a large site
+   * finds its page without ranking every candidate (the page is the same) and counts only
+   * the results that are certain, as Lucene does past its threshold: show it as "N+".
+   */
+  total_exact: boolean;
   /** Milliseconds from the call to the answer, as the caller waited for it. */
   tookMs: number;
   /** This page, best first. */

@@ -158,7 +158,8 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         );
         return Ok(());
     }
-    println!("{} results ({:.1} ms)", response.total, took_ms);
+    let at_least = if response.total_exact { "" } else { "+" };
+    println!("{}{at_least} results ({:.1} ms)", response.total, took_ms);
     if !response.suggestions.is_empty() {
         println!("Did you mean: {}", response.suggestions.join(", "));
     }

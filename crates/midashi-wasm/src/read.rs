@@ -22,6 +22,8 @@ pub trait In: Sized {
     fn items(&self) -> Option<Vec<Self>>;
     /// Whether it is `null`.
     fn is_null(&self) -> bool;
+    /// A boolean.
+    fn flag(&self) -> Option<bool>;
 }
 
 /// Why a value is not an engine answer: which field, and what it should be.
@@ -155,6 +157,13 @@ pub fn response<I: In>(v: &I) -> Result<SearchResponse, String> {
     };
     Ok(SearchResponse {
         total: whole(v, "total")?,
+        // Absent from answers of builds before it: those counted every result.
+        total_exact: match v.field("total_exact") {
+            None => true,
+            Some(x) => x
+                .flag()
+                .ok_or_else(|| bad("total_exact", "true or false"))?,
+        },
         results: list(v, "results", hit)?,
         suggestions: list(v, "suggestions", |x| {
             x.text()
@@ -197,5 +206,8 @@ impl In for wasm_bindgen::JsValue {
     }
     fn is_null(&self) -> bool {
         wasm_bindgen::JsValue::is_null(self)
+    }
+    fn flag(&self) -> Option<bool> {
+        self.as_bool()
     }
 }

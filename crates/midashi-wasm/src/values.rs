@@ -153,6 +153,7 @@ impl ToOut for SearchResponse {
     fn to_out<O: Out>(&self) -> O {
         O::object(vec![
             ("total", self.total.to_out()),
+            ("total_exact", self.total_exact.to_out()),
             ("results", self.results.to_out()),
             ("suggestions", self.suggestions.to_out()),
             ("mode", self.mode.to_out()),

@@ -255,6 +255,7 @@ fn typescript_declarations_follow_the_rust_types() {
     check(&types, "SearchHit", &hits);
     let response = |set| SearchResponse {
         total: 1,
+        total_exact: set,
         results: vec![hit(set)],
         suggestions: vec!["x".into()],
         mode: Mode::Keyword,

@@ -755,7 +755,7 @@ export class MidashiSearchElement extends HTMLElement {
 
   private statusFor(response: SearchResponse): string {
     const s = this.strings;
-    const parts = [s.count(response.total)];
+    const parts = [s.count(response.total, response.total_exact !== false)];
     if (this.semantic === "loading" && response.mode === "keyword") {
       // No percentage here: the status is a live region, and each change is read out. The
       // progress shows in the semantic bar, which is not.

@@ -19,8 +19,9 @@ export interface Strings {
   loading: string;
   /** The index could not be loaded or the query failed. */
   error: (message: string) => string;
-  /** Live-region announcement of the result count. */
-  count: (n: number) => string;
+  /** Live-region announcement of the result count; `exact === false`: at least `n` (a large
+   * site's common word, counted without ranking every match). */
+  count: (n: number, exact?: boolean) => string;
   /** No result for the query. */
   noResults: (query: string) => string;
   /** Lead-in of the "did you mean" suggestions. */
@@ -68,7 +69,7 @@ export const en: Strings = {
   close: "Close search",
   loading: "Loading the search index…",
   error: (m) => `Search is unavailable: ${m}`,
-  count: (n) => (n === 1 ? "1 result" : `${n} results`),
+  count: (n, exact) => (exact === false ? `${n}+ results` : n === 1 ? "1 result" : `${n} results`),
   noResults: (q) => `No results for “${q}”.`,
   didYouMean: "Did you mean:",
   semanticLoading: "Semantic results loading…",
@@ -100,7 +101,7 @@ export const ja: Strings = {
   close: "検索を閉じる",
   loading: "検索インデックスを読み込んでいます…",
   error: (m) => `検索を利用できません: ${m}`,
-  count: (n) => `${n} 件`,
+  count: (n, exact) => `${n} 件${exact === false ? "以上" : ""}`,
   noResults: (q) => `「${q}」に一致する結果はありません。`,
   didYouMean: "もしかして:",
   semanticLoading: "意味検索の結果を読み込み中…",
@@ -141,7 +142,7 @@ export const zhCN: Strings = {
   close: "关闭搜索",
   loading: "正在加载搜索索引…",
   error: (m) => `搜索不可用：${m}`,
-  count: (n) => `${n} 个结果`,
+  count: (n, exact) => `${n}${exact === false ? "+" : ""} 个结果`,
   noResults: (q) => `没有与“${q}”匹配的结果。`,
   didYouMean: "您是不是要找：",
   semanticLoading: "正在加载语义搜索结果…",
@@ -173,7 +174,7 @@ export const zhTW: Strings = {
   close: "關閉搜尋",
   loading: "正在載入搜尋索引…",
   error: (m) => `無法使用搜尋：${m}`,
-  count: (n) => `${n} 筆結果`,
+  count: (n, exact) => `${n}${exact === false ? "+" : ""} 筆結果`,
   noResults: (q) => `找不到與「${q}」相符的結果。`,
   didYouMean: "您是不是要找：",
   semanticLoading: "正在載入語意搜尋結果…",
@@ -205,7 +206,7 @@ export const ko: Strings = {
   close: "검색 닫기",
   loading: "검색 색인을 불러오는 중…",
   error: (m) => `검색을 사용할 수 없습니다: ${m}`,
-  count: (n) => `결과 ${n}개`,
+  count: (n, exact) => `결과 ${n}개${exact === false ? " 이상" : ""}`,
   noResults: (q) => `“${q}”에 대한 결과가 없습니다.`,
   didYouMean: "이것을 찾으셨나요:",
   semanticLoading: "의미 검색 결과를 불러오는 중…",
@@ -237,7 +238,7 @@ export const de: Strings = {
   close: "Suche schließen",
   loading: "Suchindex wird geladen …",
   error: (m) => `Die Suche ist nicht verfügbar: ${m}`,
-  count: (n) => (n === 1 ? "1 Ergebnis" : `${n} Ergebnisse`),
+  count: (n, exact) => (exact === false ? `${n}+ Ergebnisse` : n === 1 ? "1 Ergebnis" : `${n} Ergebnisse`),
   noResults: (q) => `Keine Ergebnisse für „${q}“.`,
   didYouMean: "Meinten Sie:",
   semanticLoading: "Semantische Ergebnisse werden geladen …",
@@ -269,7 +270,7 @@ export const fr: Strings = {
   close: "Fermer la recherche",
   loading: "Chargement de l’index de recherche…",
   error: (m) => `La recherche est indisponible : ${m}`,
-  count: (n) => (n <= 1 ? `${n} résultat` : `${n} résultats`),
+  count: (n, exact) => (exact === false ? `${n}+ résultats` : n <= 1 ? `${n} résultat` : `${n} résultats`),
   noResults: (q) => `Aucun résultat pour « ${q} ».`,
   didYouMean: "Vouliez-vous dire :",
   semanticLoading: "Chargement des résultats sémantiques…",
@@ -301,7 +302,7 @@ export const es: Strings = {
   close: "Cerrar la búsqueda",
   loading: "Cargando el índice de búsqueda…",
   error: (m) => `La búsqueda no está disponible: ${m}`,
-  count: (n) => (n === 1 ? "1 resultado" : `${n} resultados`),
+  count: (n, exact) => (exact === false ? `${n}+ resultados` : n === 1 ? "1 resultado" : `${n} resultados`),
   noResults: (q) => `No hay resultados para «${q}».`,
   didYouMean: "¿Quisiste decir?:",
   semanticLoading: "Cargando resultados semánticos…",
@@ -333,7 +334,7 @@ export const ptBR: Strings = {
   close: "Fechar a pesquisa",
   loading: "Carregando o índice de pesquisa…",
   error: (m) => `A pesquisa não está disponível: ${m}`,
-  count: (n) => (n === 1 ? "1 resultado" : `${n} resultados`),
+  count: (n, exact) => (exact === false ? `${n}+ resultados` : n === 1 ? "1 resultado" : `${n} resultados`),
   noResults: (q) => `Nenhum resultado para “${q}”.`,
   didYouMean: "Você quis dizer:",
   semanticLoading: "Carregando resultados semânticos…",
@@ -365,7 +366,7 @@ export const ru: Strings = {
   close: "Закрыть поиск",
   loading: "Загрузка поискового индекса…",
   error: (m) => `Поиск недоступен: ${m}`,
-  count: (n) => `${n} ${ru3(n, "результат", "результата", "результатов")}`,
+  count: (n, exact) => `${n}${exact === false ? "+" : ""} ${ru3(n, "результат", "результата", "результатов")}`,
   noResults: (q) => `По запросу «${q}» ничего не найдено.`,
   didYouMean: "Возможно, вы имели в виду:",
   semanticLoading: "Загрузка смысловых результатов…",

@@ -211,8 +211,15 @@ fn deep_link(page_url: &str, anchor: Option<&str>) -> String {
 /// A page of results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchResponse {
-    /// Results in all (after grouping), not just this page.
+    /// Results in all (after grouping), not just this page; with `total_exact` false, at
+    /// least this many.
     pub total: usize,
+    /// Whether `total` is the exact count. A keyword query whose first results were found
+    /// without ranking every candidate ([`crate::rank::topk`]) counts the results that
+    /// are certain (the sections with text, one per family), as Lucene counts past its
+    /// threshold: its page is the page ranking every candidate gives.
+    #[serde(default = "exact")]
+    pub total_exact: bool,
     /// This page.
     pub results: Vec<SearchHit>,
     /// "Did you mean" queries, when there are few or no results.
@@ -223,6 +230,11 @@ pub struct SearchResponse {
     /// [`SearchOptions::facets`] asked (`null` otherwise).
     #[serde(default)]
     pub facets: Option<Facets>,
+}
+
+/// A total counts every result unless it says otherwise (answers of older builds).
+fn exact() -> bool {
+    true
 }
 
 /// Results counted per value of each facet a document can have, most first. A facet with

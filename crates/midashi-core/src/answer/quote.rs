@@ -341,8 +341,9 @@ pub fn quote_search(
     let mut text = String::new();
     let _ = write!(
         text,
-        "{} results for {} ({}",
+        "{}{} results for {} ({}",
         response.total,
+        if response.total_exact { "" } else { "+" },
         quoted(req.query.trim()),
         mode_name(response.mode)
     );

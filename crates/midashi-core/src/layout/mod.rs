@@ -17,15 +17,25 @@ use crate::answer::marks::Shown;
 use crate::answer::{DocumentView, SearchHit, SearchOptions, SectionView};
 use crate::error::Result;
 use crate::query::{PlanOptions, QueryPlan, WeightedTerm};
-use crate::rank::pipeline::Seen;
+use crate::rank::pipeline::{SectionFacts, Seen};
 use crate::rank::versions::Collapsed;
 use crate::section::SectionId;
 /// What [`crate::search::SearchIndex`]'s pipeline needs of a layout after planning. `facts` carries what the
 /// keyword leg learnt of its candidates (a sharded index's postings hold it).
 pub(crate) trait Ranking {
     fn section_count(&self) -> usize;
-    /// Hands each `(section, score)` of a term's postings to `emit`.
-    fn scores(&self, t: &WeightedTerm, facts: &mut Seen, emit: &mut dyn FnMut(u32, f32));
+    /// Hands each `(section, score, facts)` of a term's postings to `emit`.
+    fn scores(
+        &self,
+        t: &WeightedTerm,
+        facts: &mut Seen,
+        emit: &mut dyn FnMut(u32, f32, SectionFacts),
+    );
+    /// The first section of the document holding section `s` (its ancestors lie between),
+    /// if the layout can tell without reading more.
+    fn document_start(&self, _s: u32) -> Option<u32> {
+        None
+    }
     /// `Err(NeedsFiles)` when something read so far was missing.
     fn ready(&self) -> Result<()>;
     fn passes_filters(&self, s: u32, opts: &SearchOptions, facts: &Seen) -> bool;

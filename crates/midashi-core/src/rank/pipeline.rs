@@ -6,85 +6,9 @@
 use crate::analyzer::Analyzer;
 use crate::answer::SearchOptions;
 use crate::query::{QueryPlan, WeightedTerm};
-use serde::{Deserialize, Serialize};
-/// What ranking needs of a section, whatever leg found it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SectionFacts {
-    /// 0–6.
-    pub depth: u8,
-    /// Number of sections below it (its descendants are the next `subtree` ordinals).
-    pub subtree: u32,
-    /// Version family (a versioned site's sections that are one section in several versions).
-    pub family: Option<u32>,
-    /// No text of its own ([`crate::rank::grouping::is_bare`]). Not in the facts' own
-    /// encoding: the sharded files carry it in lists of their own, which a 1.11 reader
-    /// leaves unread.
-    #[serde(skip)]
-    pub bare: bool,
-}
-
-/// What the keyword leg learnt of its candidates' [`SectionFacts`], by section ordinal (a
-/// sharded index's postings carry them, so that ranking reads no other file). Tables over
-/// every ordinal, made on the first fact, rather than a map: a common word's postings on a
-/// large site are tens of thousands of sections, and hashing each one in and out was a
-/// seventh of a query's time on powershell-docs. Column by column (5 bytes a section; the
-/// families only once one is noted), not `Option<SectionFacts>` (20): the tables are made
-/// for every query, and zeroing 2.8 MB of them on a 141k-section site showed in each
-/// keystroke's time.
-#[derive(Debug, Default)]
-pub struct Seen {
-    /// Per ordinal: the subtree, or [`Seen::UNSEEN`].
-    subtree: Vec<u32>,
-    /// Per ordinal: depth | bare << 3.
-    flags: Vec<u8>,
-    /// Per ordinal: the family; empty until a fact names one.
-    family: Vec<Option<u32>>,
-}
-
-impl Seen {
-    /// No facts noted (a real subtree is smaller: it lies inside the index).
-    const UNSEEN: u32 = u32::MAX;
-
-    /// The facts noted for section `s`, if any.
-    #[inline(always)]
-    pub fn get(&self, s: u32) -> Option<SectionFacts> {
-        let i = s as usize;
-        let subtree = *self.subtree.get(i)?;
-        if subtree == Self::UNSEEN {
-            return None;
-        }
-        let flags = self.flags[i];
-        Some(SectionFacts {
-            depth: flags & 7,
-            subtree,
-            family: self.family.get(i).copied().flatten(),
-            bare: flags & 8 != 0,
-        })
-    }
-
-    /// Notes the facts of section `s` of an index of `n` sections (a section past the
-    /// index's end, from a damaged file, is not noted: the table never grows past `n`).
-    #[inline(always)]
-    pub fn insert(&mut self, n: usize, s: u32, f: SectionFacts) {
-        let i = s as usize;
-        if i >= n || f.subtree == Self::UNSEEN {
-            return;
-        }
-        if self.subtree.len() < n {
-            self.subtree.resize(n, Self::UNSEEN);
-            self.flags.resize(n, 0);
-        }
-        self.subtree[i] = f.subtree;
-        self.flags[i] = (f.depth & 7) | (u8::from(f.bare) << 3);
-        if f.family.is_some() && self.family.len() < n {
-            self.family.resize(n, None);
-        }
-        if let Some(slot) = self.family.get_mut(i) {
-            *slot = f.family;
-        }
-    }
-}
-
+use crate::rank::bound;
+pub use crate::rank::facts::{SectionFacts, Seen};
+use crate::rank::topk::{Below, Pruning};
 /// A section's heading as the exact-heading lift compares it with a query: its distinct
 /// query terms, sorted. (The sharded layout's writer stores the same, per posting.)
 pub fn heading_terms(analyzer: &Analyzer, heading: &str) -> Vec<String> {
@@ -110,11 +34,55 @@ pub fn heading_terms(analyzer: &Analyzer, heading: &str) -> Vec<String> {
 /// that hold most of its sections, and hashing them in and out (then sorting them) was a
 /// quarter of such a keystroke's time. Each section gets one addition per clause, so the
 /// totals do not depend on the order the sections are visited in.
+#[cfg(test)]
 pub(crate) fn accumulate(
     n: usize,
     plan: &QueryPlan,
-    mut scores: impl FnMut(&WeightedTerm, &mut dyn FnMut(u32, f32)),
+    scores: impl FnMut(&WeightedTerm, &mut dyn FnMut(u32, f32, SectionFacts)),
 ) -> Vec<(u32, f32)> {
+    accumulate_above(n, plan, None, scores, &mut Below::new(n, false))
+}
+
+/// [`accumulate`], leaving out the postings that `pruning` rules out
+/// ([`crate::rank::topk`]) and noting them in `below`: an essential clause's postings
+/// below their floor, and a clause's that is not essential where no essential clause found
+/// the section (a first walk of the essential lists marks those it found). A section that
+/// reaches θ keeps every posting that makes its total, so the total is [`accumulate`]'s,
+/// bit for bit (the same additions in the same order); one left partly out ranks below θ.
+pub(crate) fn accumulate_above(
+    n: usize,
+    plan: &QueryPlan,
+    pruning: Option<&Pruning>,
+    mut scores: impl FnMut(&WeightedTerm, &mut dyn FnMut(u32, f32, SectionFacts)),
+    below: &mut Below,
+) -> Vec<(u32, f32)> {
+    // The sections the essential clauses found, when some clause is not essential.
+    let found: Option<Vec<u64>> = pruning.filter(|p| bound::ENABLED && p.splits()).map(|p| {
+        let mut found = vec![0u64; n.div_ceil(64)];
+        let mut term = 0;
+        for (c, clause) in plan.clauses.iter().enumerate() {
+            for t in clause.alternatives.iter().flat_map(|a| &a.terms) {
+                let floor = p.floor(term);
+                term += 1;
+                if p.essential(c) {
+                    scores(t, &mut |s, score, _| {
+                        if f64::from(t.weight * score) >= floor {
+                            if let Some(w) = found.get_mut(s as usize / 64) {
+                                *w |= 1 << (s % 64);
+                            }
+                        }
+                    });
+                }
+            }
+        }
+        found
+    });
+    let was_found = |s: u32| {
+        found.as_ref().is_none_or(|f| {
+            f.get(s as usize / 64)
+                .is_some_and(|w| w & (1 << (s % 64)) != 0)
+        })
+    };
     let mut total = vec![0f32; n];
     // Room for every section up front: a common prefix touches most of a large site's
     // sections, and growing the list by doubling copied it again and again.
@@ -131,7 +99,12 @@ pub(crate) fn accumulate(
     // the sections that have one, in the order first seen; per alternative, its terms' sum.
     let mut best = Scratch::default();
     let mut alt = Scratch::default();
-    for clause in &plan.clauses {
+    // The plan's terms in order, as `Pruning` numbers their floors.
+    let mut term = 0;
+    for (c, clause) in plan.clauses.iter().enumerate() {
+        // An essential clause keeps the postings at or above their floor; one that is not,
+        // those of the sections found.
+        let essential = pruning.is_none_or(|p| p.essential(c));
         let single = clause.alternatives.len() == 1 && clause.alternatives[0].terms.len() == 1;
         for a in &clause.alternatives {
             // An alternative of one term (a completion, a correction) is its term's score:
@@ -139,9 +112,16 @@ pub(crate) fn accumulate(
             // same value, in the same order: a posting's sum of one is the posting).
             let one_term = a.terms.len() == 1;
             for t in &a.terms {
-                scores(t, &mut |s, score| {
+                let floor = match pruning {
+                    Some(p) if essential => p.floor(term),
+                    _ => f64::NEG_INFINITY,
+                };
+                term += 1;
+                scores(t, &mut |s, score, f| {
                     let v = t.weight * score;
-                    if single {
+                    if bound::ENABLED && (f64::from(v) < floor || !essential && !was_found(s)) {
+                        below.note(s, f);
+                    } else if single {
                         add(&mut total, &mut touched, s, v);
                     } else if one_term {
                         best.max(n, s, v);
@@ -269,7 +249,7 @@ pub(crate) fn lift_exact_headings(
 }
 
 /// How many of a ranked list's first sections the exact-heading lift looks at.
-const LIFT_HEAD: usize = 200;
+pub(crate) const LIFT_HEAD: usize = 200;
 
 /// The filters of `opts`, one rule for both layouts: what a section's document says of its
 /// path (asked only under a path filter), its depth (only under a depth filter), category,
@@ -296,7 +276,7 @@ pub(crate) fn filters_pass(
 
 #[cfg(test)]
 mod tests {
-    use super::{accumulate, SectionFacts, Seen};
+    use super::{accumulate, accumulate_above, Below, SectionFacts};
     use crate::query::{Alternative, Clause, QueryPlan, WeightedTerm};
     use proptest::prelude::*;
     use std::collections::HashMap;
@@ -368,7 +348,7 @@ mod tests {
             };
             let got = accumulate(n, &plan, |t, emit| {
                 for &(s, v) in &lists[t.offset as usize] {
-                    emit(s, v);
+                    emit(s, v, SectionFacts::default());
                 }
             });
             let want = plainly(n, &plan, &lists);
@@ -381,60 +361,47 @@ mod tests {
             }
             let nonzero = want.values().filter(|v| **v != 0.0).count();
             prop_assert!(got.len() >= nonzero);
-        }
-    }
 
-    #[test]
-    fn seen_facts_stay_within_the_index() {
-        let mut seen = Seen::default();
-        let f = SectionFacts {
-            depth: 2,
-            ..SectionFacts::default()
-        };
-        assert!(seen.get(3).is_none());
-        seen.insert(10, 3, f);
-        assert_eq!(seen.get(3), Some(f));
-        assert!(seen.get(4).is_none());
-        // A damaged posting's section past the index's end is not noted (and allocates
-        // nothing for it).
-        seen.insert(10, u32::MAX, f);
-        assert!(seen.get(u32::MAX).is_none());
-        assert!(seen.subtree.len() <= 10 && seen.flags.len() <= 10);
-        assert!(seen.family.is_empty(), "no family named: no family table");
-    }
-
-    #[test]
-    fn seen_facts_come_back_as_noted() {
-        let mut seen = Seen::default();
-        let facts = [
-            SectionFacts {
-                depth: 6,
-                subtree: 3,
-                family: None,
-                bare: true,
-            },
-            SectionFacts {
-                depth: 0,
-                subtree: 0,
-                family: Some(7),
-                bare: false,
-            },
-            SectionFacts {
-                depth: 3,
-                subtree: 1,
-                family: Some(0),
-                bare: true,
-            },
-        ];
-        for (s, f) in facts.iter().enumerate() {
-            seen.insert(5, s as u32 + 1, *f);
+            // With a bound (`rank::topk`): at least k sections reach θ, and every section
+            // that does has the same total, to the bit; nothing above θ is invented.
+            for k in [1usize, 3, 8] {
+                let stats = |t: &WeightedTerm| {
+                    let mut scores: Vec<f32> = lists[t.offset as usize]
+                        .iter()
+                        .filter(|p| (p.0 as usize) < n)
+                        .map(|p| p.1)
+                        .filter(|&v| v != 0.0)
+                        .collect();
+                    scores.sort_by(|a, b| b.total_cmp(a));
+                    let max = scores.first().copied().unwrap_or(0.0);
+                    Some((scores.len(), max, scores.get(k - 1).copied().unwrap_or(0.0)))
+                };
+                let Some(pruning) = crate::rank::bound::plan(&plan, stats) else {
+                    continue;
+                };
+                let mut below = Below::new(n, false);
+                let pruned = accumulate_above(n, &plan, Some(&pruning), |t, emit| {
+                    for &(s, v) in &lists[t.offset as usize] {
+                        emit(s, v, SectionFacts::default());
+                    }
+                }, &mut below);
+                let theta = pruning.theta;
+                let reach: Vec<(u32, f32)> = want
+                    .iter()
+                    .filter(|(s, v)| **v >= theta && (**s as usize) < n)
+                    .map(|(s, v)| (*s, *v))
+                    .collect();
+                prop_assert!(reach.len() >= k, "θ {} reached by {}", theta, reach.len());
+                for (s, v) in &reach {
+                    let kept = pruned.iter().find(|r| r.0 == *s);
+                    prop_assert_eq!(kept.map(|r| r.1.to_bits()), Some(v.to_bits()), "section {} θ {}", s, theta);
+                }
+                for (s, v) in &pruned {
+                    if *v >= theta {
+                        prop_assert_eq!(v.to_bits(), want[s].to_bits(), "section {}", s);
+                    }
+                }
+            }
         }
-        for (s, f) in facts.iter().enumerate() {
-            assert_eq!(seen.get(s as u32 + 1), Some(*f));
-        }
-        assert!(seen.get(0).is_none() && seen.get(4).is_none());
-        // Noted again (a section in several lists): the same facts.
-        seen.insert(5, 1, facts[0]);
-        assert_eq!(seen.get(1), Some(facts[0]));
     }
 }

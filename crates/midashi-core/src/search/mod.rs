@@ -24,8 +24,10 @@ use crate::layout::{Inventory, Layout, Lookups};
 use crate::query::syntax::parse as parse_operators;
 use crate::query::{PlanOptions, QueryPlan, MAX_QUERY_BYTES};
 use crate::rank::bm25::sort_ranked;
+use crate::rank::bound;
 use crate::rank::fusion::{anchored, keep_places};
-use crate::rank::pipeline::{accumulate, Seen};
+use crate::rank::pipeline::{accumulate_above, Seen, LIFT_HEAD};
+use crate::rank::topk::{self, Below};
 use crate::rank::versions::{collapse, newest_first, Collapsed};
 use crate::section::SectionId;
 use crate::vectors::ann::AnnData;
@@ -43,6 +45,9 @@ pub struct SearchIndex {
     store: Store,
     vectors: Option<VectorsData>,
     ann: Option<AnnData>,
+    /// How many times a page's depth of postings a keyword query's lists need before its
+    /// candidates are bounded ([`SearchIndex::set_bounding`]).
+    bound_from: usize,
 }
 
 /// The layout an index was built in. An enum rather than one trait object: the keyword
@@ -107,6 +112,7 @@ impl SearchIndex {
             store,
             vectors: None,
             ann: None,
+            bound_from: bound::WORTH_IT,
         }
     }
 
@@ -171,6 +177,15 @@ impl SearchIndex {
     /// [`crate::layout::sharded::KEEP_LOADED`]); no effect on a single-file index.
     pub fn set_keep_loaded(&mut self, files: usize) {
         self.store.inventory().set_keep_loaded(files)
+    }
+
+    /// How long a keyword query's posting lists must be, in times the page's depth (200
+    /// sections for a first page), before its first results are found without ranking
+    /// every candidate ([`crate::rank::topk`]; default 10): shorter ones cost little to rank
+    /// whole. 0 bounds every query that can be, as the layout tests do to compare the two
+    /// ways on every corpus. The results are the same either way.
+    pub fn set_bounding(&mut self, factor: usize) {
+        self.bound_from = factor;
     }
 
     /// Whether this is a sharded index (files load as queries need them).
@@ -268,6 +283,7 @@ impl SearchIndex {
             // found, no error to handle.
             return Ok(SearchResponse {
                 total: 0,
+                total_exact: true,
                 results: Vec::new(),
                 suggestions: Vec::new(),
                 mode: match opts.mode {
@@ -310,10 +326,26 @@ impl SearchIndex {
             plan,
             filters,
         };
-        self.run(store, query, opts, query_vector, mode, &planned)
+        // A plain keyword query may find its page without ranking every candidate
+        // (`rank::topk`); one with filters, operators, facets, a preferred language or a
+        // score floor reads every result, and so does a deep page.
+        let prunable = mode == Mode::Keyword
+            && planned.filters.is_none()
+            && !opts.has_filters()
+            && !opts.facets
+            && opts.min_score.is_none()
+            && opts
+                .prefer_lang
+                .as_deref()
+                .is_none_or(|w| w.trim().is_empty())
+            && opts.offset.saturating_add(opts.limit) <= MAX_PRUNED_PAGE;
+        self.run(store, query, opts, query_vector, mode, &planned, prunable)
     }
 
-    /// The steps after planning, for either layout.
+    /// The steps after planning, for either layout. With `prunable`, the keyword leg may
+    /// leave out the candidates below a bound ([`crate::rank::topk`]); when what it left out
+    /// could change the page, the query is run again ranking every candidate.
+    #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
         store: &dyn Layout,
@@ -322,28 +354,64 @@ impl SearchIndex {
         query_vector: Option<&[f32]>,
         mode: Mode,
         planned: &Planned,
+        prunable: bool,
     ) -> Result<SearchResponse> {
         let plan = &planned.plan;
         let analyzer = &planned.analyzer;
         let mut facts = Seen::default();
+        let collapsing = store.versioned() && opts.collapse_versions && opts.version.is_none();
         // Keyword results whose heading has every query word, and where they stand: the
         // fused list keeps them there.
         let mut places: Vec<(u32, usize)> = Vec::new();
+        // What the postings left out hold, and the results certain to be there.
+        let mut below = Below::new(store.section_count(), collapsing);
+        let mut at_least = 0;
         let keyword = if mode == Mode::Semantic {
             Vec::new()
         } else {
-            let touched = accumulate(store.section_count(), plan, |t, emit| {
-                store.scores(t, &mut facts, emit)
+            let n = store.section_count();
+            // Only a sharded index's lists say their scores without being walked.
+            let k = topk::depth(LIFT_HEAD, opts.offset, opts.limit);
+            let lists = match &self.store {
+                Store::Sharded(sh) if prunable && bound::ENABLED => Some(sh.as_ref()),
+                _ => None,
+            };
+            let pruning = lists.and_then(|sh| {
+                bound::worth_it(plan, k, self.bound_from, |t| sh.list_len(t.offset))
+                    .then(|| bound::plan(plan, |t| sh.list_stats(t.offset, k)))
+                    .flatten()
             });
+            let touched = accumulate_above(
+                n,
+                plan,
+                pruning.as_ref(),
+                |t, emit| store.scores(t, &mut facts, emit),
+                &mut below,
+            );
             store.ready()?;
+            // Nothing left out: every candidate is ranked, as without a bound.
+            let theta = match &pruning {
+                Some(p) if below.any() => {
+                    at_least = below.at_least(touched.iter().map(|r| r.0), &facts);
+                    p.theta
+                }
+                _ => 0.0,
+            };
             // Without a filter every candidate passes: not asked one by one (finding each
             // one's document was a fifth of a ranking's time).
             let filtered = opts.has_filters();
             let keep = |s: u32| !filtered || store.passes_filters(s, opts, &facts);
-            let mut ranked: Vec<(u32, f32)> = touched
-                .into_iter()
-                .filter(|&(s, v)| v > 0.0 && keep(s))
-                .collect();
+            let mut ranked: Vec<(u32, f32)> = Vec::with_capacity(touched.len());
+            for (s, v) in touched {
+                if v > 0.0 && keep(s) {
+                    match facts.get(s) {
+                        // Below θ with every posting kept: left out as well, and the checks
+                        // must see it (a version of a result, a relative of a bare one).
+                        Some(f) if v < theta => below.note(s, f),
+                        _ => ranked.push((s, v)),
+                    }
+                }
+            }
             store.ready()?;
             sort_ranked(&mut ranked);
             let mut wanted: Vec<&str> = plan.terms.iter().map(String::as_str).collect();
@@ -385,7 +453,6 @@ impl SearchIndex {
         } else {
             ranked
         };
-        let collapsing = store.versioned() && opts.collapse_versions && opts.version.is_none();
         let mut collapsed: Vec<Collapsed> = if collapsing {
             collapse(&grouped, |s| store.family(s, &facts))
         } else {
@@ -411,7 +478,20 @@ impl SearchIndex {
             }
             None => collapsed,
         };
-        let total = collapsed.len();
+        let page = (opts.offset, opts.limit);
+        let start = |s| store.document_start(s);
+        let bounded = bound::ENABLED && below.any();
+        if bounded && !topk::settled(page, &grouped, &collapsed, &below, &facts, start) {
+            return self.run(store, query, opts, query_vector, mode, planned, false);
+        }
+        // Left out: the results certain to be there (all of them when no matching section
+        // is bare), and at least the page's, which is the full ranking's.
+        let total_exact = !bounded || below.exact();
+        let total = if !bounded {
+            collapsed.len()
+        } else {
+            at_least.max(opts.offset.saturating_add(opts.limit))
+        };
         let facets = opts.facets.then(|| facets::count(store, &collapsed));
         let terms: HashSet<&str> = plan.all_terms().collect();
         if collapsing && !(opts.facets || prefer.is_some()) {
@@ -437,6 +517,7 @@ impl SearchIndex {
         };
         Ok(SearchResponse {
             total,
+            total_exact,
             results,
             suggestions,
             mode,
@@ -495,6 +576,10 @@ impl SearchIndex {
         self.store.inventory().documents()
     }
 }
+
+/// The deepest page (offset + limit) a keyword query finds without ranking every
+/// candidate: deeper pages need more of the list than the bound keeps.
+const MAX_PRUNED_PAGE: usize = 100;
 
 /// A query as planned: its clauses, and what its operators allow.
 struct Planned {

@@ -59,7 +59,7 @@ fn holding(store: &dyn Layout, clause: &Clause) -> HashSet<u32> {
     let mut facts = Seen::default();
     let mut out = HashSet::default();
     for t in clause.alternatives.iter().flat_map(|a| a.terms.iter()) {
-        store.scores(t, &mut facts, &mut |s, _| {
+        store.scores(t, &mut facts, &mut |s, _, _| {
             out.insert(s);
         });
     }

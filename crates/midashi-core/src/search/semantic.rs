@@ -126,7 +126,7 @@ impl SearchIndex {
             let keyword = if coverage::wants_coverage(query) {
                 let mut seen = Seen::default();
                 let share = coverage::shares(store.section_count(), plan, |t, emit| {
-                    store.scores(t, &mut seen, &mut |s, v| {
+                    store.scores(t, &mut seen, &mut |s, v, _| {
                         if v > 0.0 {
                             emit(s)
                         }

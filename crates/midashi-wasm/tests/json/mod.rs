@@ -73,4 +73,7 @@ impl In for Json {
     fn is_null(&self) -> bool {
         self.0.is_null()
     }
+    fn flag(&self) -> Option<bool> {
+        self.0.as_bool()
+    }
 }

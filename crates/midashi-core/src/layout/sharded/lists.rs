@@ -4,7 +4,9 @@
 
 use super::names::split_ref;
 use super::read::{LockOk, Sharded};
-use super::scores::{read_heading_postings, visit_noting_headings, HeadingPostings};
+use super::scores::{
+    list_len, list_stats, read_heading_postings, visit_noting_headings, HeadingPostings,
+};
 use crate::error::Error;
 use crate::format::kind::FileKind;
 use crate::rank::pipeline::SectionFacts;
@@ -61,6 +63,22 @@ impl Sharded {
                 self.headings.lock_ok().insert(reference, Arc::new(h));
             }
         }
+    }
+
+    /// The list at `reference`'s length, largest score and `k`-th largest ([`list_stats`]); `None`
+    /// when its shard is missing (noted, as a walk notes it) or the list does not read.
+    pub(crate) fn list_stats(&self, reference: u64, k: usize) -> Option<(usize, f32, f32)> {
+        let (i, offset) = split_ref(reference);
+        let shard = self.shard(i)?;
+        list_stats(&shard.data.lists, offset as usize, k)
+    }
+
+    /// The number of postings of the list at `reference` ([`list_len`]; `None` as
+    /// [`Sharded::list_stats`]).
+    pub(crate) fn list_len(&self, reference: u64) -> Option<usize> {
+        let (i, offset) = split_ref(reference);
+        let shard = self.shard(i)?;
+        list_len(&shard.data.lists, offset as usize)
     }
 
     /// Notes that a list of shard `i` is damaged. Past the checksum, so damaged when

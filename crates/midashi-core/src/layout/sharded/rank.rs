@@ -57,15 +57,24 @@ impl Ranking for Sharded {
         self.dir.n_sections as usize
     }
 
-    fn scores(&self, t: &WeightedTerm, facts: &mut Seen, emit: &mut dyn FnMut(u32, f32)) {
+    fn scores(
+        &self,
+        t: &WeightedTerm,
+        facts: &mut Seen,
+        emit: &mut dyn FnMut(u32, f32, SectionFacts),
+    ) {
         let n = self.section_count();
         self.visit_postings(t.offset, |section, score, f| {
             // Zero-score postings only carry a heading flag for the lift.
             if score != 0.0 {
                 facts.insert(n, section, f);
-                emit(section, score);
+                emit(section, score, f);
             }
         });
+    }
+
+    fn document_start(&self, s: u32) -> Option<u32> {
+        self.first_section.get(self.doc_of(s) as usize).copied()
     }
 
     fn ready(&self) -> Result<()> {

@@ -231,6 +231,69 @@ pub fn visit_scored_list(
     Some((df, if versioned { family_pos } else { pos }))
 }
 
+/// The number of postings of the list at `offset` (its first two varints).
+pub fn list_len(buf: &[u8], offset: usize) -> Option<usize> {
+    let mut pos = offset;
+    read_varint(buf, &mut pos)?;
+    usize::try_from(read_varint(buf, &mut pos)?).ok()
+}
+
+/// The number of postings of the list at `offset`, its largest score and its `k`-th largest
+/// non-zero one (0 when it has fewer), read from its score column alone: what [`crate::rank::topk`] bounds a
+/// query's candidates with before the list is walked. `None` if the bytes are malformed or
+/// the scores are stored as f32 planes (never for BM25F scores; the query then ranks every
+/// candidate).
+///
+/// A score byte's order is its score's (exponent offset above mantissa), so a count per byte
+/// value is the list's score histogram; the section column before it is skipped by its
+/// varints' last bytes, without decoding them.
+pub fn list_stats(buf: &[u8], offset: usize, k: usize) -> Option<(usize, f32, f32)> {
+    let mut pos = offset;
+    read_varint(buf, &mut pos)?;
+    let count = usize::try_from(read_varint(buf, &mut pos)?).ok()?;
+    let mut ends = 0;
+    while ends < count {
+        ends += usize::from(*buf.get(pos)? & 0x80 == 0);
+        pos += 1;
+    }
+    let base = u32::from(*buf.get(pos)?);
+    if base == 0 {
+        return None;
+    }
+    let column = buf.get(pos + 1..pos.checked_add(1)?.checked_add(count)?)?;
+    if count < k {
+        // No k-th: the largest byte is the largest score.
+        let top = column.iter().copied().max().unwrap_or(0);
+        let max = if top == 0 {
+            0.0
+        } else {
+            score_byte(base, top)?
+        };
+        return Some((count, max, 0.0));
+    }
+    let mut histogram = [0u32; 256];
+    for &b in column {
+        histogram[usize::from(b)] += 1;
+    }
+    let (mut max, mut kth, mut seen) = (0f32, 0f32, 0usize);
+    for b in (1..256).rev() {
+        let n = histogram[b] as usize;
+        if n == 0 {
+            continue;
+        }
+        let score = score_byte(base, b as u8)?;
+        if max == 0.0 {
+            max = score;
+        }
+        seen += n;
+        if seen >= k {
+            kth = score;
+            break;
+        }
+    }
+    Some((count, max, kth))
+}
+
 /// Reads a scored list at `offset` whole, with its heading lengths: its df and postings
 /// (bareness from `bare`, as [`visit_scored_list`]); `None` if the bytes are malformed.
 pub fn read_scored_list(

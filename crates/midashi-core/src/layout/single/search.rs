@@ -144,7 +144,7 @@ impl Ranking for Whole {
         self.sections.sections.len()
     }
 
-    fn scores(&self, t: &WeightedTerm, _: &mut Seen, emit: &mut dyn FnMut(u32, f32)) {
+    fn scores(&self, t: &WeightedTerm, _: &mut Seen, emit: &mut dyn FnMut(u32, f32, SectionFacts)) {
         let scorer = Bm25f::new(
             self.terms.weights,
             self.terms.avg_len,
@@ -156,7 +156,12 @@ impl Ranking for Whole {
         };
         let idf = list.idf;
         for p in list {
-            emit(p.section, scorer.score(idf, p.section, &p.tf));
+            let facts = self.facts.get(p.section as usize).copied();
+            emit(
+                p.section,
+                scorer.score(idf, p.section, &p.tf),
+                facts.unwrap_or_default(),
+            );
         }
     }
 

@@ -1,0 +1,356 @@
+//! Exact top-k without ranking every candidate: a bound on the scores a query can reach,
+//! the postings that bound rules out, and the checks that the page they leave is the page
+//! ranking every candidate gives.
+//!
+//! Why: a common word on a large site matches tens of thousands of sections, and sorting,
+//! grouping and collapsing every one of them was two fifths of such a query's time for a
+//! page of ten (issue #24). Lucene and tantivy skip them with the same argument (MaxScore):
+//!
+//! The bound is made in [`crate::rank::bound`] (feature `bounded`; the size-first sharded
+//! keyword module leaves it out and ranks every candidate):
+//!
+//! - θ, a score at least k sections reach: a term that is a clause's whole alternative
+//!   gives each of its sections at least its own score, so the k-th largest score in its
+//!   list (read from the list's score column, [`crate::layout::Ranking::score_stats`]) is one;
+//!   the largest such over the plan's terms is θ.
+//! - A posting whose score, plus the most every other clause (and every other term of its
+//!   alternative) can add, stays below θ belongs to a section that ranks below θ: it is left
+//!   out ([`Pruning::floor`]). A section that reaches θ has no such posting, so its sum is
+//!   exactly the full ranking's, made by the same additions in the same order.
+//! - The sections at or above θ are then the full ranking's first ones, at least k of them;
+//!   the lift, grouping and collapse run on them. What lies below θ can change the page in
+//!   two ways only, both checked against the postings left out, and the query is ranked
+//!   whole when either could happen: a section with text below θ takes the place of a bare
+//!   relative shown above it ([`crate::rank::grouping`]), or a version below θ joins a result
+//!   of the page ([`crate::rank::versions::collapse`], which shows the newest).
+//!
+//! What it costs: the total becomes a lower bound when postings were left out
+//! ([`at_least`]), as Lucene's is past its threshold — the sections with text of distinct
+//! families, each of which is a result whatever ranks where.
+use crate::rank::facts::{SectionFacts, Seen};
+use crate::rank::versions::Collapsed;
+
+/// How many sections at least θ must keep: the exact-heading lift reads the first
+/// `lift_head` of the ranked list, and a page of ten on a versioned site collapses several
+/// sections into each result.
+pub(crate) fn depth(lift_head: usize, offset: usize, limit: usize) -> usize {
+    lift_head.max(offset.saturating_add(limit).saturating_mul(20))
+}
+
+/// The bound of one query: θ, which clauses are essential, and per term of the plan in its
+/// order (clause, alternative, term) the smallest weighted score a posting of an essential
+/// clause needs to be kept.
+#[derive(Debug)]
+pub(crate) struct Pruning {
+    /// A score at least [`depth`] sections reach.
+    pub theta: f32,
+    pub(crate) floors: Vec<f64>,
+    /// Per clause: whether it is essential. The clauses that are not, together, add less
+    /// than θ: a section matching only them ranks below it, so their postings count only
+    /// for sections an essential clause found (MaxScore's split).
+    pub(crate) essential: Vec<bool>,
+}
+
+impl Pruning {
+    /// The floor of the `i`-th term of the plan (in clause, alternative, term order).
+    #[inline(always)]
+    pub fn floor(&self, i: usize) -> f64 {
+        self.floors.get(i).copied().unwrap_or(f64::NEG_INFINITY)
+    }
+
+    /// Whether clause `c` is essential.
+    #[inline(always)]
+    pub fn essential(&self, c: usize) -> bool {
+        self.essential.get(c).copied().unwrap_or(true)
+    }
+
+    /// Whether some clause is not essential (its postings wait for the essential ones').
+    pub fn splits(&self) -> bool {
+        self.essential.iter().any(|e| !e)
+    }
+}
+
+/// A set of ordinals (sections or families) below `n`, as bits.
+#[derive(Debug, Default)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    /// Sets `i`; false if it was set already. An ordinal past the table (a family numbered
+    /// past the index's sections) is never counted as set.
+    #[inline(always)]
+    fn insert(&mut self, i: u32) -> bool {
+        let i = i as usize;
+        match self.0.get_mut(i / 64) {
+            Some(word) if *word & (1 << (i % 64)) == 0 => {
+                *word |= 1 << (i % 64);
+                true
+            }
+            Some(_) => false,
+            None => true,
+        }
+    }
+
+    #[inline(always)]
+    fn contains(&self, i: u32) -> bool {
+        let i = i as usize;
+        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// The set ordinals in `from..to`, ascending.
+    fn range(&self, from: u32, to: u32) -> impl Iterator<Item = u32> + '_ {
+        (from..to).filter(move |&i| self.contains(i))
+    }
+
+    fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+/// What the postings left out of a query tell the checks of its page and its count: which
+/// sections with text and which families they hold, and the results certain to be there.
+/// Bit tables over the index's sections (made on the first posting left out), so that a
+/// common word's tens of thousands of postings cost a bit each, and each check a look at a
+/// few.
+#[derive(Debug, Default)]
+pub(crate) struct Below {
+    n: usize,
+    collapsing: bool,
+    /// Whether a posting was left out.
+    any: bool,
+    /// Sections with text left out.
+    text: Bits,
+    /// Families of sections left out (a family numbered past `n` makes every page unsettled).
+    families: Bits,
+    beyond: bool,
+    /// Results certain to be there: families of sections with text, and sections with text
+    /// and no family (or every section with text, not collapsing).
+    certain_families: Bits,
+    certain_sections: Bits,
+    /// Whether a matching section is bare (left out, or among those counted in
+    /// [`Below::at_least`]).
+    bare: bool,
+}
+
+impl Below {
+    /// For an index of `n` sections; `collapsing`: results are one per family.
+    pub fn new(n: usize, collapsing: bool) -> Self {
+        Below {
+            n,
+            collapsing,
+            ..Below::default()
+        }
+    }
+
+    /// Whether a posting was left out.
+    pub fn any(&self) -> bool {
+        self.any
+    }
+
+    /// Notes a posting of section `s` (with facts `f`) left out.
+    #[inline(always)]
+    pub fn note(&mut self, s: u32, f: SectionFacts) {
+        if !self.any {
+            self.any = true;
+            let words = vec![0u64; self.n.div_ceil(64)];
+            self.text = Bits(words.clone());
+            self.families = Bits(words.clone());
+            self.certain_families = Bits(words.clone());
+            self.certain_sections = Bits(words);
+        }
+        if let Some(family) = f.family {
+            self.beyond |= family as usize >= self.n;
+            self.families.insert(family);
+        }
+        if f.bare {
+            self.bare = true;
+        } else {
+            self.text.insert(s);
+            self.certain(s, f);
+        }
+    }
+
+    #[inline(always)]
+    fn certain(&mut self, s: u32, f: SectionFacts) {
+        match f.family.filter(|_| self.collapsing) {
+            Some(family) => self.certain_families.insert(family),
+            None => self.certain_sections.insert(s),
+        };
+    }
+
+    /// A lower bound of the results of the query (its matching sections being those left
+    /// out and `touched`, with their facts in `facts`): grouping shows every section with
+    /// text once, and collapsing makes one result of a family, so the distinct families
+    /// (or sections, outside a family) of the sections with text are results whatever
+    /// ranks where.
+    pub fn at_least(&mut self, touched: impl Iterator<Item = u32>, facts: &Seen) -> usize {
+        for s in touched {
+            match facts.get(s) {
+                Some(f) if f.bare => self.bare = true,
+                Some(f) => self.certain(s, f),
+                None => {}
+            }
+        }
+        self.certain_families.len() + self.certain_sections.len()
+    }
+
+    /// Whether [`Below::at_least`] is the exact count: no matching section is bare, so
+    /// grouping shows each once, and the results are exactly the distinct families (or
+    /// sections) counted. Records without headings (a BEIR corpus) and most queries on
+    /// docs count exactly so.
+    pub fn exact(&self) -> bool {
+        !self.bare
+    }
+
+    /// Whether a section with text left out is a relative — descendant or ancestor — of a
+    /// bare section in `shown_bare` (shown among the page's places): grouping would give it
+    /// that section's place, so the page is not settled without it. `document_start` says
+    /// where a section's document begins (its ancestors lie between).
+    pub fn bare_relative(
+        &self,
+        shown_bare: &[u32],
+        facts: &Seen,
+        document_start: impl Fn(u32) -> Option<u32>,
+    ) -> bool {
+        shown_bare.iter().any(|&b| {
+            let Some(f) = facts.get(b) else {
+                return true;
+            };
+            let end = b.saturating_add(f.subtree).saturating_add(1);
+            if self.text.range(b + 1, end).next().is_some() {
+                return true;
+            }
+            if f.depth == 0 {
+                return false;
+            }
+            let Some(start) = document_start(b) else {
+                return true;
+            };
+            self.text.range(start, b).any(|a| {
+                facts
+                    .get(a)
+                    .is_none_or(|x| a.saturating_add(x.subtree) >= b)
+            })
+        })
+    }
+
+    /// Whether a section left out has one of `families` (the page's results'): a version
+    /// below θ would join that result, and the result shows its newest version.
+    pub fn family(&self, families: &[u32]) -> bool {
+        self.beyond && !families.is_empty() || families.iter().any(|&f| self.families.contains(f))
+    }
+}
+
+/// Whether the page (`offset`, `limit`) of a query whose postings below θ were left out
+/// (`below`) is the page ranking every candidate gives: it is full, no section left out
+/// takes the place of a bare section shown before the page ends, and none is a version of
+/// a result on the page. `grouped` and `collapsed` are the query's ranked list after
+/// grouping and after collapsing; `document_start` as in [`Below::bare_relative`].
+pub(crate) fn settled(
+    (offset, limit): (usize, usize),
+    grouped: &[(u32, f32)],
+    collapsed: &[Collapsed],
+    below: &Below,
+    facts: &Seen,
+    document_start: impl Fn(u32) -> Option<u32>,
+) -> bool {
+    let end = offset.saturating_add(limit);
+    let Some(last) = collapsed.get(end.wrapping_sub(1)) else {
+        return false;
+    };
+    // The places up to the page's last result: later ones cannot move it.
+    let places = grouped
+        .iter()
+        .position(|r| r.0 == last.section)
+        .map_or(grouped.len(), |i| i + 1);
+    let mut shown_bare: Vec<u32> = grouped[..places]
+        .iter()
+        .map(|r| r.0)
+        .filter(|&s| facts.get(s).is_some_and(|f| f.bare))
+        .collect();
+    crate::sort::sort(&mut shown_bare);
+    if below.bare_relative(&shown_bare, facts, document_start) {
+        return false;
+    }
+    let families: Vec<u32> = collapsed[..end]
+        .iter()
+        .filter_map(|c| facts.get(c.section).and_then(|f| f.family))
+        .collect();
+    !below.family(&families)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Facts of a small site: page 0 (bare title) ⊃ 1 (text) ⊃ 2 (text); page 3 (text,
+    /// family 1) ⊃ 4 (bare) ⊃ 5 (text, family 2).
+    fn site() -> Seen {
+        let mut seen = Seen::default();
+        let at = |depth, subtree, family, bare| SectionFacts {
+            depth,
+            subtree,
+            family,
+            bare,
+        };
+        for (s, f) in [
+            at(0, 2, None, true),
+            at(1, 1, None, false),
+            at(2, 0, None, false),
+            at(0, 2, Some(1), false),
+            at(1, 1, None, true),
+            at(2, 0, Some(2), false),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            seen.insert(6, s as u32, f);
+        }
+        seen
+    }
+
+    #[test]
+    fn what_was_left_out_unsettles_the_bare_places_and_versions_it_touches() {
+        let seen = site();
+        let start = |s: u32| Some(if s < 3 { 0 } else { 3 });
+        let mut below = Below::new(6, true);
+        assert!(!below.any());
+        // A descendant with text of the shown bare title 0.
+        below.note(2, seen.get(2).unwrap());
+        assert!(below.any() && below.exact());
+        assert!(below.bare_relative(&[0], &seen, start));
+        // An ancestor with text of the shown bare section 4.
+        let mut below = Below::new(6, true);
+        below.note(3, seen.get(3).unwrap());
+        assert!(below.bare_relative(&[4], &seen, start));
+        assert!(!below.bare_relative(&[0], &seen, start), "another page");
+        assert!(below.family(&[1]) && !below.family(&[2]));
+        // A family numbered past the index (a damaged list): no page is settled.
+        below.note(
+            5,
+            SectionFacts {
+                family: Some(9),
+                ..seen.get(5).unwrap()
+            },
+        );
+        assert!(below.family(&[2]));
+        // A bare section left out moves nothing, but the count is no longer exact.
+        let mut below = Below::new(6, true);
+        below.note(4, seen.get(4).unwrap());
+        assert!(!below.bare_relative(&[0], &seen, start) && !below.exact());
+    }
+
+    #[test]
+    fn the_count_is_the_distinct_families_and_sections_with_text() {
+        let seen = site();
+        let mut below = Below::new(6, true);
+        below.note(5, seen.get(5).unwrap());
+        below.note(5, seen.get(5).unwrap());
+        // 1, 2 alone; 3 and 5 are families 1 and 2; the bare 0 is not certain.
+        assert_eq!(below.at_least([0, 1, 2, 3].into_iter(), &seen), 4);
+        assert!(!below.exact());
+        let mut ungrouped = Below::new(6, false);
+        ungrouped.note(5, seen.get(5).unwrap());
+        assert_eq!(ungrouped.at_least([1, 3].into_iter(), &seen), 3);
+        assert!(ungrouped.exact());
+    }
+}
