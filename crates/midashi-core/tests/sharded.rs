@@ -208,6 +208,19 @@ fn compare(p: &mut Pair, queries: &[(String, SearchOptions, bool)]) -> Compared 
     }
 }
 
+/// A keyword query of whole words, its first page and its second.
+fn two_pages(q: &str) -> [(String, SearchOptions, bool); 2] {
+    [0, 10].map(|offset| {
+        let opts = SearchOptions {
+            mode: Mode::Keyword,
+            prefix: false,
+            offset,
+            ..SearchOptions::default()
+        };
+        (q.to_string(), opts, false)
+    })
+}
+
 /// Queries from the index itself: headings whole and half-typed, with a typo, with filters.
 fn queries(p: &Pair, versions: &[&str]) -> Vec<(String, SearchOptions, bool)> {
     let docs = p.single.documents();
@@ -222,15 +235,7 @@ fn queries(p: &Pair, versions: &[&str]) -> Vec<(String, SearchOptions, bool)> {
         .collect();
     for i in (0..words.len()).step_by((words.len() / 40).max(1)) {
         let q = format!("{} {}", words[i], words[(i * 7 + 3) % words.len()]);
-        for offset in [0, 10] {
-            let opts = SearchOptions {
-                mode: Mode::Keyword,
-                prefix: false,
-                offset,
-                ..SearchOptions::default()
-            };
-            out.push((q.clone(), opts, false));
-        }
+        out.extend(two_pages(&q));
     }
     // About sixty documents' titles, whatever the corpus's size.
     for (i, (path, title)) in docs.iter().enumerate().step_by((docs.len() / 60).max(1)) {
@@ -380,15 +385,7 @@ fn check_corpus_with(corpus: &str, folders: &[&str], versions: &[&str], extra: &
     let mut p = pair(corpus, folders);
     let mut qs = queries(&p, versions);
     for q in extra {
-        for offset in [0, 10] {
-            let opts = SearchOptions {
-                mode: Mode::Keyword,
-                prefix: false,
-                offset,
-                ..SearchOptions::default()
-            };
-            qs.push((q.to_string(), opts, false));
-        }
+        qs.extend(two_pages(q));
     }
     let Compared {
         queries: n,
