@@ -404,11 +404,13 @@ impl SearchIndex {
             let mut ranked: Vec<(u32, f32)> = Vec::with_capacity(touched.len());
             for (s, v) in touched {
                 if v > 0.0 && keep(s) {
-                    match facts.get(s) {
+                    if v >= theta {
+                        ranked.push((s, v));
+                    } else {
                         // Below θ with every posting kept: left out as well, and the checks
-                        // must see it (a version of a result, a relative of a bare one).
-                        Some(f) if v < theta => below.note(s, f),
-                        _ => ranked.push((s, v)),
+                        // must see it (a version of a result, a relative of a bare one). A
+                        // sharded index noted every posting's facts.
+                        below.note(s, facts.get(s).unwrap_or_default());
                     }
                 }
             }
