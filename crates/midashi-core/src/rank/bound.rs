@@ -46,13 +46,13 @@ pub(crate) fn worth_it(
 /// See [`worth_it`].
 pub(crate) const WORTH_IT: usize = 10;
 
-/// θ and the floors of `plan` from each term's postings: their number, largest and k-th
-/// largest unweighted score (`stats`, the k-th 0 for a list shorter than k); `None` when a
+/// θ and the floors of `plan` from each term's postings: their largest and k-th largest
+/// unweighted score (`stats`, the k-th 0 for a list shorter than k); `None` when a
 /// term's are unknown, a weight is not positive, the plan is larger than [`MAX_TERMS`], or
 /// no list reaches k (every candidate is ranked then).
 pub(crate) fn plan(
     plan: &QueryPlan,
-    mut stats: impl FnMut(&WeightedTerm) -> Option<(usize, f32, f32)>,
+    mut stats: impl FnMut(&WeightedTerm) -> Option<(f32, f32)>,
 ) -> Option<Pruning> {
     let terms = plan
         .clauses
@@ -75,7 +75,7 @@ pub(crate) fn plan(
                 if !(t.weight > 0.0 && t.weight.is_finite()) {
                     return None;
                 }
-                let (_, max, kth) = stats(t)?;
+                let (max, kth) = stats(t)?;
                 // The same product accumulate makes: a posting's weighted score is at most
                 // this, and at least k postings reach the k-th.
                 each.push(f64::from(t.weight * max));
@@ -161,14 +161,7 @@ mod tests {
         };
         // (largest, k-th) per list.
         let stats = |t: &WeightedTerm| {
-            Some(
-                [
-                    (3000, 10.0, 4.0),
-                    (9, 3.0, 1.0),
-                    (9, 2.0, 0.0),
-                    (9, 5.0, 1.5),
-                ][t.offset as usize],
-            )
+            Some([(10.0, 4.0), (3.0, 1.0), (2.0, 0.0), (5.0, 1.5)][t.offset as usize])
         };
         let p = super::plan(&plan, stats).unwrap();
         // Term 0: 4; term 1: 2 × 1 = 2; terms 2 and 3 are not alone in their alternative.
@@ -189,9 +182,9 @@ mod tests {
             ..QueryPlan::default()
         };
         assert!(super::plan(&one(1.0), |_| None).is_none());
-        assert!(super::plan(&one(1.0), |_| Some((9, 3.0, 0.0))).is_none());
-        assert!(super::plan(&one(0.0), |_| Some((3000, 3.0, 1.0))).is_none());
-        assert!(super::plan(&one(f32::NAN), |_| Some((3000, 3.0, 1.0))).is_none());
-        assert!(super::plan(&one(1.0), |_| Some((3000, 3.0, 1.0))).is_some());
+        assert!(super::plan(&one(1.0), |_| Some((3.0, 0.0))).is_none());
+        assert!(super::plan(&one(0.0), |_| Some((3.0, 1.0))).is_none());
+        assert!(super::plan(&one(f32::NAN), |_| Some((3.0, 1.0))).is_none());
+        assert!(super::plan(&one(1.0), |_| Some((3.0, 1.0))).is_some());
     }
 }

@@ -22,7 +22,7 @@ pub(crate) fn worth_it(
 /// No bound in this build.
 pub(crate) fn plan(
     _: &QueryPlan,
-    _: impl FnMut(&WeightedTerm) -> Option<(usize, f32, f32)>,
+    _: impl FnMut(&WeightedTerm) -> Option<(f32, f32)>,
 ) -> Option<Pruning> {
     None
 }

@@ -8,7 +8,7 @@ use crate::answer::SearchOptions;
 use crate::query::{QueryPlan, WeightedTerm};
 use crate::rank::bound;
 pub use crate::rank::facts::{SectionFacts, Seen};
-use crate::rank::topk::{Below, Pruning};
+use crate::rank::topk::{Below, Bits, Pruning};
 /// A section's heading as the exact-heading lift compares it with a query: its distinct
 /// query terms, sorted. (The sharded layout's writer stores the same, per posting.)
 pub fn heading_terms(analyzer: &Analyzer, heading: &str) -> Vec<String> {
@@ -57,8 +57,8 @@ pub(crate) fn accumulate_above(
     below: &mut Below,
 ) -> Vec<(u32, f32)> {
     // The sections the essential clauses found, when some clause is not essential.
-    let found: Option<Vec<u64>> = pruning.filter(|p| bound::ENABLED && p.splits()).map(|p| {
-        let mut found = vec![0u64; n.div_ceil(64)];
+    let found: Option<Bits> = pruning.filter(|p| bound::ENABLED && p.splits()).map(|p| {
+        let mut found = Bits::new(n);
         let mut term = 0;
         for (c, clause) in plan.clauses.iter().enumerate() {
             for t in clause.alternatives.iter().flat_map(|a| &a.terms) {
@@ -67,9 +67,7 @@ pub(crate) fn accumulate_above(
                 if p.essential(c) {
                     scores(t, &mut |s, score, _| {
                         if f64::from(t.weight * score) >= floor {
-                            if let Some(w) = found.get_mut(s as usize / 64) {
-                                *w |= 1 << (s % 64);
-                            }
+                            found.insert(s);
                         }
                     });
                 }
@@ -77,12 +75,7 @@ pub(crate) fn accumulate_above(
         }
         found
     });
-    let was_found = |s: u32| {
-        found.as_ref().is_none_or(|f| {
-            f.get(s as usize / 64)
-                .is_some_and(|w| w & (1 << (s % 64)) != 0)
-        })
-    };
+    let was_found = |s: u32| found.as_ref().is_none_or(|f| f.contains(s));
     let mut total = vec![0f32; n];
     // Room for every section up front: a common prefix touches most of a large site's
     // sections, and growing the list by doubling copied it again and again.
@@ -374,7 +367,7 @@ mod tests {
                         .collect();
                     scores.sort_by(|a, b| b.total_cmp(a));
                     let max = scores.first().copied().unwrap_or(0.0);
-                    Some((scores.len(), max, scores.get(k - 1).copied().unwrap_or(0.0)))
+                    Some((max, scores.get(k - 1).copied().unwrap_or(0.0)))
                 };
                 let Some(pruning) = crate::rank::bound::plan(&plan, stats) else {
                     continue;

@@ -72,13 +72,18 @@ impl Pruning {
 
 /// A set of ordinals (sections or families) below `n`, as bits.
 #[derive(Debug, Default)]
-struct Bits(Vec<u64>);
+pub(crate) struct Bits(Vec<u64>);
 
 impl Bits {
+    /// An empty set of ordinals below `n`.
+    pub(crate) fn new(n: usize) -> Self {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
     /// Sets `i`; false if it was set already. An ordinal past the table (a family numbered
     /// past the index's sections) is never counted as set.
     #[inline(always)]
-    fn insert(&mut self, i: u32) -> bool {
+    pub(crate) fn insert(&mut self, i: u32) -> bool {
         let i = i as usize;
         match self.0.get_mut(i / 64) {
             Some(word) if *word & (1 << (i % 64)) == 0 => {
@@ -91,7 +96,7 @@ impl Bits {
     }
 
     #[inline(always)]
-    fn contains(&self, i: u32) -> bool {
+    pub(crate) fn contains(&self, i: u32) -> bool {
         let i = i as usize;
         self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
@@ -151,11 +156,10 @@ impl Below {
     pub fn note(&mut self, s: u32, f: SectionFacts) {
         if !self.any {
             self.any = true;
-            let words = vec![0u64; self.n.div_ceil(64)];
-            self.text = Bits(words.clone());
-            self.families = Bits(words.clone());
-            self.certain_families = Bits(words.clone());
-            self.certain_sections = Bits(words);
+            self.text = Bits::new(self.n);
+            self.families = Bits::new(self.n);
+            self.certain_families = Bits::new(self.n);
+            self.certain_sections = Bits::new(self.n);
         }
         if let Some(family) = f.family {
             self.beyond |= family as usize >= self.n;

@@ -65,9 +65,9 @@ impl Sharded {
         }
     }
 
-    /// The list at `reference`'s length, largest score and `k`-th largest ([`list_stats`]); `None`
+    /// The list at `reference`'s largest score and `k`-th largest ([`list_stats`]); `None`
     /// when its shard is missing (noted, as a walk notes it) or the list does not read.
-    pub(crate) fn list_stats(&self, reference: u64, k: usize) -> Option<(usize, f32, f32)> {
+    pub(crate) fn list_stats(&self, reference: u64, k: usize) -> Option<(f32, f32)> {
         let (i, offset) = split_ref(reference);
         let shard = self.shard(i)?;
         list_stats(&shard.data.lists, offset as usize, k)

@@ -238,8 +238,8 @@ pub fn list_len(buf: &[u8], offset: usize) -> Option<usize> {
     usize::try_from(read_varint(buf, &mut pos)?).ok()
 }
 
-/// The number of postings of the list at `offset`, its largest score and its `k`-th largest
-/// non-zero one (0 when it has fewer), read from its score column alone: what [`crate::rank::topk`] bounds a
+/// The largest score of the list at `offset` and its `k`-th largest non-zero one (0 when it
+/// has fewer), read from its score column alone: what [`crate::rank::topk`] bounds a
 /// query's candidates with before the list is walked. `None` if the bytes are malformed or
 /// the scores are stored as f32 planes (never for BM25F scores; the query then ranks every
 /// candidate).
@@ -247,7 +247,7 @@ pub fn list_len(buf: &[u8], offset: usize) -> Option<usize> {
 /// A score byte's order is its score's (exponent offset above mantissa), so a count per byte
 /// value is the list's score histogram; the section column before it is skipped by its
 /// varints' last bytes, without decoding them.
-pub fn list_stats(buf: &[u8], offset: usize, k: usize) -> Option<(usize, f32, f32)> {
+pub fn list_stats(buf: &[u8], offset: usize, k: usize) -> Option<(f32, f32)> {
     let mut pos = offset;
     read_varint(buf, &mut pos)?;
     let count = usize::try_from(read_varint(buf, &mut pos)?).ok()?;
@@ -269,7 +269,7 @@ pub fn list_stats(buf: &[u8], offset: usize, k: usize) -> Option<(usize, f32, f3
         } else {
             score_byte(base, top)?
         };
-        return Some((count, max, 0.0));
+        return Some((max, 0.0));
     }
     let mut histogram = [0u32; 256];
     for &b in column {
@@ -291,7 +291,7 @@ pub fn list_stats(buf: &[u8], offset: usize, k: usize) -> Option<(usize, f32, f3
             break;
         }
     }
-    Some((count, max, kth))
+    Some((max, kth))
 }
 
 /// Reads a scored list at `offset` whole, with its heading lengths: its df and postings
