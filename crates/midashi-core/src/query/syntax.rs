@@ -48,8 +48,21 @@ fn closing(c: char) -> Option<char> {
 
 /// Splits `query` into its planned text, phrases and excluded words. An unclosed quote runs
 /// to the end and is no phrase yet. `-` excludes only at a word's start and
-/// before a word: `Get-ChildItem`, `--out`, `a - b` keep their dashes.
+/// before a word: `Get-ChildItem`, `--out`, `a - b` keep their dashes. A query of nothing
+/// but exclusions is read as its words: excluding from nothing finds nothing, and on docs
+/// `-Recurse` or `-v` is what a visitor types to find that parameter or flag.
 pub fn parse(query: &str) -> Operators {
+    let out = parse_operators(query);
+    if out.phrases.is_empty() && !out.excluded.is_empty() && out.text.trim().is_empty() {
+        return Operators {
+            text: query.to_string(),
+            ..Operators::default()
+        };
+    }
+    out
+}
+
+fn parse_operators(query: &str) -> Operators {
     let chars: Vec<(usize, char)> = query.char_indices().collect();
     let mut out = Operators {
         text: String::with_capacity(query.len()),
@@ -178,6 +191,19 @@ mod tests {
         assert!(typing.phrases.is_empty());
         assert_eq!(typing.text, " still typ");
         assert_eq!(parse("\"\" x").phrases, Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_query_of_only_exclusions_is_read_as_words() {
+        // A PowerShell parameter or a CLI flag, typed as it is written.
+        for q in ["-Recurse", "-Recurse -Force", " -v "] {
+            let o = parse(q);
+            assert!(!o.any(), "{q}");
+            assert_eq!(o.text, q);
+        }
+        // With any other word, or a phrase, `-` still excludes.
+        assert_eq!(parse("files -Recurse").excluded, vec!["Recurse"]);
+        assert_eq!(parse("\"a b\" -c").excluded, vec!["c"]);
     }
 
     #[test]

@@ -279,7 +279,7 @@ impl SearchIndex {
         }
         let ops = parse_operators(query);
         if ops.text.trim().is_empty() {
-            // A cleared search box (or nothing but excluded words): nothing asked, nothing
+            // A cleared search box (or only quote marks): nothing asked, nothing
             // found, no error to handle.
             return Ok(SearchResponse {
                 total: 0,
