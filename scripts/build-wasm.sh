@@ -134,11 +134,11 @@ build_module() {
 # MIDASHI_WASM_ONLY="midashi_wasm …": build only these modules (measuring one change).
 wanted() { [ -z "${MIDASHI_WASM_ONLY:-}" ] || [[ " $MIDASHI_WASM_ONLY " == *" $1 "* ]]; }
 if wanted midashi_keyword; then build_module midashi_keyword --fast --no-default-features --features whole; fi
-if wanted midashi_keyword_sharded; then build_module midashi_keyword_sharded --no-default-features; fi
+if wanted midashi_keyword_sharded; then build_module midashi_keyword_sharded --no-default-features --features bounded; fi
 # Under the keyword module's names in wasm/languages/: build-index --site serves (or inlines
 # for file://) it as the keyword module of a site whose pages are not all English.
 if wanted midashi_keyword_languages; then build_module languages/midashi_keyword --no-default-features --features whole,languages; fi
 # Its sharded-only variant (as midashi_keyword_sharded is to midashi_keyword): what a served
 # site with a sharded index whose pages are not all English loads first.
-if wanted midashi_keyword_sharded_languages; then build_module languages/midashi_keyword_sharded --no-default-features --features languages; fi
+if wanted midashi_keyword_sharded_languages; then build_module languages/midashi_keyword_sharded --no-default-features --features languages,bounded; fi
 if wanted midashi_wasm; then build_module midashi_wasm --fast; fi

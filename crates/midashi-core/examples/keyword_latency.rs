@@ -4,7 +4,7 @@
 //! of a BEIR `queries.jsonl` (or one query per line of a text file) with the benchmark's
 //! options (limit 10, whole words, ungrouped unless `--group`), and prints p50 / p95 / p99.
 //!
-//!   cargo run --release -p midashi-core --example keyword_latency -- <index> <queries> [--group] [--prefix] [--ids] [--rounds N] [--dump FILE] [--slowest N]
+//!   cargo run --release -p midashi-core --example keyword_latency -- <index> <queries> [--group] [--prefix] [--ids] [--facets] [--prefer LANG] [--rounds N] [--dump FILE] [--slowest N]
 //!
 //! `--dump` writes every answer as JSON, one line per query: two builds' dumps are equal
 //! when a speed-up kept the results, their order, scores, excerpts and highlights.
@@ -92,6 +92,12 @@ fn main() {
         // The ranking alone: no excerpt, no preview (what engines that return ids do).
         excerpts: !flag("--ids"),
         preview_lines: if flag("--ids") { 0 } else { 5 },
+        // What the widget asks besides: the filter chips' counts and the page's language first.
+        facets: flag("--facets"),
+        prefer_lang: args
+            .iter()
+            .position(|a| a == "--prefer")
+            .map(|i| args[i + 1].clone()),
         ..SearchOptions::default()
     };
     let qs = queries(qfile);

@@ -14,7 +14,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// Every option, as the "unknown option" message lists them (checked against the serde
 /// names of `SearchOptions` by tests/types.rs).
-pub const NAMES: [&str; 19] = [
+pub const NAMES: [&str; 20] = [
     "limit",
     "offset",
     "mode",
@@ -34,6 +34,7 @@ pub const NAMES: [&str; 19] = [
     "group",
     "collapseVersions",
     "facets",
+    "facetsIfRanked",
 ];
 
 /// Reads `value` (an options object, or `undefined`/`null` for the defaults). The error
@@ -88,6 +89,7 @@ pub fn search_options(value: &JsValue) -> Result<SearchOptions, String> {
             "group" => o.group = flag(n, &v)?,
             "collapseVersions" => o.collapse_versions = flag(n, &v)?,
             "facets" => o.facets = flag(n, &v)?,
+            "facetsIfRanked" => o.facets_if_ranked = flag(n, &v)?,
             _ => {
                 return Err(format!(
                     "unknown option `{name}`; the options are {}",

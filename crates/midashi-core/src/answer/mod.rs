@@ -82,6 +82,13 @@ pub struct SearchOptions {
     /// Count the results per facet ([`SearchResponse::facets`]): what a search box offers
     /// as filters.
     pub facets: bool,
+    /// Count the results per facet when the query ranks every candidate anyway, which costs
+    /// little more; a query whose page is found without ranking them all (a common word on
+    /// a large site: [`SearchResponse::total_exact`] is then false) answers
+    /// [`SearchResponse::facets`] `None`, to be asked again with [`SearchOptions::facets`]
+    /// when the counts are wanted. What a search box asks as its reader types: the page at
+    /// once, the counts once typing pauses.
+    pub facets_if_ranked: bool,
 }
 
 impl Default for SearchOptions {
@@ -106,6 +113,7 @@ impl Default for SearchOptions {
             group: true,
             collapse_versions: true,
             facets: false,
+            facets_if_ranked: false,
         }
     }
 }

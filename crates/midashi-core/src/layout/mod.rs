@@ -63,6 +63,14 @@ pub(crate) trait Ranking {
     ) -> Result<Vec<SearchHit>>;
     /// The facet values of the section's document: category, language, version, tags.
     fn doc_facets(&self, s: u32) -> DocFacets<'_>;
+    /// The ordinal of the document holding section `s` (`None` past the index's end): what
+    /// counting facets and the reader's language first look up once per document rather
+    /// than once per result.
+    fn document_of(&self, s: u32) -> Option<u32>;
+    /// The number of documents.
+    fn document_count(&self) -> usize;
+    /// Document `d`'s language tag (`None`: none named, or no such document).
+    fn document_language(&self, d: u32) -> Option<&str>;
     /// The section's own text (its heading to its own end), to check a quoted phrase in;
     /// `None` when a sharded index lacks its bundle (noted: [`Ranking::ready`] then asks
     /// for it).

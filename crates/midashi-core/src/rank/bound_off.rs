@@ -1,5 +1,5 @@
-//! Stands in for `bound.rs` in builds without feature `bounded` (the size-first sharded
-//! keyword module): no query is bounded, every candidate is ranked.
+//! Stands in for `bound.rs` in builds without feature `bounded` (midashi-core built with no
+//! default features; every wasm module has it): no query is bounded, every candidate is ranked.
 use crate::query::{QueryPlan, WeightedTerm};
 use crate::rank::topk::Pruning;
 

@@ -25,7 +25,8 @@ pub struct SectionFacts {
 /// seventh of a query's time on powershell-docs. Column by column (5 bytes a section; the
 /// families only once one is noted), not `Option<SectionFacts>` (20): the tables are made
 /// for every query, and zeroing 2.8 MB of them on a 141k-section site showed in each
-/// keystroke's time.
+/// keystroke's time. Kept between queries ([`crate::rank::workspace`]) and cleared by the
+/// ordinals noted.
 #[derive(Debug, Default)]
 pub struct Seen {
     /// Per ordinal: the subtree, or [`Seen::UNSEEN`].
@@ -34,6 +35,8 @@ pub struct Seen {
     flags: Vec<u8>,
     /// Per ordinal: the family; empty until a fact names one.
     family: Vec<Option<u32>>,
+    /// The ordinals noted since the last [`Seen::clear`].
+    noted: Vec<u32>,
 }
 
 impl Seen {
@@ -69,6 +72,9 @@ impl Seen {
             self.subtree.resize(n, Self::UNSEEN);
             self.flags.resize(n, 0);
         }
+        if self.subtree[i] == Self::UNSEEN {
+            self.noted.push(s);
+        }
         self.subtree[i] = f.subtree;
         self.flags[i] = (f.depth & 7) | (u8::from(f.bare) << 3);
         if f.family.is_some() && self.family.len() < n {
@@ -76,6 +82,24 @@ impl Seen {
         }
         if let Some(slot) = self.family.get_mut(i) {
             *slot = f.family;
+        }
+    }
+
+    /// Forgets every fact noted, keeping the tables' room: entry by entry, or the whole
+    /// table at once when most of it was noted (a common prefix on a large site).
+    pub fn clear(&mut self) {
+        if self.noted.len() > self.subtree.len() / 8 {
+            self.subtree.fill(Self::UNSEEN);
+            self.family.fill(None);
+            self.noted.clear();
+            return;
+        }
+        for s in self.noted.drain(..) {
+            let i = s as usize;
+            self.subtree[i] = Self::UNSEEN;
+            if let Some(f) = self.family.get_mut(i) {
+                *f = None;
+            }
         }
     }
 }
@@ -136,5 +160,17 @@ mod tests {
         // Noted again (a section in several lists): the same facts.
         seen.insert(5, 1, facts[0]);
         assert_eq!(seen.get(1), Some(facts[0]));
+        // Cleared: nothing noted, whether entry by entry (few noted) or whole (most).
+        for noted in [1u32, 90] {
+            let mut seen = Seen::default();
+            for s in 0..noted {
+                seen.insert(100, s, facts[(s % 3) as usize]);
+            }
+            seen.clear();
+            assert!((0..100).all(|s| seen.get(s).is_none()), "{noted}");
+            seen.insert(100, 50, facts[1]);
+            assert_eq!(seen.get(50), Some(facts[1]));
+            assert_eq!(seen.get(0), None);
+        }
     }
 }

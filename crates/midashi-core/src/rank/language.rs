@@ -25,27 +25,67 @@ pub fn same_language(want: &str, tag: &str) -> bool {
     within(&a, &b) || within(&b, &a)
 }
 
+/// Where a document tagged `tag` goes for a reader of `want`: 0 in that language, 1 naming
+/// none, 2 another.
+fn rank_of(want: &str, tag: Option<&str>) -> u8 {
+    match tag {
+        Some(tag) if same_language(want, tag) => 0,
+        None => 1,
+        Some(_) => 2,
+    }
+}
+
 /// `results` with those in `want` first, then those whose document names no language (an
 /// index built without one; build-index gives every page the site's), then the rest; stable
-/// within each.
+/// within each. `doc_of` names a result's document and `lang_of` a document's tag: each
+/// document's tag is compared once, not each result's (a common word's results on a large
+/// site are tens of thousands of sections of a few thousand pages).
 pub(crate) fn prefer<'a>(
     results: Vec<Collapsed>,
     want: &str,
+    doc_of: impl Fn(u32) -> Option<u32>,
     lang_of: impl Fn(u32) -> Option<&'a str>,
 ) -> Vec<Collapsed> {
-    let mut keyed: Vec<(u8, Collapsed)> = results
-        .into_iter()
-        .map(|r| {
-            let key = match lang_of(r.section) {
-                Some(tag) if same_language(want, tag) => 0,
-                None => 1,
-                Some(_) => 2,
-            };
-            (key, r)
-        })
+    // The results by document (document << 32 | position, sorted: the radix sort the ranked
+    // lists use, rather than a map type of its own in the search module), each document's
+    // group found once and written to each of its results.
+    let mut by_doc: Vec<u64> = results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| u64::from(doc_of(r.section).unwrap_or(u32::MAX)) << 32 | i as u64)
         .collect();
+    crate::sort::sort_u64(&mut by_doc);
+    let mut keys = vec![0u8; results.len()];
+    let mut current: Option<(u64, u8)> = None;
+    for k in by_doc {
+        let doc = k >> 32;
+        let key = match current {
+            Some((d, key)) if d == doc => key,
+            _ => {
+                let tag = if doc == u64::from(u32::MAX) {
+                    None
+                } else {
+                    lang_of(doc as u32)
+                };
+                rank_of(want, tag)
+            }
+        };
+        current = Some((doc, key));
+        keys[k as u32 as usize] = key;
+    }
+    let mut keyed: Vec<(u8, Collapsed)> = keys.into_iter().zip(results).collect();
     crate::sort::sort_by_key(&mut keyed, |(k, _)| *k);
     keyed.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Whether preferring `want` can change any order on a site whose documents carry `tags`
+/// (each distinct tag once): not when every document falls in one group — a site in one
+/// language, the reader's or not. Such a query is ranked as if no language were preferred
+/// (and may then be bounded: [`crate::rank::topk`]).
+pub(crate) fn reorders(want: &str, tags: &[Option<String>]) -> bool {
+    let mut groups = tags.iter().map(|t| rank_of(want, t.as_deref()));
+    let first = groups.next();
+    groups.any(|g| Some(g) != first)
 }
 
 #[cfg(test)]
@@ -81,10 +121,42 @@ mod tests {
                 others: Vec::new(),
             })
             .collect();
-        let order: Vec<u32> = prefer(results, "ja", |s| langs[s as usize])
+        let order: Vec<u32> = prefer(results.clone(), "ja", Some, |d| langs[d as usize])
             .into_iter()
             .map(|r| r.section)
             .collect();
         assert_eq!(order, vec![1, 3, 2, 5, 0, 4]);
+        // Sections of one document take its place together; a section of no document
+        // counts as untagged.
+        let doc = [0, 1, 0, 1, 2, 9];
+        let order: Vec<u32> = prefer(
+            results,
+            "ja",
+            |s| (doc[s as usize] < 3).then_some(doc[s as usize]),
+            |d| [Some("en"), Some("ja"), Some("fr")][d as usize],
+        )
+        .into_iter()
+        .map(|r| r.section)
+        .collect();
+        assert_eq!(order, vec![1, 3, 5, 0, 2, 4]);
+    }
+
+    #[test]
+    fn a_site_in_one_language_is_never_reordered() {
+        let tags = |t: &[Option<&str>]| t.iter().map(|t| t.map(String::from)).collect::<Vec<_>>();
+        assert!(!reorders("en", &tags(&[Some("en")])));
+        assert!(
+            !reorders("ja", &tags(&[Some("en")])),
+            "none in the reader's: all alike"
+        );
+        assert!(!reorders("en", &tags(&[None])));
+        assert!(!reorders("en", &tags(&[])));
+        assert!(!reorders("en", &tags(&[Some("en"), Some("en-US")])));
+        assert!(reorders("en", &tags(&[Some("en"), Some("ja")])));
+        assert!(reorders("en", &tags(&[Some("en"), None])));
+        assert!(
+            !reorders("de", &tags(&[Some("en"), Some("ja")])),
+            "both others"
+        );
     }
 }

@@ -11,7 +11,8 @@
 //! - [`versions`]: one result per section across a versioned site's versions;
 //! - [`language`]: the reader's language first on a multilingual site;
 //! - [`topk`]: the first results without ranking every candidate (its checks), [`bound`]
-//!   the bound itself (feature `bounded`).
+//!   the bound itself (feature `bounded`);
+//! - [`workspace`]: the tables over sections a query fills, kept between queries.
 
 pub mod bm25;
 #[cfg_attr(not(feature = "bounded"), path = "bound_off.rs")]
@@ -25,3 +26,4 @@ pub mod language;
 pub mod pipeline;
 pub(crate) mod topk;
 pub mod versions;
+pub mod workspace;

@@ -9,6 +9,7 @@ use crate::query::{QueryPlan, WeightedTerm};
 use crate::rank::bound;
 pub use crate::rank::facts::{SectionFacts, Seen};
 use crate::rank::topk::{Below, Bits, Pruning};
+use crate::rank::workspace::Sums;
 /// A section's heading as the exact-heading lift compares it with a query: its distinct
 /// query terms, sorted. (The sharded layout's writer stores the same, per posting.)
 pub fn heading_terms(analyzer: &Analyzer, heading: &str) -> Vec<String> {
@@ -40,7 +41,8 @@ pub(crate) fn accumulate(
     plan: &QueryPlan,
     scores: impl FnMut(&WeightedTerm, &mut dyn FnMut(u32, f32, SectionFacts)),
 ) -> Vec<(u32, f32)> {
-    accumulate_above(n, plan, None, scores, &mut Below::new(n, false))
+    let mut sums = Sums::default();
+    accumulate_above(n, plan, None, scores, &mut Below::new(n, false), &mut sums)
 }
 
 /// [`accumulate`], leaving out the postings that `pruning` rules out
@@ -55,6 +57,7 @@ pub(crate) fn accumulate_above(
     pruning: Option<&Pruning>,
     mut scores: impl FnMut(&WeightedTerm, &mut dyn FnMut(u32, f32, SectionFacts)),
     below: &mut Below,
+    sums: &mut Sums,
 ) -> Vec<(u32, f32)> {
     // The sections the essential clauses found, when some clause is not essential.
     let found: Option<Bits> = pruning.filter(|p| bound::ENABLED && p.splits()).map(|p| {
@@ -76,22 +79,11 @@ pub(crate) fn accumulate_above(
         found
     });
     let was_found = |s: u32| found.as_ref().is_none_or(|f| f.contains(s));
-    let mut total = vec![0f32; n];
-    // Room for every section up front: a common prefix touches most of a large site's
-    // sections, and growing the list by doubling copied it again and again.
-    let mut touched: Vec<u32> = Vec::with_capacity(n);
-    let add = |total: &mut Vec<f32>, touched: &mut Vec<u32>, s: u32, v: f32| {
-        if let Some(slot) = total.get_mut(s as usize) {
-            if *slot == 0.0 {
-                touched.push(s);
-            }
-            *slot += v;
-        }
-    };
+    // Tables kept between queries (`rank::workspace`): a common prefix touches most of a
+    // large site's sections.
+    sums.totals.ready(n);
     // Per clause of several alternatives: the best alternative's score of each section, and
     // the sections that have one, in the order first seen; per alternative, its terms' sum.
-    let mut best = Scratch::default();
-    let mut alt = Scratch::default();
     // The plan's terms in order, as `Pruning` numbers their floors.
     let mut term = 0;
     for (c, clause) in plan.clauses.iter().enumerate() {
@@ -115,80 +107,23 @@ pub(crate) fn accumulate_above(
                     if bound::ENABLED && (f64::from(v) < floor || !essential && !was_found(s)) {
                         below.note(s, f);
                     } else if single {
-                        add(&mut total, &mut touched, s, v);
+                        sums.totals.add(s, v);
                     } else if one_term {
-                        best.max(n, s, v);
+                        sums.best.max(n, s, v);
                     } else {
-                        alt.add(n, s, v);
+                        sums.alt.add(n, s, v);
                     }
                 });
             }
-            for (s, v) in alt.drain() {
-                best.max(n, s, v);
+            for (s, v) in sums.alt.drain() {
+                sums.best.max(n, s, v);
             }
         }
-        for (s, v) in best.drain() {
-            add(&mut total, &mut touched, s, v);
+        for (s, v) in sums.best.drain() {
+            sums.totals.add(s, v);
         }
     }
-    touched
-        .into_iter()
-        .map(|s| (s, total[s as usize]))
-        .collect()
-}
-
-/// Scores by section ordinal for one clause or alternative: a table over the index's
-/// sections (made on first use) and the ordinals that have an entry.
-#[derive(Default)]
-struct Scratch {
-    value: Vec<f32>,
-    has: Vec<bool>,
-    order: Vec<u32>,
-}
-
-impl Scratch {
-    /// The slot of section `s` of an index of `n` sections (none past the end: a damaged
-    /// posting's ordinal never grows the table).
-    #[inline(always)]
-    fn slot(&mut self, n: usize, s: u32) -> Option<usize> {
-        let i = s as usize;
-        if i >= n {
-            return None;
-        }
-        if self.value.len() < n {
-            self.value.resize(n, 0.0);
-            self.has.resize(n, false);
-        }
-        if !self.has[i] {
-            self.has[i] = true;
-            self.value[i] = 0.0;
-            self.order.push(s);
-        }
-        Some(i)
-    }
-
-    #[inline(always)]
-    fn add(&mut self, n: usize, s: u32, v: f32) {
-        if let Some(i) = self.slot(n, s) {
-            self.value[i] += v;
-        }
-    }
-
-    #[inline(always)]
-    fn max(&mut self, n: usize, s: u32, v: f32) {
-        if let Some(i) = self.slot(n, s) {
-            self.value[i] = self.value[i].max(v);
-        }
-    }
-
-    /// The entries, in the order first seen, leaving the table empty.
-    fn drain(&mut self) -> impl Iterator<Item = (u32, f32)> + '_ {
-        let (value, has) = (&self.value, &mut self.has);
-        self.order.drain(..).map(move |s| {
-            has[s as usize] = false;
-            (s, value[s as usize])
-        })
-    }
+    sums.totals.take()
 }
 
 /// How a section's heading compares with the query, for `lift_exact_headings`.
@@ -269,7 +204,7 @@ pub(crate) fn filters_pass(
 
 #[cfg(test)]
 mod tests {
-    use super::{accumulate, accumulate_above, Below, SectionFacts};
+    use super::{accumulate, accumulate_above, Below, SectionFacts, Sums};
     use crate::query::{Alternative, Clause, QueryPlan, WeightedTerm};
     use proptest::prelude::*;
     use std::collections::HashMap;
@@ -356,7 +291,10 @@ mod tests {
             prop_assert!(got.len() >= nonzero);
 
             // With a bound (`rank::topk`): at least k sections reach θ, and every section
-            // that does has the same total, to the bit; nothing above θ is invented.
+            // that does has the same total, to the bit; nothing above θ is invented. One
+            // workspace for every run, as an index keeps it between queries: each leaves it
+            // as it found it.
+            let mut sums = Sums::default();
             for k in [1usize, 3, 8] {
                 let stats = |t: &WeightedTerm| {
                     let mut scores: Vec<f32> = lists[t.offset as usize]
@@ -377,7 +315,7 @@ mod tests {
                     for &(s, v) in &lists[t.offset as usize] {
                         emit(s, v, SectionFacts::default());
                     }
-                }, &mut below);
+                }, &mut below, &mut sums);
                 let theta = pruning.theta;
                 let reach: Vec<(u32, f32)> = want
                     .iter()
@@ -395,6 +333,12 @@ mod tests {
                     }
                 }
             }
+            let again = accumulate_above(n, &plan, None, |t, emit| {
+                for &(s, v) in &lists[t.offset as usize] {
+                    emit(s, v, SectionFacts::default());
+                }
+            }, &mut Below::new(n, false), &mut sums);
+            prop_assert_eq!(&again, &got, "the kept workspace changed a sum");
         }
     }
 }

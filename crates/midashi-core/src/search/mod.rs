@@ -7,6 +7,7 @@
 mod facets;
 pub mod needs;
 mod operators;
+mod planned;
 pub mod policy;
 #[cfg_attr(not(feature = "semantic"), path = "semantic_off.rs")]
 mod semantic;
@@ -22,16 +23,18 @@ use crate::format::{FileKind, Manifest};
 use crate::layout::sharded::{FileSource, Sharded};
 use crate::layout::{Inventory, Layout, Lookups};
 use crate::query::syntax::parse as parse_operators;
-use crate::query::{PlanOptions, QueryPlan, MAX_QUERY_BYTES};
+use crate::query::{PlanOptions, MAX_QUERY_BYTES};
 use crate::rank::bm25::sort_ranked;
 use crate::rank::bound;
 use crate::rank::fusion::{anchored, keep_places};
-use crate::rank::pipeline::{accumulate_above, Seen, LIFT_HEAD};
+use crate::rank::pipeline::{accumulate_above, LIFT_HEAD};
 use crate::rank::topk::{self, Below};
 use crate::rank::versions::{collapse, newest_first, Collapsed};
+use crate::rank::workspace::{Workspace, Workspaces};
 use crate::section::SectionId;
 use crate::vectors::ann::AnnData;
 use crate::vectors::VectorsData;
+use planned::Planned;
 use rustc_hash::FxHashSet as HashSet;
 use suggest::did_you_mean;
 
@@ -48,6 +51,10 @@ pub struct SearchIndex {
     /// How many times a page's depth of postings a keyword query's lists need before its
     /// candidates are bounded ([`SearchIndex::set_bounding`]).
     bound_from: usize,
+    /// Ranking's tables over the sections, kept between queries.
+    workspaces: Workspaces,
+    /// The documents' distinct language tags ([`SearchIndex::reader_language`]).
+    doc_languages: std::sync::OnceLock<Vec<Option<String>>>,
 }
 
 /// The layout an index was built in. An enum rather than one trait object: the keyword
@@ -113,6 +120,8 @@ impl SearchIndex {
             vectors: None,
             ann: None,
             bound_from: bound::WORTH_IT,
+            workspaces: Workspaces::default(),
+            doc_languages: std::sync::OnceLock::new(),
         }
     }
 
@@ -290,7 +299,7 @@ impl SearchIndex {
                     Mode::Auto => Mode::Keyword,
                     m => m,
                 },
-                facets: opts.facets.then(Facets::default),
+                facets: (opts.facets || opts.facets_if_ranked).then(Facets::default),
             });
         }
         let mode = match (opts.mode, query_vector.is_some()) {
@@ -325,21 +334,22 @@ impl SearchIndex {
             analyzer,
             plan,
             filters,
+            prefer: self.reader_language(store, opts.prefer_lang.as_deref()),
         };
-        // A plain keyword query may find its page without ranking every candidate
-        // (`rank::topk`); one with filters, operators, facets, a preferred language or a
-        // score floor reads every result, and so does a deep page.
-        let prunable = mode == Mode::Keyword
-            && planned.filters.is_none()
-            && !opts.has_filters()
-            && !opts.facets
-            && opts.min_score.is_none()
-            && opts
-                .prefer_lang
-                .as_deref()
-                .is_none_or(|w| w.trim().is_empty())
-            && opts.offset.saturating_add(opts.limit) <= MAX_PRUNED_PAGE;
-        self.run(store, query, opts, query_vector, mode, &planned, prunable)
+        let prunable = planned.prunable(mode, opts);
+        let mut ws = self.workspaces.take();
+        let answer = self.run(
+            &mut ws,
+            store,
+            query,
+            opts,
+            query_vector,
+            mode,
+            &planned,
+            prunable,
+        );
+        self.workspaces.give_back(ws);
+        answer
     }
 
     /// The steps after planning, for either layout. With `prunable`, the keyword leg may
@@ -348,6 +358,7 @@ impl SearchIndex {
     #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
+        ws: &mut Workspace,
         store: &dyn Layout,
         query: &str,
         opts: &SearchOptions,
@@ -358,7 +369,7 @@ impl SearchIndex {
     ) -> Result<SearchResponse> {
         let plan = &planned.plan;
         let analyzer = &planned.analyzer;
-        let mut facts = Seen::default();
+        let facts = &mut ws.facts;
         let collapsing = store.versioned() && opts.collapse_versions && opts.version.is_none();
         // Keyword results whose heading has every query word, and where they stand: the
         // fused list keeps them there.
@@ -385,14 +396,15 @@ impl SearchIndex {
                 n,
                 plan,
                 pruning.as_ref(),
-                |t, emit| store.scores(t, &mut facts, emit),
+                |t, emit| store.scores(t, facts, emit),
                 &mut below,
+                &mut ws.sums,
             );
             store.ready()?;
             // Nothing left out: every candidate is ranked, as without a bound.
             let theta = match &pruning {
                 Some(p) if below.any() => {
-                    at_least = below.at_least(touched.iter().map(|r| r.0), &facts);
+                    at_least = below.at_least(touched.iter().map(|r| r.0), facts);
                     p.theta
                 }
                 _ => 0.0,
@@ -400,7 +412,7 @@ impl SearchIndex {
             // Without a filter every candidate passes: not asked one by one (finding each
             // one's document was a fifth of a ranking's time).
             let filtered = opts.has_filters();
-            let keep = |s: u32| !filtered || store.passes_filters(s, opts, &facts);
+            let keep = |s: u32| !filtered || store.passes_filters(s, opts, facts);
             let mut ranked: Vec<(u32, f32)> = Vec::with_capacity(touched.len());
             for (s, v) in touched {
                 if v > 0.0 && keep(s) {
@@ -421,7 +433,7 @@ impl SearchIndex {
             wanted.dedup();
             if !wanted.is_empty() {
                 let query_len = analyzer.analyze(query).len();
-                let lifted = store.lift(analyzer, &mut ranked, &wanted, query_len, &facts)?;
+                let lifted = store.lift(analyzer, &mut ranked, &wanted, query_len, facts)?;
                 places = anchored(&ranked, &lifted);
             }
             ranked
@@ -434,7 +446,7 @@ impl SearchIndex {
                     store,
                     qv,
                     opts,
-                    &facts,
+                    facts,
                     mode,
                     (query, plan, keyword),
                     words_match,
@@ -451,12 +463,12 @@ impl SearchIndex {
             None => ranked,
         };
         let grouped = if opts.group {
-            store.group(ranked, &facts)
+            store.group(ranked, facts)
         } else {
             ranked
         };
         let mut collapsed: Vec<Collapsed> = if collapsing {
-            collapse(&grouped, |s| store.family(s, &facts))
+            collapse(&grouped, |s| store.family(s, facts))
         } else {
             grouped
                 .iter()
@@ -469,22 +481,26 @@ impl SearchIndex {
         };
         // Which version each collapsed result shows: for every result when facets or the
         // preferred language read them all, else for the page's alone.
-        let prefer: Option<&str> = opts.prefer_lang.as_deref().filter(|w| !w.trim().is_empty());
-        if collapsing && (opts.facets || prefer.is_some()) {
+        let prefer: Option<&str> = planned.prefer.as_deref();
+        // Some candidates left out (`rank::topk`): the page is exact, the count a lower bound.
+        let bounded = bound::ENABLED && below.any();
+        let counting = opts.facets || opts.facets_if_ranked && !bounded;
+        if collapsing && (counting || prefer.is_some()) {
             newest_first(&mut collapsed, |s| store.version_of(s));
         }
         // Before the page is cut: page two continues page one's order.
         let mut collapsed = match prefer {
             Some(want) => {
-                crate::rank::language::prefer(collapsed, want, |s| store.doc_facets(s).lang)
+                let (doc_of, lang_of) = (|s| store.document_of(s), |d| store.document_language(d));
+                crate::rank::language::prefer(collapsed, want, doc_of, lang_of)
             }
             None => collapsed,
         };
         let page = (opts.offset, opts.limit);
         let start = |s| store.document_start(s);
-        let bounded = bound::ENABLED && below.any();
-        if bounded && !topk::settled(page, &grouped, &collapsed, &below, &facts, start) {
-            return self.run(store, query, opts, query_vector, mode, planned, false);
+        if bounded && !topk::settled(page, &grouped, &collapsed, &below, facts, start) {
+            ws.clear();
+            return self.run(ws, store, query, opts, query_vector, mode, planned, false);
         }
         // Left out: the results certain to be there (all of them when no matching section
         // is bare), and at least the page's, which is the full ranking's.
@@ -494,9 +510,9 @@ impl SearchIndex {
         } else {
             at_least.max(opts.offset.saturating_add(opts.limit))
         };
-        let facets = opts.facets.then(|| facets::count(store, &collapsed));
+        let facets = counting.then(|| facets::count(store, &collapsed));
         let terms: HashSet<&str> = plan.all_terms().collect();
-        if collapsing && !(opts.facets || prefer.is_some()) {
+        if collapsing && !(counting || prefer.is_some()) {
             let from = opts.offset.min(collapsed.len());
             let to = opts.offset.saturating_add(opts.limit).min(collapsed.len());
             newest_first(&mut collapsed[from..to], |s| store.version_of(s));
@@ -577,16 +593,4 @@ impl SearchIndex {
     pub fn documents(&self) -> Vec<(String, String)> {
         self.store.inventory().documents()
     }
-}
-
-/// The deepest page (offset + limit) a keyword query finds without ranking every
-/// candidate: deeper pages need more of the list than the bound keeps.
-const MAX_PRUNED_PAGE: usize = 100;
-
-/// A query as planned: its clauses, and what its operators allow.
-struct Planned {
-    /// The rules the query is read by.
-    analyzer: Analyzer,
-    plan: QueryPlan,
-    filters: Option<operators::Filters>,
 }

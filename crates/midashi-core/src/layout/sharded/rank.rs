@@ -180,6 +180,19 @@ impl Ranking for Sharded {
         self.hits_from_bundles(analyzer, page, shown)
     }
 
+    fn document_of(&self, s: u32) -> Option<u32> {
+        (s < self.dir.n_sections).then(|| self.doc_of(s))
+    }
+
+    fn document_count(&self) -> usize {
+        self.dir.docs.len()
+    }
+
+    fn document_language(&self, d: u32) -> Option<&str> {
+        let lang = self.dir.docs.get(d as usize)?.lang?;
+        self.dir.strings.get(lang as usize).map(String::as_str)
+    }
+
     fn doc_facets(&self, s: u32) -> DocFacets<'_> {
         let Some(f) = self.dir.docs.get(self.doc_of(s) as usize) else {
             return DocFacets::default();

@@ -240,6 +240,18 @@ impl Ranking for Whole {
             .as_deref()
     }
 
+    fn document_of(&self, s: u32) -> Option<u32> {
+        self.sections.sections.get(s as usize).map(|sec| sec.doc)
+    }
+
+    fn document_count(&self) -> usize {
+        self.sections.docs.len()
+    }
+
+    fn document_language(&self, d: u32) -> Option<&str> {
+        self.sections.docs.get(d as usize)?.hints.lang.as_deref()
+    }
+
     fn doc_facets(&self, s: u32) -> DocFacets<'_> {
         let Some(sec) = self.sections.sections.get(s as usize) else {
             return DocFacets::default();
