@@ -63,3 +63,26 @@ test("the CLI says the count is a lower bound with a plus", async () => {
   assert.equal(cli.total_exact, false);
   assert.deepEqual(cli.results.map((h) => h.id), js.results.map((h) => h.id));
 });
+
+test("what the widget asks keeps the bound: its page's language on a one-language site, facet counts only when ranked", async () => {
+  let bounded = 0;
+  for (const q of QUERIES) {
+    // The widget sends <html lang> and `facetsIfRanked` on every keystroke.
+    const widget = await idx.search(q, { limit: 10, mode: "keyword", preferLang: "en", facetsIfRanked: true, cache: false });
+    const plain = await idx.search(q, { limit: 10, mode: "keyword", cache: false });
+    const counted = await idx.search(q, { limit: 10, mode: "keyword", preferLang: "en", facets: true, cache: false });
+    assert.deepEqual(page(widget), page(plain), `${q}: a site in one language is not reordered`);
+    assert.deepEqual(page(counted), page(plain), q);
+    assert.equal(widget.total_exact, plain.total_exact, `${q}: the reader's language does not stop the bound here`);
+    assert.equal(counted.total_exact, true, "counting facets ranks every candidate");
+    assert.ok(counted.facets, q);
+    if (widget.total_exact) {
+      assert.deepEqual(widget.facets, counted.facets, `${q}: ranked whole, counted at once`);
+      assert.equal(widget.total, counted.total);
+    } else {
+      bounded += 1;
+      assert.equal(widget.facets, null, `${q}: found without ranking every result, so not counted`);
+    }
+  }
+  assert.ok(bounded > 0, "some query was bounded");
+});

@@ -79,6 +79,14 @@ export interface EngineSearchOptions {
   collapseVersions?: boolean;
   /** Count all the results per facet value (`facets` of the response): filters to offer. */
   facets?: boolean;
+  /**
+   * Count them only when the query ranks every candidate anyway (little extra cost); a query
+   * whose page was found without ranking them all (`total_exact: false`, a common word on a
+   * large site) answers `facets: null` — ask again with `facets: true` when the counts are
+   * wanted. What the widget asks as its reader types: the page at once, the counts once
+   * typing pauses.
+   */
+  facetsIfRanked?: boolean;
 }
 
 /** Options of {@link Midashi.search}: the engine's options plus what the JS side handles. */

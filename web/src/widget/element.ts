@@ -36,6 +36,12 @@ const DEBOUNCE_MS = 60;
  */
 const DEFAULT_LIMIT = 5;
 const DEFAULT_PREVIEW_LINES = 3;
+/**
+ * Pause after a page found without ranking every result (a common word on a large site)
+ * before its filter chips are counted: counting reads every result, so it waits until the
+ * reader stops typing rather than delaying each keystroke's page.
+ */
+const COUNT_AFTER_MS = 250;
 
 /** Detail of the cancelable `midashi-navigate` event, fired before following a result. */
 export interface NavigateDetail {
@@ -196,6 +202,7 @@ export class MidashiSearchElement extends HTMLElement {
   private renderedQuery: string | undefined;
   private composing = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private countTimer: ReturnType<typeof setTimeout> | undefined;
   /** The query whose results are shown (or being fetched): a repeat is not sent again. */
   private lastQuery: string | undefined;
   private seq = 0;
@@ -361,6 +368,7 @@ export class MidashiSearchElement extends HTMLElement {
     const i = connected.indexOf(this);
     if (i >= 0) connected.splice(i, 1);
     document.removeEventListener("keydown", this.onDocumentKey);
+    clearTimeout(this.countTimer);
     clearTimeout(this.timer);
     this.withdrawTools();
     // Another box on the page may offer the tools now.
@@ -603,6 +611,7 @@ export class MidashiSearchElement extends HTMLElement {
 
   private schedule(delay = DEBOUNCE_MS): void {
     clearTimeout(this.timer);
+    clearTimeout(this.countTimer);
     this.timer = setTimeout(() => void this.run(false), delay);
   }
 
@@ -643,6 +652,32 @@ export class MidashiSearchElement extends HTMLElement {
     this.lastResponse = response;
     this.renderResults(query, response);
     this.dispatchEvent(new CustomEvent<ResultsEventDetail>("midashi-results", { detail: { query, response } }));
+    if (response.facets === null && response.total_exact === false) this.countLater(query, seq);
+  }
+
+  /**
+   * Counts the filter chips of a page that came without them (`facetsIfRanked`: found
+   * without ranking every result) once typing pauses, and shows the exact count with them.
+   */
+  private countLater(query: string, seq: number): void {
+    clearTimeout(this.countTimer);
+    this.countTimer = setTimeout(() => {
+      const source = this.loadedSource;
+      if (!source || seq !== this.seq) return;
+      const options: SearchOptions = { ...this.pageOptions(0), facets: true, limit: 1, previewLines: 0, excerpts: false };
+      // A keyword page is counted as keyword: no semantic leg for a count.
+      if (this.lastResponse?.mode === "keyword") options.mode = "keyword";
+      source.search(query, options).then(
+        (counted) => {
+          const shown = this.lastResponse;
+          if (seq !== this.seq || counted.superseded || !shown || counted.facets == null) return;
+          this.lastResponse = { ...shown, facets: counted.facets, total: counted.total, total_exact: counted.total_exact };
+          this.facetBar.render(counted.facets, counted.total);
+          this.setStatus(this.statusFor(this.lastResponse));
+        },
+        () => undefined,
+      );
+    }, COUNT_AFTER_MS);
   }
 
   /** The options of one page of results, starting at `offset`. */
@@ -656,8 +691,9 @@ export class MidashiSearchElement extends HTMLElement {
       version: this.getAttribute("version") || null,
       // On a multilingual site, results in the page's language first, the others after.
       preferLang: this.language() || null,
-      // The counts the filter chips show, and the filters chosen (a chosen version wins).
-      facets: true,
+      // The counts the filter chips show, when they come at no cost (`countLater` asks the
+      // rest once typing pauses), and the filters chosen (a chosen version wins).
+      facetsIfRanked: true,
       ...filterOptions(this.facetBar.value),
     };
   }
@@ -684,7 +720,10 @@ export class MidashiSearchElement extends HTMLElement {
     // guards against an index that changed in between.
     const seen = new Set(shown.results.map((h) => `${h.index ?? ""}\u0000${h.id}`));
     const added = next.results.filter((h) => !seen.has(`${h.index ?? ""}\u0000${h.id}`));
-    const response: SearchResponse = { ...shown, total: next.total, results: [...shown.results, ...added] };
+    // The exact count of either answer, else the larger lower bound.
+    const exact = [shown, next].find((r) => r.total_exact !== false);
+    const total = exact ? { total: exact.total, total_exact: true } : { total: Math.max(shown.total, next.total), total_exact: false };
+    const response: SearchResponse = { ...shown, ...total, results: [...shown.results, ...added] };
     const firstNew = response.results[shown.results.length];
     this.lastResponse = response;
     this.renderResults(query, response);
@@ -813,7 +852,8 @@ export class MidashiSearchElement extends HTMLElement {
     const keep = query === this.renderedQuery && was?.kind === "hit" ? hitKey(was.hit) : undefined;
     this.renderedQuery = query;
     this.clearList();
-    this.facetBar.render(response.facets, response.total);
+    // A page whose chips are still to be counted keeps the chips shown until they are.
+    if (response.facets !== null || response.total_exact !== false) this.facetBar.render(response.facets, response.total);
     this.setStatus(this.statusFor(response));
     if (response.results.length === 0) {
       this.renderEmpty(query, response.suggestions);
