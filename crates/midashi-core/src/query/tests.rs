@@ -265,3 +265,37 @@ fn bigrams_written_in_hiragana_weigh_half() {
         .iter()
         .all(|c| c.alternatives[0].terms[0].weight == 1.0));
 }
+
+#[test]
+fn a_word_typed_whole_weighs_its_completions_less() {
+    let texts = [
+        "The package manifest.",
+        "package-features and packaging notes.",
+    ];
+    let weights = |query: &str| -> Vec<(String, f32)> {
+        let p = plan_for(&texts, query, ALL);
+        p.clauses
+            .last()
+            .unwrap()
+            .alternatives
+            .iter()
+            .map(|a| (a.terms[0].term.clone(), a.terms[0].weight))
+            .collect()
+    };
+    // `package` is a word of the site: it stays whole, its completions weigh less.
+    let whole = weights("cargo package");
+    assert!(whole.iter().any(|(_, w)| *w == 1.0), "{whole:?}");
+    let completions: Vec<f32> = whole.iter().map(|(_, w)| *w).filter(|&w| w < 1.0).collect();
+    assert!(!completions.is_empty(), "{whole:?}");
+    assert!(
+        completions.iter().all(|&w| w == PREFIX_WEIGHT_AFTER_WORD),
+        "{whole:?}"
+    );
+    // `packa` is no word: its completions are what the reader is typing.
+    let partial = weights("cargo packa");
+    assert!(!partial.is_empty());
+    assert!(
+        partial.iter().all(|(_, w)| *w == PREFIX_WEIGHT),
+        "{partial:?}"
+    );
+}
