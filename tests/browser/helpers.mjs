@@ -2,6 +2,7 @@
 // built files, building a site into a temporary folder, serving it, and launching Debian's
 // Chromium headless with a fresh profile.
 
+import { after, before } from "node:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,6 +61,27 @@ export function buildSite(docs, { slug = "github", name = "site", semantic = fal
     stdio: ["ignore", "ignore", "inherit"],
   });
   return out;
+}
+
+/**
+ * A site built from `docs` (as `buildSite`), served on 127.0.0.1, and Chromium recording the
+ * widget's answers: made before the calling file's tests and removed after them. Its fields
+ * (`site`, `server`, `browser`) are set once the tests run.
+ */
+export function siteUnderTest(docs, options) {
+  const s = {};
+  before(async () => {
+    s.site = buildSite(docs, options);
+    s.server = await serve(s.site);
+    s.browser = await launch();
+    await record(s.browser.context);
+  });
+  after(async () => {
+    await s.browser?.close();
+    await s.server?.close();
+    remove(s.site);
+  });
+  return s;
 }
 
 /** Removes a temporary folder. */

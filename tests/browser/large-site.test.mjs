@@ -5,26 +5,11 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { ROOT, buildSite, launch, openPage, record, remove, search, serve } from "./helpers.mjs";
+import { test } from "node:test";
+import { ROOT, openPage, search, siteUnderTest } from "./helpers.mjs";
 
-let site;
-let server;
-let browser;
-
-before(async () => {
-  // One version of the PowerShell reference: ~7k sections in ten module folders (categories).
-  site = buildSite(join(ROOT, "../shared/corpora/powershell-docs/7.5"), { name: "large-site" });
-  server = await serve(site);
-  browser = await launch();
-  await record(browser.context);
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  remove(site);
-});
+// One version of the PowerShell reference: ~12k sections in ten module folders (categories).
+const under = siteUnderTest(join(ROOT, "../shared/corpora/powershell-docs/7.5"), { name: "large-site" });
 
 const chipsShown = (page) =>
   page.evaluate(() =>
@@ -32,7 +17,7 @@ const chipsShown = (page) =>
   );
 
 test("a common word's page comes at once; its chips and exact count once typing pauses", async () => {
-  const { page, problems } = await openPage(browser.context, `${server.url}/index.html`);
+  const { page, problems } = await openPage(under.browser.context, `${under.server.url}/index.html`);
   await page.keyboard.press("Control+k");
   const q = "parameter value";
   const first = await search(page, q);
@@ -45,7 +30,7 @@ test("a common word's page comes at once; its chips and exact count once typing 
     return root.querySelectorAll(".chip").length > 0 && !root.querySelector("[role=status]").textContent.includes("+");
   });
   const { Midashi } = await import(join(ROOT, "web/dist/index.js"));
-  const idx = await Midashi.load(join(site, "search"));
+  const idx = await Midashi.load(join(under.site, "search"));
   try {
     const counted = await idx.search(q, { limit: 5, previewLines: 3, preferLang: "en", facets: true, mode: "keyword" });
     assert.equal(counted.total_exact, true);
