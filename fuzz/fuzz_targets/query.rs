@@ -93,6 +93,7 @@ fuzz_target!(|data: &[u8]| {
         group: flags & 4 != 0,
         collapse_versions: flags & 8 != 0,
         facets: flags & 0x40 != 0,
+        facets_if_ranked: score & 0x40 != 0,
     };
     // The query vector: none, a real unit vector, a wrong-sized one, or one of odd floats.
     let vector: Option<Vec<f32>> = match vec_sel & 3 {
