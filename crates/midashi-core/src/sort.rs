@@ -44,6 +44,20 @@ pub fn sort_by_key<T, K: Ord>(v: &mut [T], key: impl Fn(&T) -> K) {
     sort_by(v, |a, b| key(a).cmp(&key(b)));
 }
 
+/// Sorts `pairs` by their first number, then their second, through [`sort_u64`] (no sort
+/// instance of its own): how results are grouped by document — the first number a document
+/// ordinal, the second what stands for the result — for facet counts and the reader's
+/// language first.
+pub fn sort_pairs_u32(pairs: &mut Vec<(u32, u32)>) {
+    let mut keys: Vec<u64> = pairs
+        .iter()
+        .map(|&(a, b)| u64::from(a) << 32 | u64::from(b))
+        .collect();
+    sort_u64(&mut keys);
+    pairs.clear();
+    pairs.extend(keys.into_iter().map(|k| ((k >> 32) as u32, k as u32)));
+}
+
 /// Sorts `keys` ascending: a least-significant-digit radix sort, 11 bits per pass (passes where
 /// every key has the same digit are skipped), insertion for short lists. No comparator and no
 /// sort instance of its own: ranked lists (`rank::bm25::sort_ranked`) are sorted as `u64`
@@ -106,6 +120,13 @@ fn positions_in_order(len: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pairs_sort_by_first_then_second() {
+        let mut v = vec![(3, 1), (u32::MAX, 0), (1, 9), (3, 0), (1, 2)];
+        super::sort_pairs_u32(&mut v);
+        assert_eq!(v, vec![(1, 2), (1, 9), (3, 0), (3, 1), (u32::MAX, 0)]);
+    }
     use proptest::prelude::*;
 
     proptest! {

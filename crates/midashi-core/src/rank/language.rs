@@ -46,32 +46,23 @@ pub(crate) fn prefer<'a>(
     doc_of: impl Fn(u32) -> Option<u32>,
     lang_of: impl Fn(u32) -> Option<&'a str>,
 ) -> Vec<Collapsed> {
-    // The results by document (document << 32 | position, sorted: the radix sort the ranked
-    // lists use, rather than a map type of its own in the search module), each document's
-    // group found once and written to each of its results.
-    let mut by_doc: Vec<u64> = results
+    // The results by document (its ordinal, or u32::MAX for none; then position), each
+    // document's group found once and written to each of its results.
+    let mut by_doc: Vec<(u32, u32)> = results
         .iter()
         .enumerate()
-        .map(|(i, r)| u64::from(doc_of(r.section).unwrap_or(u32::MAX)) << 32 | i as u64)
+        .map(|(i, r)| (doc_of(r.section).unwrap_or(u32::MAX), i as u32))
         .collect();
-    crate::sort::sort_u64(&mut by_doc);
+    crate::sort::sort_pairs_u32(&mut by_doc);
     let mut keys = vec![0u8; results.len()];
-    let mut current: Option<(u64, u8)> = None;
-    for k in by_doc {
-        let doc = k >> 32;
+    let mut current: Option<(u32, u8)> = None;
+    for (doc, i) in by_doc {
         let key = match current {
             Some((d, key)) if d == doc => key,
-            _ => {
-                let tag = if doc == u64::from(u32::MAX) {
-                    None
-                } else {
-                    lang_of(doc as u32)
-                };
-                rank_of(want, tag)
-            }
+            _ => rank_of(want, if doc == u32::MAX { None } else { lang_of(doc) }),
         };
         current = Some((doc, key));
-        keys[k as u32 as usize] = key;
+        keys[i as usize] = key;
     }
     let mut keyed: Vec<(u8, Collapsed)> = keys.into_iter().zip(results).collect();
     crate::sort::sort_by_key(&mut keyed, |(k, _)| *k);

@@ -9,19 +9,16 @@ use rustc_hash::FxHashMap as HashMap;
 /// results on a large site are tens of thousands of sections of a few thousand pages, and
 /// reading (and hashing) their values per result was most of such a query's time.
 pub(super) fn count(store: &dyn Layout, results: &[Collapsed]) -> Facets {
-    // document << 32 | section, sorted (the ranked lists' radix sort, not a map type of its
-    // own): each run is one document, counted with its first section standing for it.
-    let mut by_doc: Vec<u64> = results
+    // (document, section) sorted: each run is one document, counted with its first section
+    // standing for it.
+    let mut by_doc: Vec<(u32, u32)> = results
         .iter()
-        .map(|r| {
-            u64::from(store.document_of(r.section).unwrap_or(u32::MAX)) << 32 | u64::from(r.section)
-        })
+        .map(|r| (store.document_of(r.section).unwrap_or(u32::MAX), r.section))
         .collect();
-    crate::sort::sort_u64(&mut by_doc);
+    crate::sort::sort_pairs_u32(&mut by_doc);
     let mut docs: Vec<(u32, u32)> = Vec::new();
     let mut last_doc = None;
-    for k in by_doc {
-        let (doc, section) = ((k >> 32) as u32, k as u32);
+    for (doc, section) in by_doc {
         match docs.last_mut() {
             // A section without a document (none in a sound index) counts alone.
             Some(d) if last_doc == Some(doc) && doc != u32::MAX => d.1 += 1,
