@@ -3,15 +3,17 @@
 //   node scripts/build-widget.mjs        (after `npm run build:web` and scripts/build-wasm.sh)
 //
 // writes web/dist/bundle/:
-//   midashi.js       ES module: the widget + the midashi package; expects worker.js and
-//                    wasm/ next to itself (import.meta.url)
+//   midashi.js       ES module: the widget + the midashi package; expects worker.js,
+//                    wasm/ and strings/ next to itself (import.meta.url)
+//   strings/<tag>.js the widget's words in a language besides English and Japanese
+//   webmcp.js        the WebMCP tools, for a browser that has WebMCP
 //   worker.js        the engine's Web Worker, self-contained
 //   embed-worker.js  the semantic module's Web Worker (loads embed/ next to itself lazily)
 //   midashi-file.js  classic script for pages opened from file:// (no modules, no workers,
 //                    no fetch there): the widget + the keyword module's wasm-bindgen glue,
 //                    reading the index and that module from search/midashi-inline.js
 import { build } from "esbuild";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -49,7 +51,25 @@ export class ${args.path.includes("embed") ? "EmbedHost" : "Host"} { constructor
     }));
   },
 };
-await build({ ...common, entryPoints: [join(web, "src/widget/index.ts")], format: "esm", outfile: join(out, "midashi.js"), plugins: [workerOnly] });
+// Modules a page fetches only when it needs them, kept out of midashi.js, which keeps their
+// `import("./…")` as written (resolved next to itself): the widget's strings in languages
+// other than English and Japanese (bundle/strings/<tag>.js, for a page in that language),
+// and the WebMCP tools (bundle/webmcp.js, for a browser that has WebMCP).
+const translations = readdirSync(join(web, "src/widget/strings")).filter((f) => f.endsWith(".ts"));
+const apart = {
+  name: "apart",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(strings\/[A-Za-z-]+|webmcp)\.js$/ }, (args) => {
+      const from = args.importer;
+      const ok = args.path === "./webmcp.js" ? from.endsWith(join("widget", "element.ts")) : from.endsWith(join("widget", "strings.ts"));
+      return ok ? { path: args.path, external: true } : undefined;
+    });
+  },
+};
+await build({ ...common, entryPoints: [join(web, "src/widget/index.ts")], format: "esm", outfile: join(out, "midashi.js"), plugins: [workerOnly, apart] });
+rmSync(join(out, "strings"), { recursive: true, force: true });
+await build({ ...common, entryPoints: translations.map((f) => join(web, "src/widget/strings", f)), format: "esm", outdir: join(out, "strings") });
+await build({ ...common, entryPoints: [join(web, "src/widget/webmcp.ts")], format: "esm", outfile: join(out, "webmcp.js") });
 await build({ ...common, entryPoints: [join(web, "src/worker.ts")], format: "esm", outfile: join(out, "worker.js") });
 await build({ ...common, entryPoints: [join(web, "src/embed-worker.ts")], format: "esm", outfile: join(out, "embed-worker.js") });
 // The package's own worker.js and embed-worker.js (what index.js points at with

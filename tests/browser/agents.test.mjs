@@ -182,15 +182,30 @@ describe("WebMCP", () => {
     await page.evaluate(() => document.querySelector("midashi-search").setAttribute("webmcp", "off"));
     assert.equal(await page.evaluate(() => Object.keys(window.__tools).length), 0);
     await page.evaluate(() => document.querySelector("midashi-search").removeAttribute("webmcp"));
-    assert.equal(await page.evaluate(() => Object.keys(window.__tools).length), 2);
+    await page.waitForFunction(() => Object.keys(window.__tools).length === 2);
+    // Off and on again before the tools' module could answer: registered once, not twice.
+    await page.evaluate(() => {
+      const box = document.querySelector("midashi-search");
+      box.setAttribute("webmcp", "off");
+      box.removeAttribute("webmcp");
+      box.setAttribute("webmcp", "off");
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(await page.evaluate(() => Object.keys(window.__tools).length), 0);
+    await page.evaluate(() => document.querySelector("midashi-search").removeAttribute("webmcp"));
+    await page.waitForFunction(() => Object.keys(window.__tools).length === 2);
     assert.deepEqual(problems, []);
     await page.close();
 
-    // A browser without WebMCP: the box works as ever.
+    // A browser without WebMCP: the box works as ever, and the tools' module is not fetched.
     const plain = await newPage(browser.context);
+    const fetched = [];
+    plain.on("request", (r) => fetched.push(new URL(r.url()).pathname));
     await plain.goto(`${server.url}/index.html`);
     await plain.waitForFunction(() => customElements.get("midashi-search") !== undefined);
     assert.equal(await plain.evaluate(() => "modelContext" in document || "modelContext" in navigator), false);
+    await plain.waitForLoadState("networkidle");
+    assert.ok(fetched.some((p) => p.endsWith("/midashi.js")) && !fetched.some((p) => p.endsWith("/webmcp.js")), fetched.join("\n"));
     await plain.close();
   });
 });
@@ -203,7 +218,12 @@ describe("WebMCP in Chromium itself", () => {
       await page.goto(`${server.url}/index.html`);
       await page.waitForFunction(() => customElements.get("midashi-search") !== undefined);
       assert.equal(await page.evaluate(() => typeof document.modelContext?.registerTool), "function", "this Chromium has WebMCP behind --enable-features=WebMCP");
-      const tools = await page.webmcp.tools();
+      // The tools' module is fetched once the element sees the API.
+      let tools = [];
+      for (let i = 0; i < 50 && tools.length < 2; i++) {
+        tools = await page.webmcp.tools();
+        if (tools.length < 2) await new Promise((r) => setTimeout(r, 100));
+      }
       assert.deepEqual(tools.map((t) => t.name).sort(), ["get_section", "search_docs"]);
       const found = await page.webmcp.callTool("search_docs", { query: "token budget", limit: 2 });
       assert.ok(!found.isError);

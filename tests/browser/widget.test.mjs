@@ -340,6 +340,31 @@ describe("results", () => {
     await page.close();
   });
 
+  test("a page in German fetches the German words alone; an English page fetches none", async () => {
+    const requests = [];
+    const page = await browser.context.newPage();
+    page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+    await page.goto(server.url + "/index.html");
+    const w = widget(page);
+    await w.trigger.waitFor();
+    await page.waitForLoadState("networkidle");
+    assert.deepEqual(requests.filter((p) => p.includes("/strings/")), [], "an English page needs no translation");
+    assert.equal(await page.locator("midashi-search .trigger .label").textContent(), "Search");
+    // The page's language changes (as a site's language switcher might): German is fetched,
+    // from beside midashi.js, and every word is German once it is there.
+    await page.evaluate(() => document.querySelector("midashi-search").setAttribute("lang", "de-AT"));
+    await page.waitForFunction(() => document.querySelector("midashi-search").shadowRoot.querySelector("input").placeholder === "Dokumentation durchsuchen");
+    assert.deepEqual(requests.filter((p) => p.includes("/strings/")), ["/search/strings/de.js"]);
+    assert.equal(await page.locator("midashi-search .trigger .label").textContent(), "Suche");
+    assert.equal(await w.trigger.evaluate((b) => b.classList.contains("pending")), false);
+    await page.keyboard.press("Control+k");
+    await search(page, "widget");
+    await w.options.first().waitFor();
+    // The count is announced in German.
+    await page.waitForFunction(() => /\d+\+? Ergebnis/.test(document.querySelector("midashi-search").shadowRoot.querySelector("[role=status]").textContent));
+    await page.close();
+  });
+
   test("without Web Workers the widget says so (its bundle runs the engine only in a worker)", async () => {
     const page = await browser.context.newPage();
     await page.addInitScript(() => {

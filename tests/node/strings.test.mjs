@@ -3,9 +3,35 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { en, stringsFor, translations } from "../../web/dist/widget/strings.js";
+import { readFileSync } from "node:fs";
+import { en, hasStrings, languages, loadStrings, stringsFor, translations } from "../../web/dist/widget/strings.js";
 
-test("ten languages, every string of each translated and usable", () => {
+test("English and Japanese are there from the start; the rest load when a page asks", async () => {
+  assert.deepEqual(Object.keys(translations).sort(), ["en", "ja"]);
+  assert.ok(hasStrings("ja-JP") && hasStrings("en-GB") && hasStrings("nl"), "nl falls back to English, which is there");
+  assert.ok(!hasStrings("de-AT"));
+  // Until German is here, English stands in; then the same call answers German.
+  assert.equal(stringsFor("de-AT"), en);
+  const de = await loadStrings("de-AT");
+  assert.equal(de.button, "Suche");
+  assert.ok(hasStrings("de"));
+  assert.equal(stringsFor("de-AT"), de);
+  assert.equal(await loadStrings("de"), de, "fetched once");
+  // Nothing but English and Japanese in the site's widget bundle (a German word, a Russian one).
+  const bundle = readFileSync(new URL("../../web/dist/bundle/midashi.js", import.meta.url), "utf8");
+  // esbuild may write non-ASCII characters as \uXXXX escapes.
+  const escaped = (t) => t.replace(/[^\x00-\x7f]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0"));
+  const has = (t) => bundle.includes(t) || bundle.includes(escaped(t));
+  assert.ok(!has("Suche") && !has("Поиск") && !has("검색"), "other languages stay out of midashi.js");
+  assert.ok(has("ドキュメントを検索") && has("Search the docs"));
+  for (const tag of languages.filter((t) => t !== "en" && t !== "ja")) {
+    assert.ok(bundle.includes(`import("./strings/${tag}.js")`), tag);
+    assert.ok(readFileSync(new URL(`../../web/dist/bundle/strings/${tag}.js`, import.meta.url), "utf8").length > 500, tag);
+  }
+});
+
+test("ten languages, every string of each translated and usable", async () => {
+  for (const tag of languages) await loadStrings(tag);
   assert.deepEqual(Object.keys(translations).sort(), ["de", "en", "es", "fr", "ja", "ko", "pt-BR", "ru", "zh-CN", "zh-TW"]);
   for (const [tag, s] of Object.entries(translations)) {
     assert.deepEqual(Object.keys(s).sort(), Object.keys(en).sort(), tag);
@@ -20,7 +46,8 @@ test("ten languages, every string of each translated and usable", () => {
   }
 });
 
-test("the language is matched from a BCP 47 tag", () => {
+test("the language is matched from a BCP 47 tag", async () => {
+  for (const tag of languages) await loadStrings(tag);
   const cases = {
     "ja-JP": "ja", "pt-BR": "pt-BR", "pt-PT": "pt-BR", pt: "pt-BR", "zh-Hant": "zh-TW", "zh-TW": "zh-TW", "zh-HK": "zh-TW",
     "zh-Hans-CN": "zh-CN", zh: "zh-CN", "zh-CN": "zh-CN", "de-CH": "de", FR: "fr", "es-419": "es", "ko-KR": "ko", "ru-RU": "ru",
@@ -30,7 +57,8 @@ test("the language is matched from a BCP 47 tag", () => {
   assert.equal(stringsFor(undefined), en);
 });
 
-test("a count that is a lower bound says so in every language", () => {
+test("a count that is a lower bound says so in every language", async () => {
+  for (const tag of languages) await loadStrings(tag);
   for (const [lang, t] of Object.entries(translations)) {
     const exact = t.count(1234, true);
     const atLeast = t.count(1234, false);
@@ -41,7 +69,7 @@ test("a count that is a lower bound says so in every language", () => {
   }
 });
 
-test("Russian counts take the three plural forms", () => {
-  const { count } = translations.ru;
+test("Russian counts take the three plural forms", async () => {
+  const { count } = await loadStrings("ru");
   assert.deepEqual([1, 2, 5, 11, 21, 22, 112].map(count), ["1 результат", "2 результата", "5 результатов", "11 результатов", "21 результат", "22 результата", "112 результатов"]);
 });

@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 const WIDGET_FILES: &[(&str, &str)] = &[
     ("bundle/midashi.js", "midashi.js"),
     ("bundle/worker.js", "worker.js"),
+    // The WebMCP tools, which midashi.js imports from beside itself in a browser that has WebMCP.
+    ("bundle/webmcp.js", "webmcp.js"),
     ("bundle/midashi-file.js", "midashi-file.js"),
     // The keyword module, what the widget loads; the full engine, fetched when vectors or
     // a section are first asked for (see crates/midashi-wasm).
@@ -155,8 +157,34 @@ pub fn copy_widget(
         .chain(replacement.iter())
         .copied()
         .collect();
+    Ok(copy_files(assets_dir, search_dir, &files)? + copy_translations(assets_dir, search_dir)?)
+}
+
+/// The widget's words in languages other than English and Japanese (`bundle/strings/<tag>.js`,
+/// which midashi.js imports from beside itself when the page is in that language): every
+/// one there is, so that adding a translation needs no change here. Assets without the
+/// folder (built before the split) copy none; their midashi.js carries every language.
+fn copy_translations(assets_dir: &Path, search_dir: &Path) -> Result<u64> {
+    let dir = assets_dir.join(TRANSLATIONS);
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return Ok(0);
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".js"))
+        .collect();
+    names.sort();
+    let pairs: Vec<(String, String)> = names
+        .iter()
+        .map(|n| (format!("{TRANSLATIONS}/{n}"), format!("strings/{n}")))
+        .collect();
+    let files: Vec<(&str, &str)> = pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
     copy_files(assets_dir, search_dir, &files)
 }
+
+/// Where [`copy_translations`] finds the translations, in the assets folder.
+const TRANSLATIONS: &str = "bundle/strings";
 
 /// Copies the semantic module into `search_dir`; `Ok(None)` (and nothing copied) when it has
 /// not been built, so the site stays keyword-only.

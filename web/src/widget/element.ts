@@ -21,11 +21,11 @@ import { appendHighlighted } from "./highlight.js";
 import { RecentSearches } from "./recent.js";
 import { parseIndexes, type SearchSource, type SemanticDetail, type SemanticState, type SourceFactory, type SourceOptions } from "./source.js";
 import { chosenFromUrl, FacetBar, filterOptions } from "./facets.js";
-import { stringsFor, type Strings } from "./strings.js";
+import { hasStrings, loadStrings, stringsFor, type Strings } from "./strings.js";
 import { css } from "./styles.js";
 import { copyText } from "./copy.js";
 import { ariaShortcuts, capLabel, hasModifier, matches, parseShortcuts } from "./keys.js";
-import { modelContext, registerTools, type Quoting } from "./webmcp.js";
+import { modelContext, type Quoting } from "./webmcp-api.js";
 
 /** Delay between the last keystroke and the query: enough to skip most intermediate words. */
 const DEBOUNCE_MS = 60;
@@ -184,6 +184,9 @@ export class MidashiSearchElement extends HTMLElement {
   private readonly copyButton: HTMLButtonElement;
   /** Takes the WebMCP tools back, while they are registered. */
   private unregisterTools?: () => void;
+  /** Counts offers and withdrawals of the tools: an offer whose module arrives after a
+   * withdrawal registers nothing. */
+  private toolsTicket = 0;
 
   private overrides: Partial<Strings> = {};
   private source?: Promise<SearchSource>;
@@ -386,25 +389,38 @@ export class MidashiSearchElement extends HTMLElement {
 
   // ---- agents -----------------------------------------------------------------------------
 
-  /** Registers the WebMCP tools, when the browser has WebMCP and no other box did. */
+  /** Registers the WebMCP tools, when the browser has WebMCP and no other box did. The tools
+   * are a module of their own, fetched only here. */
   private offerTools(): void {
     if (toolsOwner || this.getAttribute("webmcp") === "off") return;
     const context = modelContext();
     if (!context) return;
-    try {
-      this.unregisterTools = registerTools(context, async () => {
-        const source = await this.ensureSource();
-        if (!source.quote || !source.quoteSection) throw new Error("this search box's engine cannot quote sections (a page opened from file://): serve the site over HTTP");
-        return source as Quoting;
-      });
-      toolsOwner = this;
-    } catch (e) {
-      // Another script registered tools of these names: the page keeps its own.
+    // Claimed now, so that no other box offers them while the module loads; a withdrawal
+    // meanwhile (another ticket) leaves the tools unregistered.
+    toolsOwner = this;
+    const ticket = ++this.toolsTicket;
+    const unclaim = (e: unknown) => {
+      if (toolsOwner === this && this.toolsTicket === ticket) toolsOwner = undefined;
+      // Another script registered tools of these names (the page keeps its own), or the
+      // module could not be fetched.
       console.warn("midashi: WebMCP tools not registered:", e);
-    }
+    };
+    import("./webmcp.js").then(({ registerTools }) => {
+      if (this.toolsTicket !== ticket) return;
+      try {
+        this.unregisterTools = registerTools(context, async () => {
+          const source = await this.ensureSource();
+          if (!source.quote || !source.quoteSection) throw new Error("this search box's engine cannot quote sections (a page opened from file://): serve the site over HTTP");
+          return source as Quoting;
+        });
+      } catch (e) {
+        unclaim(e);
+      }
+    }, unclaim);
   }
 
   private withdrawTools(): void {
+    this.toolsTicket++;
     this.unregisterTools?.();
     this.unregisterTools = undefined;
     if (toolsOwner === this) toolsOwner = undefined;
@@ -470,9 +486,19 @@ export class MidashiSearchElement extends HTMLElement {
   }
 
   private applyStrings(): void {
+    const lang = this.language();
+    // A language other than English and Japanese is its own small module: until it is
+    // here the button keeps its place with no words (not English words that then change),
+    // and everything is written once it is.
+    const waiting = !hasStrings(lang);
+    this.trigger.classList.toggle("pending", waiting);
+    if (waiting) {
+      void loadStrings(lang).then(() => {
+        if (this.language() === lang) this.applyStrings();
+      });
+    }
     const s = this.strings;
     this.facetBar.setStrings(s);
-    const lang = this.language();
     this.dialog.setAttribute("lang", lang);
     this.trigger.setAttribute("lang", lang);
     this.triggerLabel.textContent = s.button;

@@ -13,7 +13,7 @@ import type { SearchSource, SourceOptions } from "./source.js";
 
 export { MidashiSearchElement, defineMidashiSearch, splitPreview, type NavigateDetail, type SearchEventDetail, type ResultsEventDetail } from "./element.js";
 export type { SearchSource, SourceFactory, SourceOptions, SemanticState, SemanticDetail } from "./source.js";
-export { en, ja, stringsFor, translations, type Strings } from "./strings.js";
+export { en, ja, hasStrings, languageFor, languages, loadStrings, stringsFor, translations, type Strings } from "./strings.js";
 export { appendHighlighted, normalizeRanges } from "./highlight.js";
 
 /** Loads an index with the package's engine. */

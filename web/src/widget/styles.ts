@@ -68,6 +68,7 @@ export const css = `
   outline: 2px solid var(--_accent); outline-offset: 2px;
 }
 .trigger .label { flex: 1; text-align: start; }
+.trigger.pending .label { visibility: hidden; }
 kbd {
   font: inherit; font-size: 0.8em; padding: 0.05em 0.4em;
   border: 1px solid var(--_border); border-radius: 4px; color: var(--_muted); background: var(--_bg);

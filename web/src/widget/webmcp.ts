@@ -2,46 +2,14 @@
 // `get_section`, answering with the same quoted text as `build-index mcp` (midashi-core's
 // answer::quote, through the engine). Registered only when the browser has the API
 // (`document.modelContext`, or `navigator.modelContext` of earlier drafts and Chrome
-// previews), and not with `webmcp="off"` on the element. Registering loads nothing: the
-// index loads on the first call, as it does when the search box opens.
+// previews), and not with `webmcp="off"` on the element; this module is fetched only then
+// (webmcp-api.ts). Registering loads nothing: the index loads on the first call, as it does
+// when the search box opens.
 
-import type { QuoteOptions, QuotedSearch } from "../types.js";
+import type { QuoteOptions } from "../types.js";
+import type { ModelContext, ModelContextTool, Quoting, ToolResult } from "./webmcp-api.js";
 
-/** A tool as WebMCP takes it. */
-export interface ModelContextTool {
-  name: string;
-  description: string;
-  inputSchema: object;
-  annotations?: { readOnlyHint?: boolean };
-  execute(input: Record<string, unknown>, client?: unknown): Promise<ToolResult>;
-}
-
-/** What a tool answers (MCP's CallToolResult). */
-export interface ToolResult {
-  content: { type: "text"; text: string }[];
-  isError?: boolean;
-}
-
-/** The part of WebMCP's `ModelContext` used here. */
-export interface ModelContext {
-  registerTool(tool: ModelContextTool, options?: { signal?: AbortSignal }): unknown;
-  unregisterTool?(name: string): void;
-}
-
-/** What the tools need of the loaded index (a Midashi instance has it). */
-export interface Quoting {
-  quote(query: string, options: QuoteOptions): Promise<QuotedSearch>;
-  quoteSection(target: string): Promise<string | null>;
-}
-
-/** The page's WebMCP, when the browser has it. */
-export function modelContext(): ModelContext | undefined {
-  const g = globalThis as { document?: { modelContext?: unknown }; navigator?: { modelContext?: unknown } };
-  for (const mc of [g.document?.modelContext, g.navigator?.modelContext]) {
-    if (mc && typeof (mc as ModelContext).registerTool === "function") return mc as ModelContext;
-  }
-  return undefined;
-}
+export type { ModelContext, ModelContextTool, Quoting, ToolResult } from "./webmcp-api.js";
 
 /** Most results one call returns: an agent's context is not a results page. */
 const MAX_LIMIT = 50;
