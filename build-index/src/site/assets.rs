@@ -179,7 +179,10 @@ fn copy_translations(assets_dir: &Path, search_dir: &Path) -> Result<u64> {
         .iter()
         .map(|n| (format!("{TRANSLATIONS}/{n}"), format!("strings/{n}")))
         .collect();
-    let files: Vec<(&str, &str)> = pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let files: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
     copy_files(assets_dir, search_dir, &files)
 }
 
