@@ -33,7 +33,7 @@ export function buildIndexBin() {
 
 /** Makes sure web/dist has the widget bundles (cheap to rebuild; the wasm must be built already). */
 export function ensureAssets() {
-  for (const name of ["midashi_keyword_bg.wasm", "midashi_keyword_sharded_bg.wasm", "languages/midashi_keyword_bg.wasm", "languages/midashi_keyword_sharded_bg.wasm", "midashi_wasm_bg.wasm"]) {
+  for (const name of ["midashi_keyword_bg.wasm", "midashi_keyword_sharded_bg.wasm", "small/midashi_keyword_sharded_bg.wasm", "languages/midashi_keyword_bg.wasm", "languages/midashi_keyword_sharded_bg.wasm", "midashi_wasm_bg.wasm"]) {
     const wasm = join(ASSETS, "wasm", name);
     if (!existsSync(wasm)) {
       throw new Error(`${wasm} is missing: build it first with scripts/build-wasm.sh dev (or release)`);

@@ -4,6 +4,7 @@
 // JS API gives with `facets: true`, and a chip narrows to its count.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { ROOT, openPage, search, siteUnderTest } from "./helpers.mjs";
@@ -15,6 +16,11 @@ const chipsShown = (page) =>
   page.evaluate(() =>
     [...document.querySelector("midashi-search").shadowRoot.querySelectorAll('.chip[data-facet="category"]')].map((c) => [c.dataset.value, Number(c.querySelector(".count").textContent)]),
   );
+
+test("a site above build-index's LARGE_SITE_SECTIONS is served the keyword module with the bound", () => {
+  const served = readFileSync(join(under.site, "search/wasm/midashi_keyword_bg.wasm"));
+  assert.ok(served.equals(readFileSync(join(ROOT, "web/dist/wasm/midashi_keyword_sharded_bg.wasm"))));
+});
 
 test("a common word's page comes at once; its chips and exact count once typing pauses", async () => {
   const { page, problems } = await openPage(under.browser.context, `${under.server.url}/index.html`);

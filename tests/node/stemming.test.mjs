@@ -75,7 +75,7 @@ for (const variant of ["", "_sharded"]) {
   });
 }
 
-test("build-index --site ships a languages keyword module to a French site, the sharded one to an English site", () => {
+test("build-index --site ships a languages keyword module to a French site, the small sharded one to a small English site", () => {
   const site = (input, extra) => {
     const out = tempDir("midashi-fr-site-");
     execFileSync(buildIndexBin(), [input, "--out", out, "--site", "--quiet", "--keyword-only", ...extra], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
@@ -89,5 +89,8 @@ test("build-index --site ships a languages keyword module to a French site, the 
   const english = tempDir("midashi-en-");
   mkdirSync(english, { recursive: true });
   writeFileSync(path.join(english, "a.md"), "# Router\n\nThe router takes settings.\n");
-  assert.ok(site(english, []).equals(dist("midashi_keyword_sharded")));
+  // A small English site: the sharded module without the bounded top-k (the bound pays only
+  // from build-index's LARGE_SITE_SECTIONS; tests/browser/large-site.test.mjs serves one above).
+  assert.ok(site(english, []).equals(dist("small/midashi_keyword_sharded")));
+  assert.ok(dist("small/midashi_keyword_sharded").length < dist("midashi_keyword_sharded").length);
 });

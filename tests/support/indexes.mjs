@@ -24,6 +24,7 @@ export function packageUrl() {
   const index = path.join(DIST, "index.js");
   const wasm = ["keyword", "keyword_sharded", "wasm"].map((m) => path.join(DIST, `wasm/midashi_${m}_bg.wasm`));
   wasm.push(...["", "_sharded"].map((v) => path.join(DIST, `wasm/languages/midashi_keyword${v}_bg.wasm`)));
+  wasm.push(path.join(DIST, "wasm/small/midashi_keyword_sharded_bg.wasm"));
   for (const f of [index, ...wasm]) {
     if (!existsSync(f)) {
       throw new Error(`${path.relative(ROOT, f)} is missing: run \`npm run build:wasm\` (or build:wasm:dev) and \`npm run build:web\` first`);

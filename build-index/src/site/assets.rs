@@ -128,23 +128,56 @@ const SHARDED_KEYWORD_FILES: &[(&str, &str)] = &[
     ),
 ];
 
+/// [`SHARDED_KEYWORD_FILES`] without the bounded top-k (~3.5 KB gzip less): for a site
+/// below [`LARGE_SITE_SECTIONS`].
+const SMALL_SHARDED_KEYWORD_FILES: &[(&str, &str)] = &[
+    (
+        "wasm/small/midashi_keyword_sharded.js",
+        "wasm/midashi_keyword.js",
+    ),
+    (
+        "wasm/small/midashi_keyword_sharded_bg.wasm",
+        "wasm/midashi_keyword_bg.wasm",
+    ),
+];
+
+/// Sections from which a site's widget gets the keyword module with the bounded top-k
+/// (midashi-core's feature `bounded`): a common word's page found without ranking every
+/// candidate. Below, ranking every candidate takes well under a millisecond a keystroke,
+/// and the module without the bound is what every visitor's first query downloads.
+pub const LARGE_SITE_SECTIONS: u64 = 10_000;
+
+/// What decides a site's keyword module ([`copy_widget`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IndexTraits {
+    /// The index is sharded (else single-file).
+    pub sharded: bool,
+    /// Its pages need a stemmer besides English's.
+    pub languages: bool,
+    /// Its sections.
+    pub sections: u64,
+}
+
 /// Copies the widget into `search_dir`. Its keyword module: for an index that needs
 /// `languages` other than English, the languages keyword module (its sharded-only variant
-/// for a `sharded` index); else for a `sharded` index the sharded keyword module; each when
-/// the assets have it (else the keyword module, which opens both layouts and hands other
-/// languages to the full engine).
-pub fn copy_widget(
-    assets_dir: &Path,
-    search_dir: &Path,
-    sharded: bool,
-    languages: bool,
-) -> Result<u64> {
+/// for a `sharded` index); else for a `sharded` index the sharded keyword module — without
+/// the bounded top-k below [`LARGE_SITE_SECTIONS`]; each when the assets have it (else the
+/// keyword module, which opens both layouts and hands other languages to the full engine).
+pub fn copy_widget(assets_dir: &Path, search_dir: &Path, index: IndexTraits) -> Result<u64> {
     let have = |files| built(assets_dir, files);
+    let IndexTraits {
+        sharded,
+        languages,
+        sections,
+    } = index;
+    let small = sections < LARGE_SITE_SECTIONS;
     let replacement: &[(&str, &str)] =
         if languages && sharded && have(LANGUAGES_SHARDED_KEYWORD_FILES) {
             LANGUAGES_SHARDED_KEYWORD_FILES
         } else if languages && have(LANGUAGES_KEYWORD_FILES) {
             LANGUAGES_KEYWORD_FILES
+        } else if sharded && small && have(SMALL_SHARDED_KEYWORD_FILES) {
+            SMALL_SHARDED_KEYWORD_FILES
         } else if sharded && have(SHARDED_KEYWORD_FILES) {
             SHARDED_KEYWORD_FILES
         } else {

@@ -394,11 +394,14 @@ fn copy_widget(
         .iter()
         .find(|(n, _)| n == ENTRY_FILE_NAME)
         .and_then(|(_, b)| Manifest::decode(b).ok());
-    let sharded = manifest
-        .as_ref()
-        .is_some_and(|m| m.file(FileKind::Directory).is_some());
-    let languages = manifest.as_ref().is_some_and(assets::needs_languages);
-    report.bytes += assets::copy_widget(assets_dir, search, sharded, languages)?;
+    let traits = assets::IndexTraits {
+        sharded: manifest
+            .as_ref()
+            .is_some_and(|m| m.file(FileKind::Directory).is_some()),
+        languages: manifest.as_ref().is_some_and(assets::needs_languages),
+        sections: manifest.as_ref().map_or(0, |m| m.stats.sections),
+    };
+    report.bytes += assets::copy_widget(assets_dir, search, traits)?;
     if manifest.is_some_and(|m| m.file(FileKind::Model).is_some()) {
         match assets::copy_semantic(assets_dir, search)? {
             Some(bytes) => {
