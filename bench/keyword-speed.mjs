@@ -1,6 +1,11 @@
 // Keyword query speed on a large docs corpus (issue #24): `npm run bench:speed`.
 //
-//   node bench/keyword-speed.mjs [--corpus mix|<name under ../shared/corpora>|<folder>] [--queries N]
+//   node bench/keyword-speed.mjs [--corpus mix|scifact|jsquad-valid|<name under ../shared/corpora>|<folder>] [--queries N]
+//
+// scifact, jsquad-valid: the evaluation sets of `npm run bench` (../shared/eval), indexed as
+// bench/systems/midashi.mjs and flexsearch.mjs index them (one record per document, their
+// settings per language) and asked their judged queries whole, ungrouped, as there — so that
+// the Chromium figures of those sets sit beside the Node ones (#24). No typing rows for them.
 //
 // Default corpus: the 141k-section mix of docs/large-sites.md (powershell-docs twice, the
 // Rust book, Vue docs en and ja in one folder). Midashi indexes it as `build-index` does by
@@ -23,10 +28,10 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import FlexSearch from "flexsearch";
-import EnglishPreset from "flexsearch/lang/en";
 import { headingQueries, markdownFiles } from "./lib/corpus-queries.mjs";
-import { corpusDir, ROOT } from "./lib/data.mjs";
+import { corpusDir, EVAL_SETS, loadEvalSet, ROOT, spread } from "./lib/data.mjs";
+import flexSystem from "./systems/flexsearch.mjs";
+import { buildRecordsIndex } from "./systems/midashi.mjs";
 import { latencySummary, timedRuns } from "./lib/metrics.mjs";
 import { buildIndexBin } from "./lib/tools.mjs";
 
@@ -51,35 +56,49 @@ function corpusFolder() {
   return dir;
 }
 
-const docs = corpusFolder();
-const bin = buildIndexBin();
-log("building Midashi's index (build-index defaults, keyword only)");
-const index = path.join(work, "index");
-execFileSync(bin, [docs, "--out", index, "--quiet", "--keyword-only"], { stdio: ["ignore", "ignore", "inherit"] });
+// An evaluation set of `npm run bench` (BEIR: one record per document), or a docs folder.
+const evalSet = EVAL_SETS.find((e) => e.name === args.corpus);
+const lang = evalSet?.lang ?? "en";
 const { Midashi } = await import(pathToFileURL(path.join(ROOT, "web/dist/index.js")).href);
-const idx = await Midashi.load(index);
+const index = path.join(work, "index");
+let docs;
+let records = [];
+let queries;
+if (evalSet) {
+  const set = loadEvalSet(evalSet.name);
+  docs = set.dir;
+  log(`building Midashi's index of ${set.docs.length} documents (as npm run bench does)`);
+  buildRecordsIndex(set.docs, index);
+  records = set.docs.map((d) => ({ id: d.id, title: d.title, text: d.text }));
+  queries = spread(set.queries, Number(args.queries) || set.queries.length).map((q) => q.text);
+} else {
+  docs = corpusFolder();
+  const bin = buildIndexBin();
+  log("building Midashi's index (build-index defaults, keyword only)");
+  execFileSync(bin, [docs, "--out", index, "--quiet", "--keyword-only"], { stdio: ["ignore", "ignore", "inherit"] });
 
-log("taking the sections from Midashi's sectioner for FlexSearch");
-const single = path.join(work, "single");
-execFileSync(bin, [docs, "--out", single, "--quiet", "--keyword-only", "--layout", "single"], { stdio: ["ignore", "ignore", "inherit"] });
-const whole = await Midashi.load(single);
-const records = [];
-for (const p of markdownFiles(docs)) {
-  const d = await whole.getDocument(p);
-  if (!d) continue;
-  const lines = d.source.split("\n");
-  d.sections.forEach((s, i) => {
-    // Own text: from the heading to the next section's heading.
-    const end = i + 1 < d.sections.length ? d.sections[i + 1].start_line - 1 : lines.length;
-    records.push({ id: `${p}#${s.anchor ?? ""}`, title: s.heading_path.join(" > "), text: lines.slice(s.start_line - 1, end).join("\n") });
-  });
+  log("taking the sections from Midashi's sectioner for FlexSearch");
+  const single = path.join(work, "single");
+  execFileSync(bin, [docs, "--out", single, "--quiet", "--keyword-only", "--layout", "single"], { stdio: ["ignore", "ignore", "inherit"] });
+  const whole = await Midashi.load(single);
+  for (const p of markdownFiles(docs)) {
+    const d = await whole.getDocument(p);
+    if (!d) continue;
+    const lines = d.source.split("\n");
+    d.sections.forEach((s, i) => {
+      // Own text: from the heading to the next section's heading.
+      const end = i + 1 < d.sections.length ? d.sections[i + 1].start_line - 1 : lines.length;
+      records.push({ id: `${p}#${s.anchor ?? ""}`, title: s.heading_path.join(" > "), text: lines.slice(s.start_line - 1, end).join("\n") });
+    });
+  }
+  whole.close();
+  queries = headingQueries(docs, Number(args.queries));
 }
-whole.close();
-log(`${records.length} sections`);
-const flex = new FlexSearch.Index({ encoder: new FlexSearch.Encoder(FlexSearch.Charset.LatinBalance, EnglishPreset) });
-for (const [i, r] of records.entries()) flex.add(i, `${r.title}\n${r.text}`);
+const idx = await Midashi.load(index);
+log(`${records.length} ${evalSet ? "documents" : "sections"}`);
+// FlexSearch as bench/systems/flexsearch.mjs sets it up for the language.
+const flex = flexSystem.build(records, lang);
 
-const queries = headingQueries(docs, Number(args.queries));
 /** Every prefix a reader types on the way to `q`, from its second character. */
 const keystrokes = (q) => Array.from({ length: Math.max(0, q.length - 1) }, (_, i) => q.slice(0, i + 2)).filter((p) => !p.endsWith(" "));
 
@@ -90,24 +109,30 @@ async function time(list, ask, prepare) {
   return { latencyMs: latencySummary(ms), firstRunMs: firstMs.length ? latencySummary(firstMs) : undefined, n: list.length };
 }
 
-const base = { limit: 10, supersede: false, cache: false };
+// An evaluation set is asked as `npm run bench` asks it (bench/systems/midashi.mjs):
+// ungrouped, one record per document.
+const base = evalSet ? { limit: 10, group: false, supersede: false, cache: false } : { limit: 10, supersede: false, cache: false };
 const widget = { ...base, prefix: false }; // results as the widget shows them (grouped, excerpts)
 const ids = { ...widget, excerpts: false, previewLines: 0 };
 // What <midashi-search> itself sends on each keystroke (element.ts pageOptions): five results
 // with three-line previews, the page's language first, facet counts when they cost nothing
 // (the rest are asked once typing pauses, not timed here).
 const asShipped = { limit: 5, previewLines: 3, preferLang: "en", facetsIfRanked: true, supersede: false, cache: false };
-const typing = queries.flatMap(keystrokes);
+const typing = evalSet ? [] : queries.flatMap(keystrokes);
 const rows = [];
 const midashi = (name, options, list) => ({ name, run: () => time(list, (q) => idx.search(q, options), (q) => idx.search(q, options)) });
-const flexRow = (name, list) => ({ name, run: () => time(list, (q) => flex.search(q, { limit: 10, suggest: true })) });
+const flexRow = (name, list) => ({ name, run: () => time(list, (q) => flexSystem.search(flex, q, 10)) });
 for (const r of [
-  midashi("Midashi, results as the widget shows them", widget, queries),
+  midashi(evalSet ? "Midashi, results with excerpts" : "Midashi, results as the widget shows them", widget, queries),
   midashi("Midashi, top 10 only (excerpts: false)", ids, queries),
   flexRow("FlexSearch", queries),
-  midashi("Midashi, search as you type (prefix: true, every keystroke)", { ...base }, typing),
-  midashi("Midashi, every keystroke with the widget's own options", asShipped, typing),
-  flexRow("FlexSearch, search as you type (every keystroke)", typing),
+  ...(typing.length
+    ? [
+        midashi("Midashi, search as you type (prefix: true, every keystroke)", { ...base }, typing),
+        midashi("Midashi, every keystroke with the widget's own options", asShipped, typing),
+        flexRow("FlexSearch, search as you type (every keystroke)", typing),
+      ]
+    : []),
 ]) {
   log(r.name);
   rows.push({ system: r.name, ...(await r.run()) });
@@ -137,20 +162,25 @@ async function inChromium() {
   writeFileSync(path.join(site, "index.html"), "<!doctype html><meta charset=utf-8><title>speed</title>");
   // The page times with the same code as the Node rows (metrics.mjs imports nothing).
   cpSync(path.join(ROOT, "bench/lib/metrics.mjs"), path.join(site, "metrics.mjs"));
-  const server = await serve(site);
+  // Cross-origin isolated, so that the page's clock has microseconds for both engines
+  // (without it Chromium's performance.now() steps by 0.1 ms, coarser than a p50 here).
+  const server = await serve(site, { headers: { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } });
   const browser = await launch();
   try {
     const page = await browser.newPage();
     page.setDefaultTimeout(0);
     await page.goto(`${server.url}/index.html`);
     const out = await page.evaluate(
-      async ({ widget, ids, base, asShipped }) => {
+      async ({ widget, ids, base, asShipped, lang, beir }) => {
         const { Midashi } = await import("/dist/index.js");
         const { FlexSearch, EnglishPreset } = await import("/flex.js");
         const { queries, typing } = await (await fetch("/lists.json")).json();
         const texts = await (await fetch("/records.json")).json();
-        const idx = await Midashi.load(new URL("/index/", location.href).href);
-        const flex = new FlexSearch.Index({ encoder: new FlexSearch.Encoder(FlexSearch.Charset.LatinBalance, EnglishPreset) });
+        const url = new URL("/index/", location.href).href;
+        const idx = await Midashi.load(url);
+        // bench/systems/flexsearch.mjs's settings for the language.
+        const cjk = ["ja", "zh", "ko"].includes(lang);
+        const flex = new FlexSearch.Index(cjk ? { preset: "score", encoder: FlexSearch.Charset.CJK } : { encoder: new FlexSearch.Encoder(FlexSearch.Charset.LatinBalance, EnglishPreset) });
         texts.forEach((t, i) => flex.add(i, t));
         const { timedRuns, latencySummary } = await import("/metrics.mjs");
         const time = async (list, ask, prepare) => {
@@ -158,19 +188,26 @@ async function inChromium() {
           const { ms, firstMs } = await timedRuns(qs, (q) => ask(q.text), 10, prepare && ((q) => prepare(q.text)));
           return { latencyMs: latencySummary(ms), firstRunMs: firstMs.length ? latencySummary(firstMs) : undefined, n: list.length };
         };
-        const m = (options) => (q) => idx.search(q, options);
+        const m = (index, options) => (q) => index.search(q, options);
         const f = (q) => flex.search(q, { limit: 10, suggest: true });
         const rows = [];
-        rows.push({ system: "Chromium: Midashi, results as the widget shows them", ...(await time(queries, m(widget), m(widget))) });
-        rows.push({ system: "Chromium: Midashi, top 10 only (excerpts: false)", ...(await time(queries, m(ids), m(ids))) });
+        rows.push({ system: `Chromium: Midashi, ${beir ? "results with excerpts" : "results as the widget shows them"}`, ...(await time(queries, m(idx, widget), m(idx, widget))) });
+        rows.push({ system: "Chromium: Midashi, top 10 only (excerpts: false)", ...(await time(queries, m(idx, ids), m(idx, ids))) });
+        // The engine on the page's thread (`worker: false`), as FlexSearch runs: no message
+        // to a worker and back in the time.
+        const inPage = await Midashi.load(url, { worker: false });
+        rows.push({ system: "Chromium: Midashi on the page's thread (worker: false), top 10 only", ...(await time(queries, m(inPage, ids), m(inPage, ids))) });
+        inPage.close();
         rows.push({ system: "Chromium: FlexSearch", ...(await time(queries, f)) });
-        rows.push({ system: "Chromium: Midashi, search as you type (prefix: true, every keystroke)", ...(await time(typing, m({ ...base }), m({ ...base }))) });
-        rows.push({ system: "Chromium: Midashi, every keystroke with the widget's own options", ...(await time(typing, m(asShipped), m(asShipped))) });
-        rows.push({ system: "Chromium: FlexSearch, search as you type (every keystroke)", ...(await time(typing, f)) });
+        if (typing.length) {
+          rows.push({ system: "Chromium: Midashi, search as you type (prefix: true, every keystroke)", ...(await time(typing, m(idx, { ...base }), m(idx, { ...base }))) });
+          rows.push({ system: "Chromium: Midashi, every keystroke with the widget's own options", ...(await time(typing, m(idx, asShipped), m(idx, asShipped))) });
+          rows.push({ system: "Chromium: FlexSearch, search as you type (every keystroke)", ...(await time(typing, f)) });
+        }
         idx.close();
-        return { rows, ua: navigator.userAgent };
+        return { rows, ua: `${navigator.userAgent}; crossOriginIsolated: ${crossOriginIsolated}` };
       },
-      { widget, ids, base, asShipped },
+      { widget, ids, base, asShipped, lang, beir: Boolean(evalSet) },
     );
     log(out.ua);
     return out.rows;
@@ -182,17 +219,17 @@ async function inChromium() {
 
 const ms = (n) => (n == null ? "–" : n < 10 ? n.toFixed(2) : n.toFixed(1));
 const date = new Date().toISOString().slice(0, 10);
-const name = path.basename(args.corpus === "mix" ? "mix" : docs);
+const name = evalSet ? evalSet.name : path.basename(args.corpus === "mix" ? "mix" : docs);
 const md = [
   `# Keyword speed: ${name} (${date})`,
   "",
-  `${records.length} sections, ${queries.length} heading queries (${typing.length} keystrokes typed). Node ${process.version}, ${os.cpus()[0]?.model}, ${os.cpus().length} cores. \`npm run bench:speed -- --corpus ${args.corpus}\`.`,
+  `${records.length} ${evalSet ? "documents" : "sections"}, ${queries.length} ${evalSet ? "judged" : "heading"} queries (${typing.length} keystrokes typed). Node ${process.version}, ${os.cpus()[0]?.model}, ${os.cpus().length} cores. \`npm run bench:speed -- --corpus ${args.corpus}\`.`,
   "",
   "| system | queries | p50 / p95 / p99 (ms) | first run p50 / p99 (ms) |",
   "|---|---:|---|---|",
   ...rows.map((r) => `| ${r.system} | ${r.n} | ${ms(r.latencyMs.p50)} / ${ms(r.latencyMs.p95)} / ${ms(r.latencyMs.p99)} | ${r.firstRunMs ? `${ms(r.firstRunMs.p50)} / ${ms(r.firstRunMs.p99)}` : "–"} |`),
   "",
-  "First run: Midashi reads the files a query needs (shards, cards) from disk (in Chromium: over HTTP from 127.0.0.1) on its first run; the timed run answers from memory, as FlexSearch's whole index is. Chromium rows: `search()` of the package from a page, its engine in a Web Worker (a message each way counted); Chromium's clock runs in steps of 0.1 ms without cross-origin isolation.",
+  "First run: Midashi reads the files a query needs (shards, cards) from disk (in Chromium: over HTTP from 127.0.0.1) on its first run; the timed run answers from memory, as FlexSearch's whole index is. Chromium rows: `search()` of the package from a page, its engine in a Web Worker (a message each way counted) unless the row says `worker: false` (the engine on the page's thread, as FlexSearch runs); the page is cross-origin isolated, so its clock has microseconds (it steps by 0.1 ms otherwise).",
   "",
 ].join("\n");
 mkdirSync(args.out, { recursive: true });
