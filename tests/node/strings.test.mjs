@@ -73,3 +73,15 @@ test("Russian counts take the three plural forms", async () => {
   const { count } = await loadStrings("ru");
   assert.deepEqual([1, 2, 5, 11, 21, 22, 112].map(count), ["1 результат", "2 результата", "5 результатов", "11 результатов", "21 результат", "22 результата", "112 результатов"]);
 });
+
+test("a page's own translation, added to translations, is matched like a shipped one", async () => {
+  translations.nl = { ...en, button: "Zoeken" };
+  try {
+    assert.ok(hasStrings("nl-BE"));
+    assert.equal(stringsFor("nl-BE").button, "Zoeken");
+    assert.equal((await loadStrings("NL")).button, "Zoeken");
+  } finally {
+    delete translations.nl;
+  }
+  assert.equal(stringsFor("nl-BE"), en);
+});

@@ -128,7 +128,8 @@ export const ja: Strings = {
 };
 
 /** The translations by language tag that are loaded: English and Japanese from the start,
- * each other one once [`loadStrings`] has fetched it. */
+ * each other one once [`loadStrings`] has fetched it. A page may add its own
+ * (`translations.nl = { ...en, button: "Zoeken", … }`) before the element is defined. */
 export const translations: Record<string, Strings> = { en, ja };
 
 /** The translations fetched when a page asks for them. Each `import()` is written out, so
@@ -154,12 +155,14 @@ export const languages: readonly string[] = ["en", "ja", ...Object.keys(later)];
  */
 export function languageFor(lang: string | null | undefined): string {
   const tag = (lang ?? "").trim().toLowerCase().replace(/_/g, "-");
-  const exact = languages.find((k) => k.toLowerCase() === tag);
+  // The shipped languages and any a page added to `translations` itself.
+  const known = [...languages, ...Object.keys(translations)];
+  const exact = known.find((k) => k.toLowerCase() === tag);
   if (exact) return exact;
-  const [primary, ...rest] = tag.split("-");
+  const [primary = "", ...rest] = tag.split("-");
   if (primary === "zh") return rest.some((p) => ["hant", "tw", "hk", "mo"].includes(p)) ? "zh-TW" : "zh-CN";
   if (primary === "pt") return "pt-BR";
-  return languages.includes(primary ?? "") ? primary! : "en";
+  return known.find((k) => k.toLowerCase() === primary) ?? "en";
 }
 
 /** The strings for a language tag ([`languageFor`]), if loaded; English until then. */
