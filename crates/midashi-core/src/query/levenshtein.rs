@@ -1,6 +1,6 @@
 //! Dictionary words within an edit distance of a typed word: an fst [`Automaton`] that
-//! carries one row of Levenshtein's table per character read (the textbook simulation of
-//! the Levenshtein NFA), in place of fst's `Levenshtein`, which builds a whole DFA over
+//! simulates the Levenshtein NFA bit-parallel (one bit per prefix of the word and per
+//! distance, Wu and Manber's), in place of fst's `Levenshtein`, which builds a whole DFA over
 //! every Unicode range before it reads a single key.
 //!
 //! Hand-written on purpose: building fst's DFAs was 13 % of a SciFact query's time (an
@@ -9,67 +9,109 @@
 //! whose prefixes stay within the distance. The same words match (distance in Unicode
 //! code points: insertions, deletions, substitutions), checked against the edit distance
 //! in the tests; it also keeps fst's DFA builder and its UTF-8 range tables out of the wasm.
+//!
+//! Why bits: a walk of distance 2 takes a transition per dictionary edge it tries, and a
+//! row of the distance table per transition (a copy of 21 cells and a loop over its band)
+//! was most of an unknown word's time — a quarter of a SciFact query's natively. With a
+//! word of at most [`MAX_FUZZY_CHARS`] characters, "the key read so far is within `d` edits
+//! of the word's first `j` characters" for every `j` is one `u32` per `d`, and a transition
+//! is a few shifts and ors. The bits are exactly the cells at most `d` of that table, so the
+//! walk visits the same nodes in the same order and finds the same keys.
 use super::MAX_FUZZY_CHARS;
 use fst::Automaton;
+
+/// The largest distance asked for (corrections go to two edits).
+const MAX_DISTANCE: usize = 2;
 
 /// Words within `max` edits of a word of at most [`MAX_FUZZY_CHARS`] characters.
 #[derive(Debug, Clone)]
 pub struct Within {
     word: Vec<char>,
     max: u8,
+    /// Bit `j + 1` set where the word's `j`-th character is the ASCII byte (a transition's
+    /// matches, by table for ASCII keys; others are found in `word`).
+    ascii: [u32; 128],
+    /// Bits `0..=n` for a word of `n` characters.
+    full: u32,
 }
 
-/// Where a walk stands: the distances from the word's prefixes to the key read so far,
-/// and the bytes of a character not yet complete.
+/// Where a walk stands: per distance `d`, bit `j` set when the key read so far is within
+/// `d` edits of the word's first `j` characters; and the bytes of a character not yet
+/// complete.
 #[derive(Debug, Clone)]
 pub struct Row {
-    cells: [u8; MAX_FUZZY_CHARS + 1],
-    /// Characters of the key read so far (capped).
-    read: u8,
+    within: [u32; MAX_DISTANCE + 1],
     /// The code point being read, and how many bytes it still needs.
     partial: u32,
     need: u8,
 }
 
+const _: () = assert!(
+    MAX_FUZZY_CHARS < 31,
+    "a word's prefixes fit the bits of a u32"
+);
+
 impl Within {
     /// The automaton of `word` and distance `max`; `None` for a word longer than
-    /// [`MAX_FUZZY_CHARS`] (no word that long gets corrections).
+    /// [`MAX_FUZZY_CHARS`] (no word that long gets corrections) or a distance above two.
     pub fn new(word: &str, max: u8) -> Option<Self> {
         let word: Vec<char> = word.chars().collect();
-        (word.len() <= MAX_FUZZY_CHARS).then_some(Within { word, max })
+        if word.len() > MAX_FUZZY_CHARS || usize::from(max) > MAX_DISTANCE {
+            return None;
+        }
+        let mut ascii = [0u32; 128];
+        for (j, &c) in word.iter().enumerate() {
+            if c.is_ascii() {
+                ascii[c as usize] |= 1 << (j + 1);
+            }
+        }
+        let full = (1u32 << (word.len() + 1)) - 1;
+        Some(Within {
+            word,
+            max,
+            ascii,
+            full,
+        })
+    }
+
+    /// Bit `j + 1` set where the word's `j`-th character is `c`.
+    #[inline]
+    fn matches(&self, c: char) -> u32 {
+        if c.is_ascii() {
+            return self.ascii[c as usize];
+        }
+        let mut m = 0;
+        for (j, &w) in self.word.iter().enumerate() {
+            if w == c {
+                m |= 1 << (j + 1);
+            }
+        }
+        m
     }
 
     /// The next row after the key's next character `c`; `None` once no key going on from
-    /// here can come back within the distance (every cell is past it).
+    /// here can come back within the distance (no prefix of the word is within it).
     ///
-    /// Cells hold distances capped at `max + 1` (past the bound, how far past does not
-    /// matter: a distance never shrinks along a key), and only the diagonal band where a
-    /// cell can still be within `max` is computed: after `i` characters, word prefixes of
-    /// `i ± max` characters (Ukkonen's cut-off). The cells outside it stay at the cap.
+    /// Within `d` edits of the first `j` characters after `c`: within `d` of the first
+    /// `j - 1` before it and the `j`-th is `c`; or within `d - 1` of the first `j` before it
+    /// (`c` inserted), of the first `j - 1` (`c` substituted), or of the first `j - 1` after
+    /// it (the `j`-th deleted).
+    #[inline]
     fn step(&self, row: &Row, c: char) -> Option<Row> {
-        let n = self.word.len();
-        let over = self.max + 1;
-        let read = row.read as usize + 1;
-        let (lo, hi) = (
-            read.saturating_sub(self.max as usize),
-            (read + self.max as usize).min(n),
-        );
-        let mut next = row.clone();
-        next.read = row.read.saturating_add(1);
-        next.cells[0] = row.cells[0].saturating_add(1).min(over);
-        if lo > 0 {
-            next.cells[lo - 1] = over;
+        let m = self.matches(c);
+        let max = usize::from(self.max);
+        let mut within = [0u32; MAX_DISTANCE + 1];
+        within[0] = (row.within[0] << 1) & m;
+        for d in 1..=max {
+            let fewer = row.within[d - 1];
+            within[d] = (((row.within[d] << 1) & m) | fewer | (fewer << 1) | (within[d - 1] << 1))
+                & self.full;
         }
-        let mut best = if lo == 0 { next.cells[0] } else { over };
-        for j in lo.max(1)..=hi {
-            let substitute = row.cells[j - 1] + u8::from(self.word[j - 1] != c);
-            let delete = row.cells[j] + 1;
-            let insert = next.cells[j - 1] + 1;
-            let d = substitute.min(delete).min(insert).min(over);
-            next.cells[j] = d;
-            best = best.min(d);
-        }
-        (best <= self.max).then_some(next)
+        (within[max] != 0).then_some(Row {
+            within,
+            partial: 0,
+            need: 0,
+        })
     }
 }
 
@@ -77,13 +119,13 @@ impl Automaton for Within {
     type State = Option<Row>;
 
     fn start(&self) -> Option<Row> {
-        let mut cells = [0u8; MAX_FUZZY_CHARS + 1];
-        for (j, c) in cells.iter_mut().enumerate() {
-            *c = (j as u8).min(self.max + 1);
+        // Reading nothing is within `d` edits of the word's first `d` characters or fewer.
+        let mut within = [0u32; MAX_DISTANCE + 1];
+        for (d, w) in within.iter_mut().enumerate() {
+            *w = ((1u32 << (d + 1)) - 1) & self.full;
         }
         Some(Row {
-            cells,
-            read: 0,
+            within,
             partial: 0,
             need: 0,
         })
@@ -106,37 +148,38 @@ impl Within {
     /// Whether the key read so far (whole characters) is within the distance of the word.
     #[inline]
     fn ends_within(&self, row: &Row) -> bool {
-        row.need == 0 && row.cells[self.word.len()] <= self.max
+        row.need == 0 && row.within[usize::from(self.max)] >> self.word.len() & 1 == 1
     }
 
     /// The only bytes that can follow `row` without leaving the distance, when there are
-    /// few: once every cell is at the bound, a character keeps a cell within it only by
-    /// matching the word's next character there (a substitution, insertion or deletion adds
-    /// one). So the key goes on only with one of the word's characters after a prefix at the
-    /// bound — when those are ASCII, one byte each. `None`: any byte may (a cell is under the
-    /// bound, a character is half read, or the word has a non-ASCII character there).
-    /// A filter in front of [`Within::advance`], which still decides: deep in a walk most
-    /// transitions are ruled out here without computing a row (SciFact's p99 natively
-    /// 1.19 → 1.07 ms).
+    /// few: once no prefix of the word is closer than the bound, a character keeps one within
+    /// it only by matching the word's next character there (a substitution, insertion or
+    /// deletion adds one). So the key goes on only with one of the word's characters after a
+    /// prefix at the bound — when those are ASCII, one byte each. `None`: any byte may (a
+    /// prefix is under the bound, a character is half read, or the word has a non-ASCII
+    /// character there). A filter in front of [`Within::advance`], which still decides:
+    /// deep in a walk most transitions are ruled out here without computing a row.
     #[inline]
     fn only_matching(&self, row: &Row) -> Option<u128> {
         if row.need > 0 {
             return None;
         }
-        let n = self.word.len();
-        let cells = &row.cells[..=n];
-        if cells.iter().any(|&d| d < self.max) {
+        let max = usize::from(self.max);
+        if max > 0 && row.within[max - 1] != 0 {
             return None;
         }
-        // A set of ASCII bytes, one bit each.
+        // The prefixes at the bound, but the whole word's (no character follows it): a
+        // set of ASCII bytes, one bit each.
+        let mut at = row.within[max] & !(1 << self.word.len());
         let mut only = 0u128;
-        for (&d, &c) in cells.iter().zip(&self.word) {
-            if d == self.max {
-                if !c.is_ascii() {
-                    return None;
-                }
-                only |= 1 << (c as u32);
+        while at != 0 {
+            let j = at.trailing_zeros() as usize;
+            at &= at - 1;
+            let c = self.word[j];
+            if !c.is_ascii() {
+                return None;
             }
+            only |= 1 << (c as u32);
         }
         Some(only)
     }
@@ -160,15 +203,13 @@ impl Within {
             }
         };
         if need > 0 {
-            let mut waiting = row.clone();
-            waiting.partial = code;
-            waiting.need = need;
-            return Some(waiting);
+            return Some(Row {
+                within: row.within,
+                partial: code,
+                need,
+            });
         }
-        let mut next = self.step(row, char::from_u32(code)?)?;
-        next.partial = 0;
-        next.need = 0;
-        Some(next)
+        self.step(row, char::from_u32(code)?)
     }
 }
 
@@ -227,24 +268,41 @@ impl Walk<'_> {
                     .push((k.to_string(), acc.cat(node.final_output()).value()));
             }
         }
-        let only = self.lev.only_matching(row);
-        for t in node.transitions() {
-            if self.walked >= self.limit {
-                break;
-            }
-            if let Some(only) = only {
-                if t.inp >= 128 || only >> t.inp & 1 == 0 {
-                    continue;
+        match self.lev.only_matching(row) {
+            // Deep in a walk a key goes on with a byte or two: those transitions are looked up
+            // (ascending, the transitions' own order) instead of decoding every one of the
+            // node's, which was most of a long walk's time.
+            Some(mut only) => {
+                while only != 0 && self.walked < self.limit {
+                    let inp = only.trailing_zeros() as u8;
+                    only &= only - 1;
+                    if let Some(i) = node.find_input(inp) {
+                        self.follow(row, node.transition(i), acc);
+                    }
                 }
             }
-            let Some(next) = self.lev.advance(row, t.inp) else {
-                continue;
-            };
-            self.key.push(t.inp);
-            let child = self.fst.node(t.addr);
-            self.descend(&child, &next, acc.cat(t.out));
-            self.key.pop();
+            None => {
+                for t in node.transitions() {
+                    if self.walked >= self.limit {
+                        break;
+                    }
+                    self.follow(row, t, acc);
+                }
+            }
         }
+    }
+
+    /// Takes transition `t` from a node reached in `row` with the output `acc`, when the key
+    /// stays within the distance.
+    #[inline]
+    fn follow(&mut self, row: &Row, t: fst::raw::Transition, acc: fst::raw::Output) {
+        let Some(next) = self.lev.advance(row, t.inp) else {
+            return;
+        };
+        self.key.push(t.inp);
+        let child = self.fst.node(t.addr);
+        self.descend(&child, &next, acc.cat(t.out));
+        self.key.pop();
     }
 }
 
