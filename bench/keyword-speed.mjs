@@ -156,8 +156,9 @@ async function inChromium() {
   const embed = path.join(ROOT, "web/dist/embed");
   cpSync(path.join(ROOT, "web/dist"), path.join(site, "dist"), { recursive: true, filter: (f) => f !== embed && !f.startsWith(embed + path.sep) });
   cpSync(index, path.join(site, "index"), { recursive: true });
-  writeFileSync(path.join(site, "flex.js"), await bundleBytes(`export { default as FlexSearch } from "flexsearch"; export { default as EnglishPreset } from "flexsearch/lang/en";`));
-  writeFileSync(path.join(site, "records.json"), JSON.stringify(records.map((r) => `${r.title}\n${r.text}`)));
+  // The page runs bench/systems/flexsearch.mjs itself, bundled: the same settings as in Node.
+  writeFileSync(path.join(site, "flex.js"), await bundleBytes(`export { default } from "./bench/systems/flexsearch.mjs";`));
+  writeFileSync(path.join(site, "records.json"), JSON.stringify(records));
   writeFileSync(path.join(site, "lists.json"), JSON.stringify({ queries, typing }));
   writeFileSync(path.join(site, "index.html"), "<!doctype html><meta charset=utf-8><title>speed</title>");
   // The page times with the same code as the Node rows (metrics.mjs imports nothing).
@@ -173,15 +174,12 @@ async function inChromium() {
     const out = await page.evaluate(
       async ({ widget, ids, base, asShipped, lang, beir }) => {
         const { Midashi } = await import("/dist/index.js");
-        const { FlexSearch, EnglishPreset } = await import("/flex.js");
+        const { default: flexSystem } = await import("/flex.js");
         const { queries, typing } = await (await fetch("/lists.json")).json();
-        const texts = await (await fetch("/records.json")).json();
+        const records = await (await fetch("/records.json")).json();
         const url = new URL("/index/", location.href).href;
         const idx = await Midashi.load(url);
-        // bench/systems/flexsearch.mjs's settings for the language.
-        const cjk = ["ja", "zh", "ko"].includes(lang);
-        const flex = new FlexSearch.Index(cjk ? { preset: "score", encoder: FlexSearch.Charset.CJK } : { encoder: new FlexSearch.Encoder(FlexSearch.Charset.LatinBalance, EnglishPreset) });
-        texts.forEach((t, i) => flex.add(i, t));
+        const flex = flexSystem.build(records, lang);
         const { timedRuns, latencySummary } = await import("/metrics.mjs");
         const time = async (list, ask, prepare) => {
           const qs = list.map((text, i) => ({ id: String(i), text }));
@@ -189,7 +187,7 @@ async function inChromium() {
           return { latencyMs: latencySummary(ms), firstRunMs: firstMs.length ? latencySummary(firstMs) : undefined, n: list.length };
         };
         const m = (index, options) => (q) => index.search(q, options);
-        const f = (q) => flex.search(q, { limit: 10, suggest: true });
+        const f = (q) => flexSystem.search(flex, q, 10);
         const rows = [];
         rows.push({ system: `Chromium: Midashi, ${beir ? "results with excerpts" : "results as the widget shows them"}`, ...(await time(queries, m(idx, widget), m(idx, widget))) });
         rows.push({ system: "Chromium: Midashi, top 10 only (excerpts: false)", ...(await time(queries, m(idx, ids), m(idx, ids))) });
