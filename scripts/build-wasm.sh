@@ -134,8 +134,8 @@ build_module() {
 # MIDASHI_WASM_ONLY="midashi_wasm …": build only these modules (measuring one change).
 wanted() { [ -z "${MIDASHI_WASM_ONLY:-}" ] || [[ " $MIDASHI_WASM_ONLY " == *" $1 "* ]]; }
 if wanted midashi_keyword; then build_module midashi_keyword --fast --no-default-features --features whole; fi
-if wanted midashi_keyword_sharded; then build_module midashi_keyword_sharded --no-default-features --features bounded; fi
-# The same without the bounded top-k (~3.5 KB gzip less): what build-index --site serves a
+if wanted midashi_keyword_sharded; then build_module midashi_keyword_sharded --no-default-features --features bounded,memo; fi
+# The same without the bounded top-k and the marking memo (~5 KB gzip less): what build-index --site serves a
 # sharded site below LARGE_SITE_SECTIONS (build-index/src/site/assets.rs), whose keystrokes
 # rank every candidate in well under a millisecond, so that its first query loads less.
 if wanted midashi_keyword_sharded_small; then build_module small/midashi_keyword_sharded --no-default-features; fi
@@ -144,5 +144,5 @@ if wanted midashi_keyword_sharded_small; then build_module small/midashi_keyword
 if wanted midashi_keyword_languages; then build_module languages/midashi_keyword --no-default-features --features whole,languages; fi
 # Its sharded-only variant (as midashi_keyword_sharded is to midashi_keyword): what a served
 # site with a sharded index whose pages are not all English loads first.
-if wanted midashi_keyword_sharded_languages; then build_module languages/midashi_keyword_sharded --no-default-features --features languages,bounded; fi
+if wanted midashi_keyword_sharded_languages; then build_module languages/midashi_keyword_sharded --no-default-features --features languages,bounded,memo; fi
 if wanted midashi_wasm; then build_module midashi_wasm --fast; fi

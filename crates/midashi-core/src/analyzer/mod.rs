@@ -55,6 +55,7 @@
 
 mod host_unicode;
 mod language;
+mod matching;
 mod normalize;
 mod segment;
 #[cfg_attr(not(feature = "languages"), path = "snowball_off.rs")]
@@ -65,40 +66,55 @@ mod stopwords;
 #[cfg(test)]
 mod tests;
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use rust_stemmers::Stemmer;
 
 use crate::error::{Error, Result};
 pub use language::Language;
+pub use matching::MatchMemo;
 use normalize::Normalized;
 pub use stopwords::is_stopword;
 
 /// The longest word or compound (in normalised UTF-8 bytes) that becomes a term.
 pub const MAX_TERM_BYTES: usize = 64;
 
-/// How many distinct words a [`StemMemo`] keeps (bounds its memory).
-const STEM_CACHE_ENTRIES: usize = 4096;
+/// How many distinct words a [`StemMemo`] keeps per language before it starts over (bounds
+/// its memory: ~100 bytes a word, under 1 MB a language).
+const STEM_CACHE_ENTRIES: usize = 8192;
+/// How many languages' stems a [`StemMemo`] keeps before it starts over.
+const STEM_CACHE_LANGUAGES: usize = 4;
 
-/// Stems already worked out, by lower-cased word, under one language's rules. Each call of
-/// [`Analyzer::analyze`] has its own (documents repeat their words); a query's results share
-/// one through [`Analyzer::matches`], since the ten texts of a page of results, and the
-/// preview and excerpt of each, repeat theirs: stemming was a fifth of a SciFact query's time.
-#[derive(Default)]
+/// One language's stems by lower-cased word (`None`: stemming changes nothing).
+type Stems = HashMap<String, Option<Arc<str>>>;
+
+/// Stems already worked out, by lower-cased word, per language. Each call of
+/// [`Analyzer::analyze`] has its own (documents repeat their words); the results of a search
+/// index's queries share one ([`crate::rank::workspace::Workspace`], through
+/// [`Analyzer::matches`]): the ten texts of a page of results, the preview and excerpt of
+/// each, and the next keystroke's results repeat their words. Stemming was a fifth of a
+/// SciFact query's time, and still a seventh with a memo per query.
+#[derive(Debug, Default)]
 pub struct StemMemo {
-    lang: Option<Language>,
-    stems: HashMap<String, Option<std::rc::Rc<str>>>,
+    langs: Vec<(Language, Stems)>,
 }
 
 impl StemMemo {
-    /// The memo for `lang`, emptied if it held another language's stems.
-    fn for_language(&mut self, lang: Language) -> &mut Self {
-        if self.lang != Some(lang) {
-            self.stems.clear();
-            self.lang = Some(lang);
-        }
-        self
+    /// The stems of `lang`.
+    fn for_language(&mut self, lang: Language) -> &mut Stems {
+        let i = match self.langs.iter().position(|(l, _)| *l == lang) {
+            Some(i) => i,
+            None => {
+                if self.langs.len() >= STEM_CACHE_LANGUAGES {
+                    self.langs.clear();
+                }
+                self.langs.push((lang, Stems::default()));
+                self.langs.len() - 1
+            }
+        };
+        &mut self.langs[i].1
     }
 }
 
@@ -241,30 +257,6 @@ impl Analyzer {
         walk(self.lang, &[], text, memo.for_language(self.lang), each);
     }
 
-    /// The terms of `text` that are in `terms`, with their byte ranges: what
-    /// [`Analyzer::analyze`] yields, filtered, without a string per word that is not one.
-    /// `memo` carries stems from one call to the next (a page of results' texts).
-    pub fn matches<'t>(
-        &self,
-        text: &str,
-        terms: &HashSet<&'t str>,
-        memo: &mut StemMemo,
-    ) -> Vec<(usize, usize, &'t str)> {
-        let mut out = Vec::new();
-        walk(
-            self.lang,
-            &[],
-            text,
-            memo.for_language(self.lang),
-            &mut |p: Piece<'_>, _| {
-                if let Some(t) = terms.get(p.term()) {
-                    out.push((p.start, p.end, *t));
-                }
-            },
-        );
-        out
-    }
-
     /// Analyzes a query: the same terms as [`Analyzer::analyze`] produces for the same text,
     /// flagged; stopwords are dropped unless that would leave nothing, in which case all
     /// are kept.
@@ -355,7 +347,7 @@ struct Piece<'b> {
     /// Borrowed from the normalised text when lower-casing changes nothing (most words, every
     /// CJK bigram): marking a page of results' words then allocates only for what matches.
     lower: Cow<'b, str>,
-    stemmed: Option<std::rc::Rc<str>>,
+    stemmed: Option<Arc<str>>,
     /// Its terms under the query's other languages ([`QueryToken::also`]).
     also: Vec<String>,
     start: usize,
@@ -375,8 +367,26 @@ fn walk(
     lang: Language,
     others: &[Language],
     text: &str,
-    memo: &mut StemMemo,
+    stems: &mut Stems,
     sink: &mut dyn FnMut(Piece<'_>, u32),
+) {
+    walk_into(lang, others, text, stems, Sink::Pieces(sink));
+}
+
+/// Where a walk's terms go: each piece to a callback, or the pieces whose term is wanted
+/// into a [`matching::Matches`] (which also remembers what each word matched).
+enum Sink<'k, 'm, 't> {
+    Pieces(&'k mut dyn FnMut(Piece<'_>, u32)),
+    Matches(&'k mut matching::Matches<'m, 't>),
+}
+
+/// [`walk`], into either kind of [`Sink`].
+fn walk_into(
+    lang: Language,
+    others: &[Language],
+    text: &str,
+    stems: &mut Stems,
+    sink: Sink<'_, '_, '_>,
 ) {
     let norm = Normalized::new(text);
     let mut w = Walker {
@@ -384,7 +394,7 @@ fn walk(
         buf: &norm.text,
         stemmers: Stemmers::new(lang),
         others: others.iter().map(|&l| Stemmers::new(l)).collect(),
-        stems: &mut memo.stems,
+        stems,
         position: 0,
         sink,
     };
@@ -420,18 +430,27 @@ fn walk(
     w.words(span_start, buf.len());
 }
 
-struct Walker<'a, 's> {
+struct Walker<'a, 's, 'k, 'm, 't> {
     norm: &'a Normalized<'a>,
     buf: &'a str,
     stemmers: Stemmers,
     /// The query's other languages (none for documents).
     others: Vec<Stemmers>,
-    stems: &'s mut HashMap<String, Option<std::rc::Rc<str>>>,
+    stems: &'s mut Stems,
     position: u32,
-    sink: &'s mut dyn FnMut(Piece<'_>, u32),
+    sink: Sink<'k, 'm, 't>,
 }
 
-impl<'a> Walker<'a, '_> {
+impl<'a> Walker<'a, '_, '_, '_, '_> {
+    /// Hands a piece to the sink.
+    #[inline]
+    fn emit(&mut self, p: Piece<'_>, position: u32) {
+        match &mut self.sink {
+            Sink::Pieces(each) => each(p, position),
+            Sink::Matches(m) => m.piece(&p),
+        }
+    }
+
     fn next_position(&mut self) -> u32 {
         let p = self.position;
         self.position = self.position.saturating_add(1);
@@ -439,14 +458,15 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// The stem of `lower` if it differs, memoised ([`StemMemo`]).
-    fn stem(&mut self, lower: &str) -> Option<std::rc::Rc<str>> {
+    fn stem(&mut self, lower: &str) -> Option<Arc<str>> {
         if let Some(hit) = self.stems.get(lower) {
             return hit.clone();
         }
-        let stemmed: Option<std::rc::Rc<str>> = self.stemmers.stem(lower).map(Into::into);
-        if self.stems.len() < STEM_CACHE_ENTRIES {
-            self.stems.insert(lower.to_owned(), stemmed.clone());
+        let stemmed: Option<Arc<str>> = self.stemmers.stem(lower).map(Into::into);
+        if self.stems.len() >= STEM_CACHE_ENTRIES {
+            self.stems.clear();
         }
+        self.stems.insert(lower.to_owned(), stemmed.clone());
         stemmed
     }
 
@@ -491,7 +511,7 @@ impl<'a> Walker<'a, '_> {
             part: false,
         };
         let pos = self.next_position();
-        (self.sink)(piece, pos);
+        self.emit(piece, pos);
     }
 
     /// The words of the non-CJK span `buf[s..e]`, with connector-joined words rejoined.
@@ -499,6 +519,51 @@ impl<'a> Walker<'a, '_> {
         if s >= e {
             return;
         }
+        if matching::RUNS
+            && matches!(self.sink, Sink::Matches(_))
+            && self.norm.identity()
+            && self.buf[s..e].is_ascii()
+        {
+            self.runs(s, e);
+        } else {
+            self.cut(s, e);
+        }
+    }
+
+    /// Matching ASCII text ([`matching`]): the span cut into runs at the bytes no word and
+    /// no compound crosses, each run's matches read back if it was seen before.
+    fn runs(&mut self, s: usize, e: usize) {
+        let buf: &'a str = self.buf;
+        let b = buf.as_bytes();
+        let mut i = s;
+        while i < e {
+            while i < e && matching::apart(b[i]) {
+                i += 1;
+            }
+            let start = i;
+            while i < e && !matching::apart(b[i]) {
+                i += 1;
+            }
+            if start == i {
+                continue;
+            }
+            let run = &buf[start..i];
+            let mark = match &mut self.sink {
+                Sink::Matches(m) => match m.replay(run, start) {
+                    true => continue,
+                    false => m.mark(),
+                },
+                Sink::Pieces(_) => 0,
+            };
+            self.cut(start, i);
+            if let Sink::Matches(m) = &mut self.sink {
+                m.record(run, start, mark);
+            }
+        }
+    }
+
+    /// [`Walker::words`], cutting the span by its word boundaries.
+    fn cut(&mut self, s: usize, e: usize) {
         let buf = self.buf;
         let span = &buf[s..e];
         // The compound being built (always ends with a word), and the connector seen since.
@@ -547,17 +612,24 @@ impl<'a> Walker<'a, '_> {
     /// One word or compound at `buf[s..e]`: the whole word and its identifier parts, at one
     /// position.
     fn compound(&mut self, s: usize, e: usize) {
-        let w = &self.buf[s..e];
+        let buf: &'a str = self.buf;
+        let w = &buf[s..e];
         if w.len() > MAX_TERM_BYTES {
             self.oversize(s, e);
             return;
         }
+        self.analyse_compound(s, e);
+    }
+
+    /// [`Walker::compound`] for a word of at most [`MAX_TERM_BYTES`], analysed.
+    fn analyse_compound(&mut self, s: usize, e: usize) {
+        let w = &self.buf[s..e];
         let has_sep = w.bytes().any(is_sep);
         let camel = camel_parts(self.buf, s, e);
         let whole = self.piece(s, e, !has_sep, false);
         if !has_sep && camel.len() <= 1 {
             let pos = self.next_position();
-            (self.sink)(whole, pos);
+            self.emit(whole, pos);
             return;
         }
         let mut pieces = vec![whole];
@@ -581,7 +653,7 @@ impl<'a> Walker<'a, '_> {
         }
         let pos = self.next_position();
         for p in pieces {
-            (self.sink)(p, pos);
+            self.emit(p, pos);
         }
     }
 

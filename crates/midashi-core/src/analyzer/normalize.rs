@@ -119,6 +119,13 @@ impl<'a> Normalized<'a> {
         k
     }
 
+    /// Whether every offset of the normalised text is the original's (nothing changed
+    /// shape: all ASCII, or plain kana and kanji): [`Normalized::orig_range`] is then the
+    /// range itself.
+    pub(crate) fn identity(&self) -> bool {
+        self.segs.len() == 1
+    }
+
     /// Maps a non-empty byte range of the normalised text back to the smallest range of the
     /// original that produced it (whole clusters when normalisation changed them).
     pub(crate) fn orig_range(&self, start: usize, end: usize) -> (usize, usize) {

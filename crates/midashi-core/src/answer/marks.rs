@@ -1,7 +1,7 @@
 //! The words a query marks in its results: one [`Marker`] per query, so that the stems
 //! worked out for one result's text serve the next (a page of results, each analysed for
 //! its preview and its excerpt, repeats most of its words).
-use crate::analyzer::{Analyzer, StemMemo};
+use crate::analyzer::{Analyzer, MatchMemo, StemMemo};
 use rustc_hash::FxHashSet as HashSet;
 use std::cell::RefCell;
 
@@ -19,7 +19,7 @@ pub struct Shown<'t> {
 /// A query's terms, and the stems its results' texts have needed so far.
 pub struct Marker<'t> {
     terms: &'t HashSet<&'t str>,
-    memo: RefCell<StemMemo>,
+    memo: RefCell<MatchMemo<'t>>,
 }
 
 impl<'t> Marker<'t> {
@@ -27,8 +27,22 @@ impl<'t> Marker<'t> {
     pub fn new(terms: &'t HashSet<&'t str>) -> Self {
         Marker {
             terms,
-            memo: RefCell::new(StemMemo::default()),
+            memo: RefCell::new(MatchMemo::default()),
         }
+    }
+
+    /// A marker of `terms` that starts from the stems `stems` (an index's, kept from query to
+    /// query: the next keystroke's results repeat this one's words).
+    pub fn with_stems(terms: &'t HashSet<&'t str>, stems: StemMemo) -> Self {
+        Marker {
+            terms,
+            memo: RefCell::new(MatchMemo::with_stems(stems)),
+        }
+    }
+
+    /// The stems worked out so far, to be kept for the next query.
+    pub fn into_stems(self) -> StemMemo {
+        self.memo.into_inner().into_stems()
     }
 
     /// The query's terms.

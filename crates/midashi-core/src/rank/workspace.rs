@@ -17,6 +17,9 @@ pub struct Workspace {
     pub facts: Seen,
     /// The per-section sums [`crate::rank::pipeline`] adds the postings up in.
     pub(crate) sums: Sums,
+    /// The stems of the words results were marked in: not cleared, they hold for every
+    /// query ([`crate::analyzer::StemMemo`] bounds them).
+    pub(crate) stems: crate::analyzer::StemMemo,
 }
 
 impl Workspace {

@@ -525,9 +525,11 @@ impl SearchIndex {
         let shown = Shown {
             preview_lines: opts.preview_lines,
             excerpts: opts.excerpts,
-            marker: Marker::new(&terms),
+            marker: Marker::with_stems(&terms, std::mem::take(&mut ws.stems)),
         };
-        let results = store.hits(analyzer, &page, &shown)?;
+        let results = store.hits(analyzer, &page, &shown);
+        ws.stems = shown.marker.into_stems();
+        let results = results?;
         let suggestions = if total < 3 {
             did_you_mean(query, plan)
         } else {
