@@ -88,6 +88,12 @@ pub(crate) struct DocFacets<'a> {
 
 /// A layout as a search uses it: plan, rank, and the files it has loaded.
 pub(crate) trait Layout: Ranking + Send + Sync {
+    /// Starts a search, once, before its plans (the query's and its operators'): a sharded
+    /// index forgets what the last one lacked and drops files past its memory bound. Once,
+    /// because a second start within one search dropped the files given for it before it
+    /// read them (a phrase's plan came second), and the search asked for them again forever.
+    fn begin(&self) {}
+
     /// Plans `query` against this layout's dictionary. A sharded index notes the shards it
     /// lacks and answers [`crate::Error::NeedsFiles`] until they are attached;
     /// `preview_lines` tells it whether the page's previews will need bundles.
@@ -131,6 +137,8 @@ pub(crate) trait Inventory {
     fn section_place(&self, section: u32) -> Option<(String, Option<String>)>;
     /// Loaded shards and bundles.
     fn loaded_parts(&self) -> (usize, usize);
-    /// Bounds the files kept loaded between queries.
-    fn set_keep_loaded(&self, files: usize);
+    /// Bytes loaded of shards, of bundles and of cards.
+    fn loaded_bytes(&self) -> [usize; 3];
+    /// Bounds the bytes of files kept loaded between queries.
+    fn set_keep_loaded(&self, bytes: usize);
 }

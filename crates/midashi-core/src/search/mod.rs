@@ -175,6 +175,12 @@ impl SearchIndex {
         self.store.inventory().loaded_parts()
     }
 
+    /// A sharded index's loaded bytes of shards, of bundles and of cards (as fetched; zeros
+    /// for a single-file index): what [`SearchIndex::set_keep_loaded`] bounds.
+    pub fn loaded_bytes(&self) -> [usize; 3] {
+        self.store.inventory().loaded_bytes()
+    }
+
     /// The files a sharded index has loaded, in an order [`SearchIndex::attach_file`] takes
     /// them in: attached to a fresh instance, they carry the state over (the sections of the
     /// results shown, for lookups by id). Empty for a single-file index.
@@ -182,10 +188,11 @@ impl SearchIndex {
         self.store.layout().loaded_files()
     }
 
-    /// Bounds the shards and bundles a sharded index keeps loaded between queries (default
-    /// [`crate::layout::sharded::KEEP_LOADED`]); no effect on a single-file index.
-    pub fn set_keep_loaded(&mut self, files: usize) {
-        self.store.inventory().set_keep_loaded(files)
+    /// Bounds the bytes of shards, of bundles and of cards a sharded index keeps loaded
+    /// between queries (default [`crate::layout::sharded::KEEP_LOADED`]); no effect on a
+    /// single-file index.
+    pub fn set_keep_loaded(&mut self, bytes: usize) {
+        self.store.inventory().set_keep_loaded(bytes)
     }
 
     /// How long a keyword query's posting lists must be, in times the page's depth (200
@@ -319,6 +326,7 @@ impl SearchIndex {
         };
         let store = self.store.layout();
         let analyzer = self.query_analyzer(opts.prefer_lang.as_deref())?;
+        store.begin();
         let plan = store.plan(&analyzer, &ops.text, plan_opts, opts.preview_lines)?;
         let filters = if ops.any() {
             Some(operators::prepare(

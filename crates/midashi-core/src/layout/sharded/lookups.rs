@@ -86,7 +86,11 @@ impl Inventory for Sharded {
         self.loaded()
     }
 
-    fn set_keep_loaded(&self, files: usize) {
-        Sharded::set_keep_loaded(self, files)
+    fn loaded_bytes(&self) -> [usize; 3] {
+        Sharded::loaded_bytes(self)
+    }
+
+    fn set_keep_loaded(&self, bytes: usize) {
+        Sharded::set_keep_loaded(self, bytes)
     }
 }

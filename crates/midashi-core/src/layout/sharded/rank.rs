@@ -284,6 +284,10 @@ impl Sharded {
 }
 
 impl Layout for Sharded {
+    fn begin(&self) {
+        Sharded::begin(self)
+    }
+
     fn plan(
         &self,
         analyzer: &Analyzer,
@@ -291,7 +295,6 @@ impl Layout for Sharded {
         opts: PlanOptions,
         preview_lines: usize,
     ) -> Result<QueryPlan> {
-        self.begin();
         if preview_lines > self.card_lines() as usize {
             // Previews longer than a card's come from bundles, which the paths file names:
             // asked for with the query's shards, it costs no extra round.

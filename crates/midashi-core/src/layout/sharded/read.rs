@@ -18,11 +18,18 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// Reads an index file by name, synchronously (native callers: from the index folder).
 pub type FileSource = Box<dyn Fn(&str) -> Result<Vec<u8>> + Send + Sync>;
 
-/// Loaded shards, bundles or cards beyond this many (of each kind) are dropped, least
-/// recently used first, when the next query starts, so a long session's memory stays bounded
-/// (a dropped file is fetched again if needed; HTTP caches make that cheap). At ~16 KB a
-/// shard, ~25 KB a bundle and ~9 KB a card: ~19 MB at most.
-pub const KEEP_LOADED: usize = 384;
+/// Loaded shards, bundles or cards beyond this many bytes (of each kind, as fetched) are
+/// dropped, least recently used first, when the next query starts, so a long session's
+/// memory stays bounded: 36 MB at most, about what FlexSearch holds for SciFact's 5k
+/// abstracts. A dropped file is fetched again if needed.
+///
+/// Bytes, not files: the bound was 384 files of each kind, and SciFact's 551 shards (2.7 MB)
+/// and 1,296 cards (9 MB) went round it: asking its 300 queries again and again in Node took
+/// 2.05 ms a query, most of it reading again files dropped a few queries before (in a
+/// browser: fetching and verifying them), and takes 0.48 ms with this bound. Files differ in
+/// size (a shard of one common word's list, a card of ten sections): their bytes are what
+/// memory holds.
+pub const KEEP_LOADED: usize = 12 << 20;
 
 /// `lock()` that shrugs off poisoning: the maps only ever gain whole entries, so a panic
 /// elsewhere cannot leave one half-written.
@@ -55,9 +62,14 @@ pub(super) struct Loaded<T> {
     files: Vec<Option<Arc<T>>>,
     /// Per ordinal, the call that last read or was given the file (0: never).
     used: Vec<u32>,
+    /// Per ordinal, the loaded file's bytes (as fetched).
+    sizes: Vec<usize>,
     /// The current call, counted from 1.
     call: u32,
+    /// Files loaded.
     count: usize,
+    /// Their bytes.
+    bytes: usize,
 }
 
 impl<T> Default for Loaded<T> {
@@ -65,8 +77,10 @@ impl<T> Default for Loaded<T> {
         Loaded {
             files: Vec::new(),
             used: Vec::new(),
+            sizes: Vec::new(),
             call: 1,
             count: 0,
+            bytes: 0,
         }
     }
 }
@@ -78,18 +92,27 @@ impl<T> Loaded<T> {
         self.peek(i).cloned()
     }
 
+    /// The bytes loaded.
+    pub(super) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
     /// File `i` if it is loaded, without marking it.
     pub(super) fn peek(&self, i: u32) -> Option<&Arc<T>> {
         self.files.get(i as usize)?.as_ref()
     }
 
-    pub(super) fn insert(&mut self, i: u32, file: Arc<T>) {
+    /// Loads file `i`, of `size` bytes (as fetched).
+    pub(super) fn insert(&mut self, i: u32, file: Arc<T>, size: usize) {
         self.mark(i);
-        let slot = &mut self.files[i as usize];
-        if slot.is_none() {
+        let i = i as usize;
+        if self.files[i].replace(file).is_some() {
+            self.bytes -= self.sizes[i];
+        } else {
             self.count += 1;
         }
-        *slot = Some(file);
+        self.sizes[i] = size;
+        self.bytes += size;
     }
 
     fn mark(&mut self, i: u32) {
@@ -97,6 +120,7 @@ impl<T> Loaded<T> {
         if i >= self.files.len() {
             self.files.resize_with(i + 1, || None);
             self.used.resize(i + 1, 0);
+            self.sizes.resize(i + 1, 0);
         }
         self.used[i] = self.call;
     }
@@ -112,36 +136,30 @@ impl<T> Loaded<T> {
         self.files.iter().flatten().cloned().collect()
     }
 
-    /// Past `keep` files, drops the least recently used down to three quarters of `keep`
-    /// (never one the last call used); starts a new call.
+    /// Past `keep` bytes, drops the least recently used files down to three quarters of
+    /// `keep` (never one the last call used); starts a new call.
     ///
     /// Least recently used, not "all the last call did not use": once a long session
     /// passed the bound, that rule left only the last query's files, and every query after
     /// fetched and verified its shards again (on SciFact in Node, twice the query time).
-    /// Down to three quarters, so the sort runs once per quarter of `keep` new files, not
+    /// Down to three quarters, so the sort runs once per quarter of `keep` new bytes, not
     /// per query.
     fn evict(&mut self, keep: usize) {
-        if self.count > keep {
+        if self.bytes > keep {
             let target = keep - keep / 4;
-            let mut ages: Vec<u32> = (0..self.files.len())
+            // Oldest first; of one call's files (one call can load many), by ordinal.
+            let mut old: Vec<(u32, usize)> = (0..self.files.len())
                 .filter(|&i| self.files[i].is_some() && self.used[i] != self.call)
-                .map(|i| self.used[i])
+                .map(|i| (self.used[i], i))
                 .collect();
-            let drop = (self.count - target).min(ages.len());
-            if drop > 0 {
-                // The newest call among the files to drop: every file used before it goes,
-                // and of those used in it (one call can load many) as many as still must.
-                crate::sort::sort(&mut ages);
-                let cutoff = ages[drop - 1];
-                let mut left = drop;
-                for pass_cutoff in [cutoff.saturating_sub(1), cutoff] {
-                    for (file, &used) in self.files.iter_mut().zip(&self.used) {
-                        if left > 0 && used <= pass_cutoff && file.take().is_some() {
-                            self.count -= 1;
-                            left -= 1;
-                        }
-                    }
+            crate::sort::sort(&mut old);
+            for (_, i) in old {
+                if self.bytes <= target {
+                    break;
                 }
+                self.files[i] = None;
+                self.bytes -= self.sizes[i];
+                self.count -= 1;
             }
         }
         self.call += 1;
@@ -262,7 +280,9 @@ impl Sharded {
         match kind {
             FileKind::Shard => {
                 let shard = self.shard_that_fits(i, name, bytes)?;
-                self.shards.lock_ok().insert(i, Arc::new(shard));
+                self.shards
+                    .lock_ok()
+                    .insert(i, Arc::new(shard), bytes.len());
             }
             FileKind::Paths => {
                 let data: Paths = decode(kind, name, bytes)?;
@@ -292,7 +312,7 @@ impl Sharded {
                     });
                 }
                 data.restore_ids();
-                self.cards.lock_ok().insert(i, Arc::new(data));
+                self.cards.lock_ok().insert(i, Arc::new(data), bytes.len());
             }
             // The tree serves only the semantic leg, the lexicon only typo corrections, bundles
             // only long previews and lookups: a build without them refuses these files (see
@@ -485,6 +505,15 @@ impl Sharded {
         )
     }
 
+    /// Bytes loaded of shards, of bundles and of cards.
+    pub fn loaded_bytes(&self) -> [usize; 3] {
+        [
+            self.shards.lock_ok().bytes(),
+            self.bundles.lock_ok().bytes(),
+            self.cards.lock_ok().bytes(),
+        ]
+    }
+
     /// Lines of each section a card holds.
     pub(crate) fn card_lines(&self) -> u32 {
         self.dir.card_lines
@@ -522,9 +551,10 @@ impl Sharded {
         self.cards.lock_ok().all()
     }
 
-    /// Sets how many shards (and bundles) stay loaded between queries ([`KEEP_LOADED`]).
-    pub fn set_keep_loaded(&self, files: usize) {
-        self.keep_loaded.store(files, Ordering::Relaxed);
+    /// Sets how many bytes of shards (and of bundles, and of cards) stay loaded between
+    /// queries ([`KEEP_LOADED`]).
+    pub fn set_keep_loaded(&self, bytes: usize) {
+        self.keep_loaded.store(bytes, Ordering::Relaxed);
     }
 
     /// Whether files are read synchronously (natively) rather than attached by the caller.

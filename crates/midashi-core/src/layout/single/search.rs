@@ -408,5 +408,9 @@ impl Inventory for Whole {
         (0, 0)
     }
 
+    fn loaded_bytes(&self) -> [usize; 3] {
+        [0; 3]
+    }
+
     fn set_keep_loaded(&self, _: usize) {}
 }

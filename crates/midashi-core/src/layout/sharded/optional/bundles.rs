@@ -47,7 +47,9 @@ impl Sharded {
             });
         }
         data.restore_ids();
-        self.bundles.lock_ok().insert(i, Arc::new(data));
+        self.bundles
+            .lock_ok()
+            .insert(i, Arc::new(data), bytes.len());
         Ok(())
     }
 
