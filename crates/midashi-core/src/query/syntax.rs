@@ -114,6 +114,9 @@ fn parse_operators(query: &str) -> Operators {
 /// Whether the words of `phrase` occur in `text` next to each other, in order, as the
 /// analyzer reads both (stemmed, normalised; stopwords count; an identifier is one word).
 pub fn phrase_occurs(analyzer: &Analyzer, phrase: &str, text: &str) -> bool {
+    if let Some(found) = analyzer.cjk_phrase_in(phrase, text) {
+        return found;
+    }
     let wanted = words(analyzer, phrase);
     let Some(first) = wanted.first() else {
         return true;
@@ -279,6 +282,24 @@ mod tests {
                     "{:?} in {:?}", phrase, text
                 );
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// Japanese text without spaces (kanji, kana, half-width katakana that normalisation
+        /// reshapes, the long-vowel mark, punctuation, Latin letters) and phrases of a few of
+        /// its characters: the substring search for a CJK run agrees with the walk.
+        #[test]
+        fn a_cjk_run_is_found_as_the_walk_finds_it(
+            text in "[建築家のアイｱｲｶﾞガがー々。「」、aB 1]{0,24}",
+            phrase in "[建築家のアイｱｲｶﾞガがー々。aB ]{0,5}",
+        ) {
+            let a = Analyzer::new();
+            proptest::prop_assert_eq!(
+                phrase_occurs(&a, &phrase, &text),
+                plainly(&a, &phrase, &text),
+                "{:?} in {:?}", phrase, text
+            );
         }
     }
 }
