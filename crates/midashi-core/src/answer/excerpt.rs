@@ -5,22 +5,16 @@
 //! choosing. It is the window of the section's plain text that covers the most distinct
 //! matched terms (then the most matches, then the earliest), so a word that occurs only on
 //! line 40 shows line 40. A hit that matched no query word (a semantic one) shows the
-//! sentence closest to the query's words (see `closest_sentence`).
-//!
-//! The Markdown stripping is hand-written and line-based on purpose: a full CommonMark
-//! parse per result would add a parser to the browser's keyword module for a two-line
-//! string, and a section's text is already cut on line boundaries.
+//! sentence closest to the query's words (see `closest_sentence`). The plain text comes from
+//! `plain.rs`.
 use super::marks::Marker;
+use super::plain::Plain;
 use crate::analyzer::Analyzer;
 use rustc_hash::FxHashSet as HashSet;
 
 /// Width an excerpt aims at, in columns (a CJK character takes two): two lines of a result
 /// list, as Pagefind's and DocSearch's excerpts are.
 pub const EXCERPT_WIDTH: usize = 180;
-/// Most bytes of a section's plain text read for its excerpt (~200 lines of prose): a
-/// whole-document hit is not analysed to its end per result — analysing is most of what a
-/// result costs — and a word that deep is one `get` away.
-const MAX_SCAN_BYTES: usize = 16 * 1024;
 
 /// The excerpt of a result.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -49,242 +43,6 @@ pub(crate) fn excerpt(
     best_window(analyzer, &Plain::of(text, first_line, own_end_line), marker)
 }
 
-/// A section's text as a reader sees it, one string, with where each source line begins.
-#[derive(Default)]
-struct Plain {
-    text: String,
-    /// `(byte offset in text, source line)` of every line kept, in order.
-    lines: Vec<(usize, u32)>,
-    /// Where the section's own text ends in `text` (its subsections follow).
-    own_end: usize,
-}
-
-impl Plain {
-    fn of(source: &str, first_line: u32, own_end_line: u32) -> Plain {
-        let mut out = Plain {
-            own_end: usize::MAX,
-            ..Plain::default()
-        };
-        let mut front = first_line == 1 && source.starts_with("---");
-        let mut fence: Option<&str> = None;
-        let mut heading_skipped = false;
-        for (i, line) in source.lines().enumerate() {
-            if out.text.len() > MAX_SCAN_BYTES {
-                break;
-            }
-            let n = first_line.saturating_add(i as u32);
-            if n > own_end_line && out.own_end == usize::MAX {
-                out.own_end = out.text.len();
-            }
-            let t = line.trim();
-            if front {
-                // Frontmatter: the opening `---` through the closing `---` or `...`.
-                if i > 0 && (t == "---" || t == "...") {
-                    front = false;
-                }
-                continue;
-            }
-            if let Some(marker) = fence_marker(t) {
-                match fence {
-                    Some(open) if marker.starts_with(open) => fence = None,
-                    None => fence = Some(marker),
-                    Some(_) => {}
-                }
-                continue;
-            }
-            let kept = if fence.is_some() {
-                // Code as one line of words: its alignment is no help in two lines of text.
-                t.split_whitespace().collect::<Vec<_>>().join(" ")
-            } else {
-                if !heading_skipped && t.starts_with('#') {
-                    // The section's own heading: the result shows it apart.
-                    heading_skipped = true;
-                    continue;
-                }
-                match block(t) {
-                    Some(b) => inline(b),
-                    None => continue,
-                }
-            };
-            if kept.is_empty() {
-                continue;
-            }
-            heading_skipped = true;
-            if !out.text.is_empty() {
-                out.text.push(' ');
-            }
-            out.lines.push((out.text.len(), n));
-            out.text.push_str(&kept);
-        }
-        out
-    }
-
-    /// The source line of byte `at` of the text.
-    fn line_at(&self, at: usize) -> u32 {
-        let i = self.lines.partition_point(|&(o, _)| o <= at);
-        self.lines.get(i.saturating_sub(1)).map_or(0, |&(_, n)| n)
-    }
-}
-
-/// The opening characters of a code fence line (```` ``` ```` or `~~~`, three or more).
-fn fence_marker(t: &str) -> Option<&str> {
-    for c in ['`', '~'] {
-        let n = t.chars().take_while(|&x| x == c).count();
-        if n >= 3 {
-            return Some(&t[..n]);
-        }
-    }
-    None
-}
-
-/// A line without its block syntax (heading marks, quote marks, list bullets, table pipes),
-/// or `None` for a line a reader does not read (rules, table separators, link
-/// definitions, container fences).
-fn block(mut t: &str) -> Option<String> {
-    if t.chars().all(|c| matches!(c, '-' | '=' | '*' | '_' | ' ')) {
-        return None; // rules, setext underlines (and empty lines)
-    }
-    if t.starts_with(":::") || (t.starts_with('[') && t.contains("]: ")) {
-        return None;
-    }
-    if t.starts_with('|') {
-        let row = t.trim_matches('|');
-        if row
-            .chars()
-            .all(|c| matches!(c, '-' | ':' | '|' | ' ' | '\t'))
-        {
-            return None;
-        }
-        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        return Some(cells.join(" · "));
-    }
-    t = t.trim_start_matches('>').trim_start();
-    if t.starts_with('#') {
-        t = t.trim_start_matches('#').trim_start();
-        // `{#custom-id}` after a heading's words.
-        if let Some(i) = t.rfind("{#") {
-            if t.ends_with('}') {
-                t = t[..i].trim_end();
-            }
-        }
-    }
-    for bullet in ["- ", "* ", "+ "] {
-        if let Some(rest) = t.strip_prefix(bullet) {
-            t = rest;
-            break;
-        }
-    }
-    let digits = t.chars().take_while(char::is_ascii_digit).count();
-    if digits > 0 && (t[digits..].starts_with(". ") || t[digits..].starts_with(") ")) {
-        t = &t[digits + 2..];
-    }
-    for task in ["[ ] ", "[x] ", "[X] "] {
-        if let Some(rest) = t.strip_prefix(task) {
-            t = rest;
-        }
-    }
-    Some(t.to_string())
-}
-
-/// A line without its inline syntax: emphasis marks, backticks, link targets (the link's
-/// words stay), HTML tags and the commonest entities. Inside backticks only the backticks go
-/// (`Vec<T>` is code, not a tag).
-fn inline(s: String) -> String {
-    let chars: Vec<char> = s.chars().collect();
-    let mut out = String::with_capacity(s.len());
-    let mut code = false;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '`' {
-            code = !code;
-            i += 1;
-            continue;
-        }
-        if code {
-            out.push(c);
-            i += 1;
-            continue;
-        }
-        match c {
-            '\\' if i + 1 < chars.len() && chars[i + 1].is_ascii_punctuation() => {
-                out.push(chars[i + 1]);
-                i += 2;
-            }
-            '*' | '~' => i += 1,
-            '_' if chars.get(i + 1) == Some(&'_') => i += 2,
-            // `_emphasis_`: an underscore opening or closing a word (not one inside it, as
-            // in snake_case).
-            '_' if {
-                let before = i
-                    .checked_sub(1)
-                    .map(|j| chars[j])
-                    .is_some_and(char::is_alphanumeric);
-                let after = chars.get(i + 1).is_some_and(|c| c.is_alphanumeric());
-                before != after
-            } =>
-            {
-                i += 1
-            }
-            '!' if chars.get(i + 1) == Some(&'[') => i += 1,
-            ']' if matches!(chars.get(i + 1), Some('(') | Some('[')) => {
-                // `](target)` or `][ref]`: the target goes, the words before it stay.
-                let close = if chars[i + 1] == '(' { ')' } else { ']' };
-                match chars[i + 2..].iter().position(|&x| x == close) {
-                    Some(p) => i += p + 3,
-                    None => i += 1,
-                }
-            }
-            '[' => i += 1,
-            ']' => i += 1,
-            '<' if chars
-                .get(i + 1)
-                .is_some_and(|n| n.is_ascii_alphabetic() || *n == '/' || *n == '!') =>
-            {
-                match chars[i..].iter().position(|&x| x == '>') {
-                    Some(p) => {
-                        i += p + 1;
-                        out.push(' ');
-                    }
-                    None => {
-                        out.push(c);
-                        i += 1;
-                    }
-                }
-            }
-            '&' => {
-                let rest: String = chars[i..chars.len().min(i + 7)].iter().collect();
-                let entity = [
-                    ("&lt;", '<'),
-                    ("&gt;", '>'),
-                    ("&amp;", '&'),
-                    ("&quot;", '"'),
-                    ("&#39;", '\''),
-                    ("&nbsp;", ' '),
-                ]
-                .into_iter()
-                .find(|(e, _)| rest.starts_with(e));
-                match entity {
-                    Some((e, ch)) => {
-                        out.push(ch);
-                        i += e.len();
-                    }
-                    None => {
-                        out.push(c);
-                        i += 1;
-                    }
-                }
-            }
-            _ => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    // One space between words, whatever the tags and marks left.
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// Columns a character takes (CJK and other wide scripts two).
 fn width(c: char) -> usize {
     if matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6 | 0x20000..=0x3FFFD)
@@ -302,6 +60,36 @@ fn width_of(s: &str) -> usize {
     s.chars().map(width).sum()
 }
 
+/// Columns before each byte of a text, so that the width of any stretch between character
+/// boundaries is a difference: the best window tries every run of matches from every match,
+/// and measuring each one again character by character was a fifth of a Japanese query's
+/// time with excerpts (dense bigram matches). ASCII text needs no table.
+struct Columns(Option<Vec<u32>>);
+
+impl Columns {
+    fn of(text: &str) -> Self {
+        if text.is_ascii() {
+            return Columns(None);
+        }
+        let mut before = Vec::with_capacity(text.len() + 1);
+        let mut w = 0u32;
+        for c in text.chars() {
+            before.extend(std::iter::repeat_n(w, c.len_utf8()));
+            w += width(c) as u32;
+        }
+        before.push(w);
+        Columns(Some(before))
+    }
+
+    /// The width of `text[from..to]` ([`width_of`]).
+    fn between(&self, from: usize, to: usize) -> usize {
+        match &self.0 {
+            None => to - from,
+            Some(before) => (before[to] - before[from]) as usize,
+        }
+    }
+}
+
 /// The window of `plain` covering the most distinct terms of `terms`.
 fn best_window(analyzer: &Analyzer, plain: &Plain, marker: &Marker<'_>) -> Excerpt {
     let text = plain.text.as_str();
@@ -311,11 +99,12 @@ fn best_window(analyzer: &Analyzer, plain: &Plain, marker: &Marker<'_>) -> Excer
     let own = matched.iter().take_while(|m| m.0 < plain.own_end).count();
     let starts = if own > 0 { own } else { matched.len() };
     let mut best: Option<(usize, usize, usize, usize)> = None; // (distinct, count, a, b)
+    let columns = Columns::of(text);
     for a in 0..starts {
         let mut seen: Vec<&str> = Vec::new();
         let mut b = a;
         while b < matched.len()
-            && width_of(&text[matched[a].0..matched[b].1]) <= EXCERPT_WIDTH * 3 / 4
+            && columns.between(matched[a].0, matched[b].1) <= EXCERPT_WIDTH * 3 / 4
         {
             if !seen.contains(&matched[b].2) {
                 seen.push(matched[b].2);
@@ -595,5 +384,24 @@ mod tests {
         assert!(e.highlights.is_empty());
         assert!(width_of(&e.text) <= EXCERPT_WIDTH + 2, "{}", e.text);
         assert!(e.text.starts_with("検索"));
+    }
+
+    proptest::proptest! {
+        /// The column table measures every stretch between character boundaries as
+        /// `width_of` does, in ASCII, CJK, wide and mixed text.
+        #[test]
+        fn columns_measure_as_width_of(text in "[a .検索ｶ가…é😀]{0,24}") {
+            let columns = Columns::of(&text);
+            let bounds: Vec<usize> = text
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain(std::iter::once(text.len()))
+                .collect();
+            for (k, &from) in bounds.iter().enumerate() {
+                for &to in &bounds[k..] {
+                    proptest::prop_assert_eq!(columns.between(from, to), width_of(&text[from..to]));
+                }
+            }
+        }
     }
 }

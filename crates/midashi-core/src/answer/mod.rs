@@ -8,6 +8,7 @@
 pub mod excerpt;
 pub mod hit;
 pub mod marks;
+mod plain;
 pub mod quote;
 
 use crate::rank::fusion::Fusion;

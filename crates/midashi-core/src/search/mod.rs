@@ -5,6 +5,7 @@
 //! The result types are in [`crate::answer`]; the semantic leg in [`semantic`] (feature
 //! `semantic`); opening a single-file index in [`single_file`] (feature `single-file`).
 mod facets;
+mod inventory;
 pub mod needs;
 mod operators;
 mod planned;
@@ -170,31 +171,6 @@ impl SearchIndex {
         }
     }
 
-    /// A sharded index's loaded shards and bundles (`(0, 0)` for a single-file index).
-    pub fn loaded_parts(&self) -> (usize, usize) {
-        self.store.inventory().loaded_parts()
-    }
-
-    /// A sharded index's loaded bytes of shards, of bundles and of cards (as fetched; zeros
-    /// for a single-file index): what [`SearchIndex::set_keep_loaded`] bounds.
-    pub fn loaded_bytes(&self) -> [usize; 3] {
-        self.store.inventory().loaded_bytes()
-    }
-
-    /// The files a sharded index has loaded, in an order [`SearchIndex::attach_file`] takes
-    /// them in: attached to a fresh instance, they carry the state over (the sections of the
-    /// results shown, for lookups by id). Empty for a single-file index.
-    pub fn loaded_files(&self) -> Vec<String> {
-        self.store.layout().loaded_files()
-    }
-
-    /// Bounds the bytes of shards, of bundles and of cards a sharded index keeps loaded
-    /// between queries (default [`crate::layout::sharded::KEEP_LOADED`]); no effect on a
-    /// single-file index.
-    pub fn set_keep_loaded(&mut self, bytes: usize) {
-        self.store.inventory().set_keep_loaded(bytes)
-    }
-
     /// How long a keyword query's posting lists must be, in times the page's depth (200
     /// sections for a first page), before its first results are found without ranking
     /// every candidate ([`crate::rank::topk`]; default 10): shorter ones cost little to rank
@@ -235,11 +211,6 @@ impl SearchIndex {
     /// The attached vectors, if any.
     pub fn vectors(&self) -> Option<&VectorsData> {
         self.vectors.as_ref()
-    }
-
-    /// A section's document path and anchor, by ordinal (what vector rows point at).
-    pub fn section_place(&self, section: u32) -> Option<(String, Option<String>)> {
-        self.store.inventory().section_place(section)
     }
 
     /// Whether semantic search can run (vectors attached).
@@ -596,11 +567,5 @@ impl SearchIndex {
     /// Number of sections.
     pub fn section_count(&self) -> usize {
         self.store.layout().section_count()
-    }
-
-    /// Every document's path and title, in path order (a sharded index reads every bundle
-    /// its source can give).
-    pub fn documents(&self) -> Vec<(String, String)> {
-        self.store.inventory().documents()
     }
 }
