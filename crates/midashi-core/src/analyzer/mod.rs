@@ -640,18 +640,11 @@ impl<'a> Walker<'a, '_, '_, '_, '_> {
     /// One word or compound at `buf[s..e]`: the whole word and its identifier parts, at one
     /// position.
     fn compound(&mut self, s: usize, e: usize) {
-        let buf: &'a str = self.buf;
-        let w = &buf[s..e];
+        let w = &self.buf[s..e];
         if w.len() > MAX_TERM_BYTES {
             self.oversize(s, e);
             return;
         }
-        self.analyse_compound(s, e);
-    }
-
-    /// [`Walker::compound`] for a word of at most [`MAX_TERM_BYTES`], analysed.
-    fn analyse_compound(&mut self, s: usize, e: usize) {
-        let w = &self.buf[s..e];
         let has_sep = w.bytes().any(is_sep);
         let camel = camel_parts(self.buf, s, e);
         let whole = self.piece(s, e, !has_sep, false);
