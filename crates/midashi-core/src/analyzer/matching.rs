@@ -1,13 +1,16 @@
 //! Finding a query's terms in a page of results' texts ([`Analyzer::matches`]): what marks
 //! the words of previews and excerpts.
 //!
-//! Why a memo of whole words: analysing the ten texts of a page of results (each preview and
-//! excerpt) was five sixths of a SciFact query's time with excerpts, and most of their words
-//! recur. A word (a compound, as the walk cuts it) gives the same pieces wherever it stands,
-//! so what it matched is kept by its text and read back the next time, instead of
-//! lower-casing, splitting and stemming it again. Only where the normalised text's offsets
-//! are the original's ([`super::normalize::Normalized::identity`]), so that a match lies at
-//! the same distance from its word's start wherever the word occurs.
+//! Why a memo: analysing the ten texts of a page of results (each preview and excerpt) was
+//! five sixths of a SciFact query's time with excerpts, and most of their words recur. ASCII
+//! text is cut into runs at the bytes that no word-boundary rule joins to anything and no
+//! compound crosses ([`apart`]: spaces, line breaks, brackets, quotes …). A run gives the
+//! same terms wherever it stands, so what it matched is kept by its text and read back the
+//! next time, instead of cutting, lower-casing, splitting and stemming it again. Only where
+//! the normalised text's offsets are the original's
+//! ([`super::normalize::Normalized::identity`]), so that a match lies at the same distance
+//! from its run's start wherever the run occurs. Stems are kept longer, from query to query
+//! ([`MatchMemo::with_stems`]): they do not depend on the query's terms.
 use super::{walk_into, Analyzer, Language, Piece, Sink, StemMemo};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -32,9 +35,10 @@ pub(super) fn apart(b: u8) -> bool {
 /// Per run read: its matches, as offsets from its start, with their terms.
 type Runs<'t> = HashMap<Box<str>, Box<[(u16, u16, &'t str)]>>;
 
-/// What one query's matching has learnt under one language's rules: the stems worked out,
-/// and per word read, where in it the query's terms are. One per query (the terms are part
-/// of what it remembers); emptied when a text of another language is matched.
+/// What one query's matching has learnt: the stems worked out (per language), and per run
+/// read under the current text's language, where in it the query's terms are. One per query
+/// (the terms are part of what the runs remember); the runs are emptied when a text of
+/// another language is matched.
 #[derive(Default)]
 pub struct MatchMemo<'t> {
     lang: Option<Language>,
