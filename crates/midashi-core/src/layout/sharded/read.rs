@@ -20,8 +20,8 @@ pub type FileSource = Box<dyn Fn(&str) -> Result<Vec<u8>> + Send + Sync>;
 
 /// Loaded shards, bundles or cards beyond this many bytes (of each kind, as fetched) are
 /// dropped, least recently used first, when the next query starts, so a long session's
-/// memory stays bounded: 36 MB at most, about what FlexSearch holds for SciFact's 5k
-/// abstracts. A dropped file is fetched again if needed.
+/// memory stays bounded: 36 MB at most, plus what one query reads. A dropped file is
+/// fetched again if needed.
 ///
 /// Bytes, not files: the bound was 384 files of each kind, and SciFact's 551 shards (2.7 MB)
 /// and 1,296 cards (9 MB) went round it: asking its 300 queries again and again in Node took
