@@ -41,6 +41,12 @@ fn build_reports_and_search_quotes_sections() {
     let report = String::from_utf8_lossy(&o.stdout);
     assert!(report.contains("Indexed 4 documents"), "{report}");
     assert!(report.contains("terms"), "{report}");
+    // An index of Markdown gets no widget beside it: the report says how to get one.
+    assert!(
+        report.contains("not written beside an index of Markdown") && report.contains("--site"),
+        "{report}"
+    );
+    assert!(!out.join("midashi.js").exists());
 
     let o = run(bin()
         .arg("search")

@@ -475,6 +475,14 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
             if let Some(docs) = &kept_docs {
                 llms_for_built_site(input, &index_dir, docs, args)?;
             }
+        } else if kind == InputKind::Markdown {
+            // Only a built site's folder and --site get the widget's files beside the index: a
+            // page of one's own that loads /search/midashi.js from this folder would find none.
+            println!(
+                "  note: the search box's files (midashi.js, wasm/) are not written beside an \
+                 index of Markdown; for a page of your own add --site, or import \
+                 \"midashi/widget\" from the npm package"
+            );
         }
     }
     let m = &output.manifest;
