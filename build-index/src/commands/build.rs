@@ -476,8 +476,7 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
                 llms_for_built_site(input, &index_dir, docs, args)?;
             }
         } else if kind == InputKind::Markdown {
-            // Only a built site's folder and --site get the widget's files beside the index: a
-            // page of one's own that loads /search/midashi.js from this folder would find none.
+            // Only a built site's folder and --site get the widget's files beside the index.
             println!(
                 "  note: the search box's files (midashi.js, wasm/) are not written beside an \
                  index of Markdown; for a page of your own add --site, or import \
