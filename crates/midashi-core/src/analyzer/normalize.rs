@@ -71,6 +71,24 @@ impl<'a> Normalized<'a> {
                 i += c.len_utf8();
                 continue;
             }
+            if let Some(ascii) = wide_ascii(c) {
+                if chars
+                    .next()
+                    .is_none_or(|n| n.is_ascii() || stable(n) || wide_ascii(n).is_some())
+                {
+                    // Full-width ASCII and the ideographic space (（） in most Japanese prose):
+                    // NFKC's mapping, without asking the host. A shorter char, so the
+                    // segment is one cluster, as the host's answer would have made it.
+                    segs.push(Seg {
+                        norm: out.len(),
+                        orig: i,
+                        ident: false,
+                    });
+                    out.push(ascii);
+                    i += c.len_utf8();
+                    continue;
+                }
+            }
             let cluster = &rest[..cluster_len(rest)];
             let start = out.len();
             for n in super::host_unicode::nfkc(cluster).chars() {
@@ -206,12 +224,23 @@ fn starts_cluster(c: char) -> bool {
 pub(super) fn stable(c: char) -> bool {
     matches!(c,
         '\u{3041}'..='\u{3096}'     // hiragana
-        | '\u{30A1}'..='\u{30FA}'   // katakana
-        | '\u{30FC}'                // ー
-        | '\u{3001}'..='\u{3002}'   // 、。
-        | '\u{300C}'..='\u{300F}'   // 「」『』
+        | '\u{30A1}'..='\u{30FC}'   // katakana, ・ and ー
+        | '\u{3001}'..='\u{3003}'   // 、。〃
+        | '\u{3005}'..='\u{3011}'   // 々〆〇 and the brackets 〈〉《》「」『』【】
+        | '\u{3014}'..='\u{301F}'   // 〔〕〖〗〘〙〚〛〜〝〞〟
         | '\u{4E00}'..='\u{9FFF}'   // CJK unified ideographs
         | '\u{3400}'..='\u{4DBF}') // extension A
+}
+
+/// What NFKC makes of a full-width ASCII character (U+FF01..U+FF5E) or the ideographic space:
+/// the ASCII one. Nothing composes with either, and an ASCII char composes with a following
+/// mark only, which callers rule out.
+fn wide_ascii(c: char) -> Option<char> {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
+        '\u{3000}' => Some(' '),
+        _ => None,
+    }
 }
 
 /// The per-character folds applied after NFKC.
@@ -262,6 +291,39 @@ mod tests {
         }
     }
 
+    /// The characters the fast paths map without asking NFKC: each is what NFKC makes of it,
+    /// is a starter (combining class 0), and has NFKC quick check "yes", which no character
+    /// that composes with the one before it has.
+    #[test]
+    fn fast_path_characters_are_what_nfkc_makes_of_them() {
+        use unicode_normalization::char::canonical_combining_class;
+        use unicode_normalization::{is_nfkc_quick, IsNormalized};
+        let mut n = 0;
+        for c in (0u32..0x11_0000).filter_map(char::from_u32) {
+            let mapped = if stable(c) {
+                c
+            } else if let Some(a) = wide_ascii(c) {
+                a
+            } else {
+                continue;
+            };
+            assert_eq!(
+                whole(&c.to_string()),
+                fold_kana(mapped).to_string(),
+                "{c:?}"
+            );
+            assert_eq!(canonical_combining_class(c), 0, "{c:?}");
+            let quick = is_nfkc_quick(std::iter::once(c));
+            if stable(c) {
+                assert_eq!(quick, IsNormalized::Yes, "{c:?}");
+            } else {
+                assert_ne!(quick, IsNormalized::Maybe, "{c:?}");
+            }
+            n += 1;
+        }
+        assert!(n > 27_000, "{n}");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(1024))]
 
@@ -273,7 +335,7 @@ mod tests {
 
         #[test]
         fn clusters_normalise_like_the_whole_text_near_composing_chars(
-            s in "[a-zA-Zé ÀΣςАяぁ-んァ-ヶｦ-ﾟ一-龥\u{300}-\u{36f}\u{483}-\u{489}\u{3099}\u{309a}\u{302a}-\u{302f}\u{b3e}\u{b47}Ａ-Ｚ가-힣ᄀ-ᇿ\u{ffa0}-\u{ffdc}\u{2100}-\u{218f}\u{2460}-\u{24ff}\u{3130}-\u{318f}\u{3200}-\u{33ff}\u{20d0}-\u{20ff}]{0,40}"
+            s in "[a-zA-Zé ÀΣςАяぁ-んァ-ヶ・ー々〆〇〈-】〔-〟（）：！～\u{3000}ｦ-ﾟ一-龥\u{300}-\u{36f}\u{483}-\u{489}\u{3099}\u{309a}\u{302a}-\u{302f}\u{b3e}\u{b47}Ａ-Ｚ가-힣ᄀ-ᇿ\u{ffa0}-\u{ffdc}\u{2100}-\u{218f}\u{2460}-\u{24ff}\u{3130}-\u{318f}\u{3200}-\u{33ff}\u{20d0}-\u{20ff}]{0,40}"
         ) {
             let n = Normalized::new(&s);
             prop_assert_eq!(n.text.as_ref(), whole(&s));
