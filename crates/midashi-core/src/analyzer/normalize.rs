@@ -64,30 +64,28 @@ impl<'a> Normalized<'a> {
             let rest = &text[i..];
             let mut chars = rest.chars();
             let Some(c) = chars.next() else { break };
-            if stable(c) && chars.next().is_none_or(|n| n.is_ascii() || stable(n)) {
-                // Nothing can combine with it: map the one char directly (same UTF-8 length).
+            // Nothing can compose with `c`: the next char is one that never composes with the
+            // one before it (or there is none).
+            let alone = chars.next().is_none_or(joins_nothing);
+            if alone && (c.is_ascii() || stable(c)) {
+                // Map the one char directly (same UTF-8 length).
                 mark_ident(&mut segs, &out, i);
                 out.push(fold_kana(c));
                 i += c.len_utf8();
                 continue;
             }
-            if let Some(ascii) = wide_ascii(c) {
-                if chars
-                    .next()
-                    .is_none_or(|n| n.is_ascii() || stable(n) || wide_ascii(n).is_some())
-                {
-                    // Full-width ASCII and the ideographic space (（） in most Japanese prose):
-                    // NFKC's mapping, without asking the host. A shorter char, so the
-                    // segment is one cluster, as the host's answer would have made it.
-                    segs.push(Seg {
-                        norm: out.len(),
-                        orig: i,
-                        ident: false,
-                    });
-                    out.push(ascii);
-                    i += c.len_utf8();
-                    continue;
-                }
+            if let Some(ascii) = wide_ascii(c).filter(|_| alone) {
+                // Full-width ASCII and the ideographic space (（） in most Japanese prose):
+                // NFKC's mapping, without asking the host. A shorter char, so the segment
+                // is one cluster, as the host's answer would have made it.
+                segs.push(Seg {
+                    norm: out.len(),
+                    orig: i,
+                    ident: false,
+                });
+                out.push(ascii);
+                i += c.len_utf8();
+                continue;
             }
             let cluster = &rest[..cluster_len(rest)];
             let start = out.len();
@@ -230,6 +228,12 @@ pub(super) fn stable(c: char) -> bool {
         | '\u{3014}'..='\u{301F}'   // 〔〕〖〗〘〙〚〛〜〝〞〟
         | '\u{4E00}'..='\u{9FFF}'   // CJK unified ideographs
         | '\u{3400}'..='\u{4DBF}') // extension A
+}
+
+/// Whether `c` never composes with the char before it, nor moves before it: ASCII, the
+/// [`stable`] chars, full-width ASCII (each a starter whose NFKC quick check is "yes").
+fn joins_nothing(c: char) -> bool {
+    c.is_ascii() || stable(c) || wide_ascii(c).is_some()
 }
 
 /// What NFKC makes of a full-width ASCII character (U+FF01..U+FF5E) or the ideographic space:
