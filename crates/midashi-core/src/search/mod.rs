@@ -411,7 +411,10 @@ impl SearchIndex {
             crate::sort::sort(&mut wanted);
             wanted.dedup();
             if !wanted.is_empty() {
-                let query_len = analyzer.analyze(query).len();
+                // Counted, not analysed into tokens (a string each: 35 for a Japanese
+                // question's bigrams).
+                let mut query_len = 0;
+                analyzer.visit_terms(query, &mut |_, _| query_len += 1);
                 let lifted = store.lift(analyzer, &mut ranked, &wanted, query_len, facts)?;
                 places = anchored(&ranked, &lifted);
             }

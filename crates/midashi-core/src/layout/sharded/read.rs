@@ -393,8 +393,13 @@ impl Sharded {
     }
 
     pub(super) fn shard(&self, i: u32) -> Option<Arc<LoadedShard>> {
-        let hash = self.dir.shards.get(i as usize)?.name_hash();
-        self.loaded_or_fetched(&self.shards, i, || FileKind::Shard.name_for_hash(hash))
+        let shard = self.dir.shards.get(i as usize)?;
+        // The name (a hash of the shard's first term) only to fetch it: a query asks for
+        // its shards once per term and per list, and hashing each time was 2 % of a
+        // JSQuAD query.
+        self.loaded_or_fetched(&self.shards, i, || {
+            FileKind::Shard.name_for_hash(shard.name_hash())
+        })
     }
 
     pub(super) fn lexicon(&self) -> Option<Arc<LoadedLexicon>> {
