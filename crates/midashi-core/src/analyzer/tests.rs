@@ -509,6 +509,24 @@ fn scripts_without_spaces_are_searchable() {
     }
 }
 
+/// The characters of the Latin, Greek and Cyrillic scripts taken as their own lower case
+/// are: each lower-cases to itself, and each is one that normalising keeps as it is (so a
+/// word of them needs neither the host's lower case nor its NFKC again).
+#[test]
+fn characters_taken_as_lower_case_are() {
+    let mut n = 0;
+    for c in (0u32..0x11_0000)
+        .filter_map(char::from_u32)
+        .filter(|&c| super::normalize::own_lower_case(c))
+    {
+        let s = c.to_string();
+        assert_eq!(s.to_lowercase(), s, "{c:?}");
+        assert_eq!(super::normalize::Normalized::new(&s).text, s, "{c:?}");
+        n += 1;
+    }
+    assert!(n > 200, "{n}");
+}
+
 /// The characters taken as caseless without asking for their lower case have none: every
 /// one lower-cases (and upper-cases) to itself.
 #[test]
