@@ -57,6 +57,8 @@ mod host_unicode;
 mod language;
 mod matching;
 mod normalize;
+#[cfg_attr(not(feature = "scripts"), path = "scripts_off.rs")]
+mod scripts;
 mod segment;
 #[cfg_attr(not(feature = "languages"), path = "snowball_off.rs")]
 mod snowball;
@@ -363,7 +365,7 @@ fn lowercase(w: &str) -> String {
 /// Whether `w` is its own lower case by a rule of thumb that needs no table: lower-case
 /// ASCII and kana, CJK ideographs and their punctuation (no case), and the lower-case
 /// letters and punctuation of the Latin, Greek and Cyrillic scripts
-/// ([`normalize::own_lower_case`]). Why: the browser build asks its JS host to lower-case
+/// ([`scripts::own_lower_case`]). Why: the browser build asks its JS host to lower-case
 /// anything else, a call per word — of Japanese text, which was most of marking or
 /// phrase-checking such a page in wasm, and of a French or German page's every word with
 /// an accent (~280 calls a query with excerpts on Vue's French docs).
@@ -371,7 +373,7 @@ fn caseless(w: &str) -> bool {
     w.chars().all(|c| {
         (c.is_ascii() && !c.is_ascii_uppercase())
             || normalize::stable(c)
-            || normalize::own_lower_case(c)
+            || scripts::own_lower_case(c)
     })
 }
 

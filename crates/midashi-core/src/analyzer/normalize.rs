@@ -233,9 +233,10 @@ fn joins_nothing(c: char) -> bool {
 }
 
 /// What normalising makes of `c` (NFKC, then [`fold_char`]) when nothing follows that can
-/// compose with it, for the characters of the scripts most docs are written in; `None`:
-/// ask NFKC. The ranges are written out rather than read from Unicode's tables, which
-/// the browser build leaves out; a test checks each against NFKC.
+/// compose with it: ASCII, the [`stable`] CJK set, full-width ASCII, and the Latin, Greek and
+/// Cyrillic characters of `scripts.rs` (feature `scripts`); `None`: ask NFKC. Written out
+/// rather than read from Unicode's tables, which the browser build leaves out; a test checks
+/// each against NFKC.
 fn direct(c: char) -> Option<char> {
     if c.is_ascii() || stable(c) {
         return Some(fold_kana(c));
@@ -244,72 +245,8 @@ fn direct(c: char) -> Option<char> {
         // Full-width ASCII and the ideographic space (（） in most Japanese prose): ASCII.
         '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
         '\u{3000}' => Some(' '),
-        // Accented Latin letters, Greek and Cyrillic (each precomposed, so NFKC keeps it),
-        // Latin-1's and general punctuation, without the characters NFKC decomposes
-        // (`ª ² ´ µ ¸ ¹ º ¼ ½ ¾`, `Ĳ ĳ Ŀ ŀ ŉ ſ`, the Latin digraphs, `‑ … ‼`, the primes …).
-        '\u{A1}'..='\u{A7}'
-        | '\u{A9}'
-        | '\u{AB}'..='\u{AE}'
-        | '\u{B0}'..='\u{B1}'
-        | '\u{B6}'..='\u{B7}'
-        | '\u{BB}'
-        | '\u{BF}'..='\u{131}'
-        | '\u{134}'..='\u{13E}'
-        | '\u{141}'..='\u{148}'
-        | '\u{14A}'..='\u{17E}'
-        | '\u{180}'..='\u{1C3}'
-        | '\u{1CD}'..='\u{1F0}'
-        | '\u{1F4}'..='\u{24F}'
-        | '\u{386}'
-        | '\u{388}'..='\u{38A}'
-        | '\u{38C}'
-        | '\u{38E}'..='\u{3A1}'
-        | '\u{3A3}'..='\u{3CE}'
-        | '\u{400}'..='\u{45F}'
-        | '\u{2010}'
-        | '\u{2012}'..='\u{2016}'
-        | '\u{2018}'..='\u{2023}'
-        | '\u{2027}'
-        | '\u{2030}'
-        | '\u{2032}'
-        | '\u{2035}'
-        | '\u{2039}'..='\u{203A}' => Some(fold_char(c)),
+        c if super::scripts::nfkc_keeps(c) => Some(fold_char(c)),
         _ => None,
-    }
-}
-
-/// Whether `c` is a lower-case letter or a mark of punctuation, of those [`direct`] maps to
-/// themselves: its own lower case wherever it stands (no context rule of Unicode's lower
-/// case applies to one: the final sigma is a rule for `Σ`). Latin Extended-A alternates
-/// capital and small letter, an odd or an even code point by stretch.
-pub(super) fn own_lower_case(c: char) -> bool {
-    let odd = c as u32 % 2 == 1;
-    match c {
-        '\u{A1}'..='\u{A7}'
-        | '\u{A9}'
-        | '\u{AB}'..='\u{AE}'
-        | '\u{B0}'..='\u{B1}'
-        | '\u{B6}'..='\u{B7}'
-        | '\u{BB}'
-        | '\u{BF}'
-        | '\u{D7}'
-        | '\u{DF}'..='\u{F6}'
-        | '\u{F7}'..='\u{FF}'
-        | '\u{138}'
-        | '\u{3AC}'..='\u{3CE}'
-        | '\u{430}'..='\u{45F}'
-        | '\u{2010}'
-        | '\u{2012}'..='\u{2016}'
-        | '\u{2018}'
-        | '\u{201A}'..='\u{2023}'
-        | '\u{2027}'
-        | '\u{2030}'
-        | '\u{2032}'
-        | '\u{2035}'
-        | '\u{2039}'..='\u{203A}' => true,
-        '\u{101}'..='\u{131}' | '\u{135}'..='\u{137}' | '\u{14B}'..='\u{177}' => odd,
-        '\u{13A}'..='\u{13E}' | '\u{142}'..='\u{148}' | '\u{17A}'..='\u{17E}' => !odd,
-        _ => false,
     }
 }
 

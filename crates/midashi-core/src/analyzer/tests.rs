@@ -517,7 +517,7 @@ fn characters_taken_as_lower_case_are() {
     let mut n = 0;
     for c in (0u32..0x11_0000)
         .filter_map(char::from_u32)
-        .filter(|&c| super::normalize::own_lower_case(c))
+        .filter(|&c| super::scripts::own_lower_case(c))
     {
         let s = c.to_string();
         assert_eq!(s.to_lowercase(), s, "{c:?}");
