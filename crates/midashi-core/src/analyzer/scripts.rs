@@ -47,37 +47,21 @@ pub(super) fn nfkc_keeps(c: char) -> bool {
         | '\u{2039}'..='\u{203A}')
 }
 
-/// Whether `c` is a lower-case letter or a mark of punctuation, of those [`direct`] maps to
-/// themselves: its own lower case wherever it stands (no context rule of Unicode's lower
-/// case applies to one: the final sigma is a rule for `Σ`). Latin Extended-A alternates
-/// capital and small letter, an odd or an even code point by stretch.
+/// Whether `c` is a lower-case letter or a mark of punctuation of those [`nfkc_keeps`]
+/// knows: its own lower case wherever it stands (no context rule of Unicode's lower case
+/// applies to one: the final sigma is a rule for `Σ`). Latin Extended-A alternates capital
+/// and small letter, an odd or an even code point by stretch; Latin Extended-B, which does
+/// not keep to one rule, is left to the host.
 pub(super) fn own_lower_case(c: char) -> bool {
     let odd = c as u32 % 2 == 1;
-    match c {
-        '\u{A1}'..='\u{A7}'
-        | '\u{A9}'
-        | '\u{AB}'..='\u{AE}'
-        | '\u{B0}'..='\u{B1}'
-        | '\u{B6}'..='\u{B7}'
-        | '\u{BB}'
-        | '\u{BF}'
-        | '\u{D7}'
-        | '\u{DF}'..='\u{F6}'
-        | '\u{F7}'..='\u{FF}'
-        | '\u{138}'
-        | '\u{3AC}'..='\u{3CE}'
-        | '\u{430}'..='\u{45F}'
-        | '\u{2010}'
-        | '\u{2012}'..='\u{2016}'
-        | '\u{2018}'
-        | '\u{201A}'..='\u{2023}'
-        | '\u{2027}'
-        | '\u{2030}'
-        | '\u{2032}'
-        | '\u{2035}'
-        | '\u{2039}'..='\u{203A}' => true,
-        '\u{101}'..='\u{131}' | '\u{135}'..='\u{137}' | '\u{14B}'..='\u{177}' => odd,
-        '\u{13A}'..='\u{13E}' | '\u{142}'..='\u{148}' | '\u{17A}'..='\u{17E}' => !odd,
-        _ => false,
-    }
+    nfkc_keeps(c)
+        && match c {
+            // Punctuation and signs, which have no case.
+            '\u{A1}'..='\u{BF}' | '\u{D7}' | '\u{2010}'..='\u{203A}' => true,
+            // Small letters: Latin-1's (and ÷), Greek's, Cyrillic's.
+            '\u{DF}'..='\u{FF}' | '\u{138}' | '\u{3AC}'..='\u{3CE}' | '\u{430}'..='\u{45F}' => true,
+            '\u{101}'..='\u{137}' | '\u{14B}'..='\u{177}' => odd,
+            '\u{13A}'..='\u{148}' | '\u{17A}'..='\u{17E}' => !odd,
+            _ => false,
+        }
 }
