@@ -40,6 +40,10 @@ pub(crate) struct Sums {
     pub(crate) best: Scratch,
     /// An alternative's sum of its terms per section.
     pub(crate) alt: Scratch,
+    /// The essential lists' kept postings (section, weighted score), when a bounded query
+    /// walks them first to find their sections ([`crate::rank::pipeline`]): added up from
+    /// here instead of walked again.
+    pub(crate) kept: Vec<(u32, f32)>,
 }
 
 impl Sums {
@@ -47,6 +51,7 @@ impl Sums {
         self.totals.clear();
         self.best.clear();
         self.alt.clear();
+        self.kept.clear();
     }
 }
 
