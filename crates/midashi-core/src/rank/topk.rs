@@ -244,6 +244,19 @@ impl Below {
     }
 }
 
+/// The `k`-th largest positive total of `ranked` (`None` when fewer are positive): a θ that
+/// `k` sections reach, for a query whose postings were all kept but whose candidates are
+/// many. Those below it are then left out as below a bound's θ — sorted, grouped and
+/// collapsed only if the page's checks ([`settled`]) ask for them.
+pub(crate) fn kth_total(ranked: &[(u32, f32)], k: usize) -> Option<f32> {
+    let mut totals: Vec<f32> = ranked.iter().map(|r| r.1).filter(|&v| v > 0.0).collect();
+    if k == 0 || totals.len() < k {
+        return None;
+    }
+    let (_, kth, _) = totals.select_nth_unstable_by(k - 1, |a, b| b.total_cmp(a));
+    Some(*kth)
+}
+
 /// Whether the page (`offset`, `limit`) of a query whose postings below θ were left out
 /// (`below`) is the page ranking every candidate gives: it is full, no section left out
 /// takes the place of a bare section shown before the page ends, and none is a version of
