@@ -357,6 +357,20 @@ mod tests {
     }
 
     #[test]
+    fn the_kth_total_counts_ties_and_only_positive_totals() {
+        let ranked = [(0, 3.0), (1, 0.0), (2, 5.0), (3, 3.0), (4, 1.0), (5, -0.0)];
+        assert_eq!(kth_total(&ranked, 1), Some(5.0));
+        // Two sections reach 3: the second and third best are both 3.
+        assert_eq!(kth_total(&ranked, 2), Some(3.0));
+        assert_eq!(kth_total(&ranked, 3), Some(3.0));
+        assert_eq!(kth_total(&ranked, 4), Some(1.0));
+        // Zero totals are no candidates: a fifth does not exist.
+        assert_eq!(kth_total(&ranked, 5), None);
+        assert_eq!(kth_total(&ranked, 0), None);
+        assert_eq!(kth_total(&[], 1), None);
+    }
+
+    #[test]
     fn the_count_is_the_distinct_families_and_sections_with_text() {
         let seen = site();
         let mut below = Below::new(6, true);
