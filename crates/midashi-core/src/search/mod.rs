@@ -385,14 +385,9 @@ impl SearchIndex {
             // their own k-th best total, and those below it are left out as below
             // (`topk::kth_total`: sorting and grouping a typed prefix's ninety thousand
             // candidates was a fifth of its keystroke's time, for a page of five).
-            let mut counted_after = false;
             let theta = match &pruning {
-                Some(p) if below.any() => {
-                    at_least = below.at_least(touched.iter().map(|r| r.0), facts);
-                    p.theta
-                }
+                Some(p) if below.any() => p.theta,
                 _ if lists.is_some() && touched.len() >= k.saturating_mul(self.bound_from) => {
-                    counted_after = true;
                     topk::kth_total(&touched, k).unwrap_or(0.0)
                 }
                 _ => 0.0,
@@ -414,7 +409,9 @@ impl SearchIndex {
                     }
                 }
             }
-            if counted_after && below.any() {
+            // Counted once, after every left-out section is noted (the count reads them all
+            // and every candidate, so it is the same before or after the notes above).
+            if below.any() {
                 at_least = below.at_least(touched.iter().map(|r| r.0), facts);
             }
             store.ready()?;
