@@ -62,6 +62,9 @@ pub struct EmbedReport {
     /// The shipped copy: the model's bytes, the shipped graph's, and whether its weights are
     /// 4-bit.
     pub shipped: Option<(usize, usize, bool)>,
+    /// Whether the shipped copy's encoder file came from the cache (prepared by an earlier
+    /// build of the same folder from the same inputs).
+    pub prepared_from_cache: bool,
 }
 
 /// The texts a section is embedded as: passages of its text, each led by `Title > H1 > H2`.
@@ -174,13 +177,18 @@ pub fn model_info(embedder: &Embedder) -> ModelInfo {
 /// no longer evict each other's vectors.
 fn cache_path(cache_dir: &Path, info: &ModelInfo, site: &Path) -> PathBuf {
     let key = model_key(info);
-    let site = std::fs::canonicalize(site).unwrap_or_else(|_| site.to_path_buf());
-    let site = xxhash_rust::xxh3::xxh3_64(site.to_string_lossy().as_bytes());
+    let site = site_key(site);
     cache_dir.join(format!("embeddings-{key}-{site:016x}.bin"))
 }
 
+/// A docs folder's part of a cache file name: its canonical path, hashed.
+pub fn site_key(site: &Path) -> u64 {
+    let site = std::fs::canonicalize(site).unwrap_or_else(|_| site.to_path_buf());
+    xxhash_rust::xxh3::xxh3_64(site.to_string_lossy().as_bytes())
+}
+
 /// The model's part of a cache file name: its hash, else its name.
-fn model_key(info: &ModelInfo) -> &str {
+pub fn model_key(info: &ModelInfo) -> &str {
     if info.sha256.is_empty() {
         &info.name
     } else {

@@ -13,18 +13,25 @@ use midashi_embed::{Embedder, ModelConfig, WeightBits};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 /// The copy of the model an index ships for `passages` (trimmed, prepared, 4-bit where
 /// that holds) and its [`ModelInfo`]. Vectors and their cache come from the whole model (the
 /// site's text embeds the same with either); queries use the shipped copy, in every surface
 /// and in `eval` (`report.query_embedder`), and the noise floor of `vectors` is measured with
 /// it.
+///
+/// The prepared copy is kept in `cache_dir`, one file per model and docs folder: preparing
+/// it (the 4-bit rounding against the calibration text) was most of a rebuild's time — 15 of
+/// the 15.4 s of this repository's docs with every vector cached.
 pub fn ship_model(
     passages: &[Vec<String>],
     embedder: &Embedder,
     files: ModelFiles,
     vectors: &mut VectorsData,
     report: &mut EmbedReport,
+    cache_dir: &Path,
+    site: &Path,
 ) -> Result<(ModelFiles, ModelInfo)> {
     let whole = files.onnx.len();
     let (files, new_ids) = match trim_for_site(passages, embedder, &files)? {
@@ -35,7 +42,10 @@ pub fn ship_model(
         None => (files, None),
     };
     let calibration = calibration(passages, embedder, new_ids.as_deref());
-    let shipped = prepared_for_browser(files, WeightBits::default(), &calibration)?;
+    let cache = PreparedCache::new(cache_dir, embedder, site);
+    let (shipped, from_cache) =
+        prepared_for_browser(files, WeightBits::default(), &calibration, Some(&cache))?;
+    report.prepared_from_cache = from_cache;
     let four = midashi_embed::bert::weight_bits(&shipped.onnx) == WeightBits::Four;
     report.shipped = Some((whole, shipped.onnx.len(), four));
     let query_embedder = shipped_embedder(&shipped)?;
@@ -190,15 +200,29 @@ pub fn trim_for_site(
 /// `files` as every surface loads them to encode queries: the ONNX replaced by the encoder
 /// file (`midashi_embed::bert::prepare`: checked to compute what the ONNX does; its weights in
 /// 4 bits where that agrees with the exact model, `midashi_embed::WeightBits`), and the
-/// configuration naming that file's sha256 (`graph_sha256`) beside the model's own.
+/// configuration naming that file's sha256 (`graph_sha256`) beside the model's own; and
+/// whether the encoder file came from `cache`.
 pub fn prepared_for_browser(
     files: ModelFiles,
     bits: WeightBits,
     calibration: &[Vec<u32>],
-) -> Result<ModelFiles> {
+    cache: Option<&PreparedCache>,
+) -> Result<(ModelFiles, bool)> {
     let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
-    let graph =
-        midashi_embed::bert::prepare_calibrated(&files.onnx, bits, calibration).map_err(model)?;
+    let key = prepared_key(&files.onnx, bits, calibration);
+    let cached = cache.and_then(|c| c.get(&key));
+    let from_cache = cached.is_some();
+    let graph = match cached {
+        Some(graph) => graph,
+        None => {
+            let graph = midashi_embed::bert::prepare_calibrated(&files.onnx, bits, calibration)
+                .map_err(model)?;
+            if let Some(c) = cache {
+                c.put(&key, &graph);
+            }
+            graph
+        }
+    };
     let mut config = ModelConfig::from_json(&files.config_json).map_err(model)?;
     config.graph_sha256 = Some(
         Sha256::digest(&graph)
@@ -206,11 +230,12 @@ pub fn prepared_for_browser(
             .map(|b| format!("{b:02x}"))
             .collect(),
     );
-    Ok(ModelFiles {
+    let files = ModelFiles {
         onnx: graph,
         tokenizer: files.tokenizer,
         config_json: serde_json::to_string_pretty(&config).unwrap_or_default(),
-    })
+    };
+    Ok((files, from_cache))
 }
 
 /// The shipped copy loaded, as every surface loads it to encode queries.
@@ -218,4 +243,108 @@ pub fn shipped_embedder(files: &ModelFiles) -> Result<Embedder> {
     let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
     let config = ModelConfig::from_json(&files.config_json).map_err(model)?;
     Embedder::from_bytes(&files.onnx, &files.tokenizer, config).map_err(model)
+}
+
+/// What a prepared encoder file is made from, exactly: the ONNX, the bits, the calibration
+/// text, and the code that prepares it (this binary: its version, size and modification
+/// time, so a rebuilt `build-index` prepares afresh instead of trusting an older rounding).
+fn prepared_key(onnx: &[u8], bits: WeightBits, calibration: &[Vec<u32>]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"midashi prepared encoder 1\0");
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    if let Some(m) = std::env::current_exe().and_then(std::fs::metadata).ok() {
+        h.update(m.len().to_le_bytes());
+        let at = m
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+        h.update(at.map_or(0, |d| d.as_nanos()).to_le_bytes());
+    }
+    h.update([bits as u8]);
+    h.update((onnx.len() as u64).to_le_bytes());
+    h.update(onnx);
+    for ids in calibration {
+        h.update((ids.len() as u64).to_le_bytes());
+        for id in ids {
+            h.update(id.to_le_bytes());
+        }
+    }
+    h.finalize().into()
+}
+
+/// The last prepared encoder file of one model and docs folder, in the cache folder. One
+/// file per pair (overwritten by the next build), so the cache holds at most one copy per
+/// site, as it does for vectors. A file that is damaged, truncated or made from other inputs
+/// is only a miss: its header names its key and its payload's sha256, both checked.
+pub struct PreparedCache {
+    path: PathBuf,
+}
+
+impl PreparedCache {
+    /// The cache file for `embedder`'s model and the docs folder `site` in `cache_dir`.
+    pub fn new(cache_dir: &Path, embedder: &Embedder, site: &Path) -> Self {
+        let info = model_info(embedder);
+        let name = format!(
+            "prepared-{}-{:016x}.bin",
+            crate::embedding::model_key(&info),
+            crate::embedding::site_key(site)
+        );
+        PreparedCache::at(cache_dir.join(name))
+    }
+
+    fn at(path: PathBuf) -> Self {
+        PreparedCache { path }
+    }
+
+    fn get(&self, key: &[u8; 32]) -> Option<Vec<u8>> {
+        let bytes = std::fs::read(&self.path).ok()?;
+        let (head, payload) = bytes.split_at_checked(64)?;
+        let digest: [u8; 32] = Sha256::digest(payload).into();
+        (head[..32] == key[..] && head[32..] == digest[..]).then(|| payload.to_vec())
+    }
+
+    /// Best effort: a cache that cannot be written costs the next build time, nothing else.
+    fn put(&self, key: &[u8; 32], graph: &[u8]) {
+        let mut bytes = Vec::with_capacity(64 + graph.len());
+        bytes.extend_from_slice(key);
+        bytes.extend_from_slice(&Sha256::digest(graph));
+        bytes.extend_from_slice(graph);
+        if let Some(dir) = self.path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = crate::output::write_atomic(&self.path, &bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prepared_copy_is_found_again_only_under_its_own_key_and_intact() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = PreparedCache::at(dir.path().join("sub/prepared.bin"));
+        let onnx = b"not really a model".to_vec();
+        let key = prepared_key(&onnx, WeightBits::Four, &[vec![1, 2, 3]]);
+        assert_eq!(cache.get(&key), None, "an empty cache");
+        cache.put(&key, b"the prepared bytes");
+        assert_eq!(cache.get(&key).as_deref(), Some(&b"the prepared bytes"[..]));
+        // Other inputs make another key: other calibration text, other bits.
+        for other in [
+            prepared_key(&onnx, WeightBits::Four, &[vec![1, 2], vec![3]]),
+            prepared_key(&onnx, WeightBits::Eight, &[vec![1, 2, 3]]),
+            prepared_key(b"another model", WeightBits::Four, &[vec![1, 2, 3]]),
+        ] {
+            assert_ne!(other, key);
+            assert_eq!(cache.get(&other), None);
+        }
+        // A damaged or truncated file is a miss, not wrong weights.
+        let mut bytes = std::fs::read(&cache.path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&cache.path, &bytes).unwrap();
+        assert_eq!(cache.get(&key), None, "a flipped bit");
+        std::fs::write(&cache.path, &bytes[..40]).unwrap();
+        assert_eq!(cache.get(&key), None, "a truncated file");
+    }
 }

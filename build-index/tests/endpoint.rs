@@ -107,8 +107,12 @@ fn answer(stream: TcpStream, embedder: &midashi_embed::Embedder, stats: &Stats) 
     );
 }
 
+/// Builds the docs without shipping the model (this is about encoding the sections: the
+/// shipped copy's preparation would be most of each build's time), so searches name `--model`.
 fn build(out: &Path, model: &Path, cache: &Path, extra: &[&str]) -> std::process::Output {
-    run(model_build(&root().join("docs"), out, model, cache).args(extra))
+    run(model_build(&root().join("docs"), out, model, cache)
+        .arg("--no-ship-model")
+        .args(extra))
 }
 
 /// Every vector row of an index, by section id and window order.
@@ -137,13 +141,14 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
     dot / (n(a) * n(b))
 }
 
-fn search_ids(dir: &Path, q: &str) -> Vec<String> {
+fn search_ids(dir: &Path, model: &Path, q: &str) -> Vec<String> {
     let o = run_ok(
         bin()
             .arg("search")
             .arg(dir)
             .arg(q)
-            .args(["--json", "--mode", "semantic", "--limit", "5"]),
+            .args(["--json", "--mode", "semantic", "--limit", "5", "--model"])
+            .arg(model),
     );
     result_ids(&serde_json::from_slice(&o.stdout).unwrap())
 }
@@ -158,15 +163,13 @@ fn a_server_of_the_same_model_encodes_the_sections_within_bounds() {
     let url = serve(&model, stats.clone());
     let tmp = tempfile::tempdir().unwrap();
     let local = tmp.path().join("local");
-    run_ok(
-        model_build(
-            &root().join("docs"),
-            &local,
-            &model,
-            &tmp.path().join("cache-local"),
-        )
-        .arg("--quiet"),
+    let o = build(
+        &local,
+        &model,
+        &tmp.path().join("cache-local"),
+        &["--quiet"],
     );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let remote = tmp.path().join("remote");
     let cache: PathBuf = tmp.path().join("cache-remote");
     let o = build(
@@ -207,7 +210,11 @@ fn a_server_of_the_same_model_encodes_the_sections_within_bounds() {
         "use it without internet",
         "change the colours of the widget",
     ] {
-        assert_eq!(search_ids(&local, q), search_ids(&remote, q), "{q}");
+        assert_eq!(
+            search_ids(&local, &model, q),
+            search_ids(&remote, &model, q),
+            "{q}"
+        );
     }
 
     // Rebuilt with the same cache: nothing to encode, so not even the probe is sent.

@@ -297,8 +297,15 @@ pub fn build(
             )?;
             let mut info = model_info(&embedder);
             if !args.no_ship_model {
-                let (shipped, query_info) =
-                    ship_model(&passages, &embedder, files, &mut vectors, &mut r)?;
+                let (shipped, query_info) = ship_model(
+                    &passages,
+                    &embedder,
+                    files,
+                    &mut vectors,
+                    &mut r,
+                    &cache_dir,
+                    input,
+                )?;
                 info = query_info;
                 builder.set_model_files(shipped);
             }
@@ -559,11 +566,16 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
                     )
                 });
                 println!(
-                    "  model      {}weights in {} bits: {:.1} MB shipped instead of {:.1} MB",
+                    "  model      {}weights in {} bits: {:.1} MB shipped instead of {:.1} MB{}",
                     trimmed.unwrap_or_default(),
                     if four { 4 } else { 8 },
                     after as f64 / 1e6,
-                    before as f64 / 1e6
+                    before as f64 / 1e6,
+                    if r.prepared_from_cache {
+                        " (prepared by an earlier build: from the cache)"
+                    } else {
+                        ""
+                    }
                 );
             }
         }

@@ -22,7 +22,7 @@ pub fn run(model: &Path, out: &Path, bits: WeightBits) -> Result<()> {
     let dir = ModelDir::read(model).map_err(bad)?;
     let config_json = dir.config_json();
     let onnx_bytes = dir.onnx.len();
-    let prepared = prepared_for_browser(
+    let (prepared, _) = prepared_for_browser(
         ModelFiles {
             onnx: dir.onnx,
             tokenizer: dir.tokenizer,
@@ -32,6 +32,7 @@ pub fn run(model: &Path, out: &Path, bits: WeightBits) -> Result<()> {
         // No site here: each weight rounded to its nearest levels (the down-projections in 6
         // bits), as an index built without text to calibrate on ships it.
         &[],
+        None,
     )?;
     shipped_embedder(&prepared)?;
     let mut config = ModelConfig::from_json(&prepared.config_json).map_err(bad)?;
