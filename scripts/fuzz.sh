@@ -19,8 +19,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
+BUILD_ONLY=0
+if [[ ${1:-} == --build ]]; then
+    BUILD_ONLY=1
+    set -- 0 "${@:2}"
+fi
 if [[ $# -lt 1 || ! $1 =~ ^[0-9]+$ ]]; then
     echo "usage: scripts/fuzz.sh <seconds per target> [load_index|load_sharded|query|markdown ...]" >&2
+    echo "       scripts/fuzz.sh --build   (build the targets only; scripts/test.sh does it in the background)" >&2
     exit 64
 fi
 SECONDS_EACH=$1
@@ -39,12 +45,20 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 
 cd fuzz
-SANITIZER=address
+# The sanitizer the last build could use, so that a run after `--build` does not try (and
+# fail) AddressSanitizer again.
+SANITIZER_FILE="$FUZZ_TARGET_DIR/sanitizer"
+SANITIZER=$(cat "$SANITIZER_FILE" 2>/dev/null || echo address)
 echo "== building fuzz targets (sanitizer: $SANITIZER)"
 if ! cargo fuzz build --sanitizer "$SANITIZER" --target-dir "$FUZZ_TARGET_DIR"; then
     SANITIZER=none
     echo "== AddressSanitizer build failed: building without a sanitizer"
     cargo fuzz build --sanitizer none --target-dir "$FUZZ_TARGET_DIR"
+fi
+mkdir -p "$FUZZ_TARGET_DIR"
+echo "$SANITIZER" > "$SANITIZER_FILE"
+if [[ $BUILD_ONLY == 1 ]]; then
+    exit 0
 fi
 
 # Inputs longer than this are not generated: index files of the tiny fixture index are a

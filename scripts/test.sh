@@ -30,6 +30,46 @@ bash scripts/setup.sh --browser --model
 # (Rust and Node) must run, not skip.
 export MIDASHI_REQUIRE_SEMANTIC=1
 
+# Work that waits mostly on the registries, or that the tests need only later, runs in the
+# background from here, niced: it takes the cores the Rust build and tests leave idle (the
+# build's long single-crate stretches, tests waiting on processes) instead of minutes of its
+# own after them. Each job's log is printed when it is awaited (`await` fails as the job
+# did), and a run that stops early stops them.
+BG_LOGS="$CARGO_TARGET_DIR/ci-logs"
+mkdir -p "$BG_LOGS"
+declare -A BG_PID
+background() {
+    local name=$1
+    shift
+    set -m # its own process group, so that stopping it stops its compilers too
+    nice -n 19 "$@" >"$BG_LOGS/$name.log" 2>&1 &
+    BG_PID[$name]=$!
+    set +m
+}
+await() {
+    local name=$1 status=0
+    wait "${BG_PID[$name]}" || status=$?
+    unset "BG_PID[$name]"
+    printf -- '-- background job %s (log %s):\n' "$name" "$BG_LOGS/$name.log"
+    tail -n 40 "$BG_LOGS/$name.log"
+    if [ "$status" != 0 ]; then
+        echo "background job $name failed (exit $status); its whole log: $BG_LOGS/$name.log" >&2
+    fi
+    return "$status"
+}
+stop_background() {
+    for pid in "${BG_PID[@]}"; do
+        kill -- "-$pid" 2>/dev/null || true
+    done
+}
+trap stop_background EXIT
+# The wasm modules in their own target folder: cargo locks a target folder while it runs, and
+# the Rust tests hold this one.
+background wasm env CARGO_TARGET_DIR="$PWD/target-wasm" \
+    bash -c 'bash scripts/build-wasm.sh release && bash scripts/build-wasm-embed.sh wasm-dev'
+background scenario-installs node tests/scenarios/prefetch.mjs
+background fuzz-build env -u CARGO_TARGET_DIR bash scripts/fuzz.sh --build
+
 step "formatting"
 cargo fmt --all -- --check
 
@@ -49,9 +89,8 @@ export BUILD_INDEX="$MIDASHI_BUILD_INDEX"
 step "index bytes unchanged (tests/neutrality/index-files.sha256)"
 bash scripts/neutrality.sh --bin "$MIDASHI_BUILD_INDEX" --check
 
-step "wasm modules"
-bash scripts/build-wasm.sh release
-bash scripts/build-wasm-embed.sh wasm-dev
+step "wasm modules (built in the background since the set-up)"
+await wasm
 
 step "JavaScript package and widget"
 npm run --silent build:widget
@@ -64,9 +103,16 @@ node --test --test-reporter=spec tests/node/ tests/browser/
 step "npm package's indexer (the build-index just tested, stripped)"
 bash scripts/build-npm-native.sh --from "$MIDASHI_BUILD_INDEX"
 
+step "scenario installs (in the background since the set-up)"
+# A failed install is not fatal here: its scenario installs again and fails with the message.
+await scenario-installs || true
+
 step "scenarios: real generators and bundlers from the registries, the packed tarball, Chromium"
 # Installs are cached in .cache/scenarios (cargo hidden from PATH for npx midashi).
 node --test --test-reporter=spec --test-concurrency=1 tests/scenarios/
+
+step "fuzz targets (built in the background since the set-up)"
+await fuzz-build
 
 step "fuzz smoke (10 s per target)"
 bash scripts/fuzz.sh 10

@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { launch, newPage, record, search, serve, widget } from "../browser/helpers.mjs";
+import { BUNDLERS } from "./generators.mjs";
 import { installed, npxMidashi, packedTarball, run, userProject, writeTree } from "./harness.mjs";
 
 const MAIN = `import { Midashi } from "midashi";
@@ -25,7 +26,7 @@ let app;
 let index;
 before(async () => {
   // The app's own packages and the tarball, as an app's developer installs them.
-  app = installed("bundlers", ["vite@8.3.8", "webpack@5.112.2", "webpack-cli@6.0.1", "esbuild@0.28.2"]);
+  app = installed(BUNDLERS.name, BUNDLERS.packages);
   run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", packedTarball()], { cwd: app });
   const project = userProject();
   index = join(app, "index");

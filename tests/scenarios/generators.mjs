@@ -205,3 +205,9 @@ export default function SearchBar() {
     },
   },
 ];
+
+/**
+ * The bundlers scenario's packages (bundlers.test.mjs), declared beside the generators' so
+ * that prefetch.mjs installs every scenario's packages from one list.
+ */
+export const BUNDLERS = { name: "bundlers", packages: ["vite@8.3.8", "webpack@5.112.2", "webpack-cli@6.0.1", "esbuild@0.28.2"] };

@@ -27,7 +27,8 @@ export function run(cmd, args, { cwd, env = {}, timeout = 15 * 60_000 } = {}) {
   try {
     return execFileSync(cmd, args, {
       cwd,
-      env: { ...process.env, ...env },
+      // A key given as undefined is left out of the child's environment.
+      env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter(([, v]) => v !== undefined)),
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
       timeout,
@@ -78,7 +79,12 @@ export function cargoInstalled(crate, version, bin = crate) {
   const exe = join(root, "bin", bin);
   if (existsSync(exe)) return exe;
   try {
-    run("cargo", ["install", crate, "--version", version, "--locked", "--root", root], { timeout: 30 * 60_000 });
+    // Not the workspace's target folder (CARGO_TARGET_DIR in scripts/test.sh): cargo would
+    // wait on its lock while the Rust tests hold it (prefetch.mjs runs beside them).
+    run("cargo", ["install", crate, "--version", version, "--locked", "--root", root], {
+      timeout: 30 * 60_000,
+      env: { CARGO_TARGET_DIR: undefined },
+    });
   } catch (e) {
     throw new Error(`could not install ${crate} ${version} from crates.io: ${e.message}`);
   }
