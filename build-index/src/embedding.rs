@@ -67,6 +67,56 @@ pub struct EmbedReport {
     pub prepared_from_cache: bool,
 }
 
+impl EmbedReport {
+    /// The build report's lines about vectors and the shipped model.
+    pub fn print(&self) {
+        println!(
+            "  vectors    {} passages for {} sections ({} encoded, {} from cache)",
+            self.rows, self.sections, self.cache_misses, self.cache_hits
+        );
+        // Sections of several passages are how the model reads them (each scores by
+        // its best passage), not a problem to fix: a count, not hundreds of warnings.
+        if self.several > 0 {
+            println!(
+                "             {} sections of several passages each",
+                self.several
+            );
+        }
+        println!(
+            "             rows in {} bits (their mean cosine {:.2}; 8 bits from {})",
+            midashi_core::vectors::bits_for(self.crowding),
+            self.crowding,
+            midashi_core::vectors::CROWDED
+        );
+        if let Some((url, requests)) = &self.server {
+            println!("             encoded by {url} in {requests} requests");
+        }
+        if let Some(floor) = self.noise_floor {
+            println!(
+                "             noise floor {floor:.3}: a query whose words match nothing \
+                 answers only when closer than that in meaning"
+            );
+        }
+        if let Some((before, after, four)) = self.shipped {
+            let trimmed = self.trimmed.map(|(kept, total)| {
+                format!("trimmed to the {kept} of {total} pieces a query on this site can use, ")
+            });
+            println!(
+                "  model      {}weights in {} bits: {:.1} MB shipped instead of {:.1} MB{}",
+                trimmed.unwrap_or_default(),
+                if four { 4 } else { 8 },
+                after as f64 / 1e6,
+                before as f64 / 1e6,
+                if self.prepared_from_cache {
+                    " (prepared by an earlier build: from the cache)"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+}
+
 /// The texts a section is embedded as: passages of its text, each led by `Title > H1 > H2`.
 pub fn section_passages(
     embedder: &Embedder,

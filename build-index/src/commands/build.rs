@@ -531,54 +531,7 @@ pub fn run(input: &Path, args: &BuildArgs) -> Result<()> {
         println!("  {:<36} {:>10} bytes", format!("{kind} × {files}"), bytes);
     }
     match &embed_report {
-        Some(r) => {
-            println!(
-                "  vectors    {} passages for {} sections ({} encoded, {} from cache)",
-                r.rows, r.sections, r.cache_misses, r.cache_hits
-            );
-            // Sections of several passages are how the model reads them (each scores by
-            // its best passage), not a problem to fix: a count, not hundreds of warnings.
-            if r.several > 0 {
-                println!(
-                    "             {} sections of several passages each",
-                    r.several
-                );
-            }
-            println!(
-                "             rows in {} bits (their mean cosine {:.2}; 8 bits from {})",
-                midashi_core::vectors::bits_for(r.crowding),
-                r.crowding,
-                midashi_core::vectors::CROWDED
-            );
-            if let Some((url, requests)) = &r.server {
-                println!("             encoded by {url} in {requests} requests");
-            }
-            if let Some(floor) = r.noise_floor {
-                println!(
-                    "             noise floor {floor:.3}: a query whose words match nothing \
-                     answers only when closer than that in meaning"
-                );
-            }
-            if let Some((before, after, four)) = r.shipped {
-                let trimmed = r.trimmed.map(|(kept, total)| {
-                    format!(
-                        "trimmed to the {kept} of {total} pieces a query on this site can use, "
-                    )
-                });
-                println!(
-                    "  model      {}weights in {} bits: {:.1} MB shipped instead of {:.1} MB{}",
-                    trimmed.unwrap_or_default(),
-                    if four { 4 } else { 8 },
-                    after as f64 / 1e6,
-                    before as f64 / 1e6,
-                    if r.prepared_from_cache {
-                        " (prepared by an earlier build: from the cache)"
-                    } else {
-                        ""
-                    }
-                );
-            }
-        }
+        Some(r) => r.print(),
         None => println!("  vectors    none (keyword-only index)"),
     }
     println!("  time       {:.2} s", started.elapsed().as_secs_f64());
