@@ -78,7 +78,8 @@ pub struct BuildArgs {
     /// Requests to the embeddings server in flight at most.
     #[arg(long, default_value_t = 4, requires = "embed_endpoint", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub embed_concurrency: u16,
-    /// Where embeddings are cached between builds (default: $MIDASHI_CACHE_DIR or ~/.cache/midashi).
+    /// Where embeddings and the shipped model's prepared copy are cached between builds, one
+    /// file of each per model and docs folder (default: $MIDASHI_CACHE_DIR or ~/.cache/midashi).
     #[arg(long)]
     pub cache_dir: Option<PathBuf>,
     /// Keyword index layout: `sharded` (many small files, a query fetches what it reads),
