@@ -252,7 +252,7 @@ fn prepared_key(onnx: &[u8], bits: WeightBits, calibration: &[Vec<u32>]) -> [u8;
     let mut h = Sha256::new();
     h.update(b"midashi prepared encoder 1\0");
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
-    if let Some(m) = std::env::current_exe().and_then(std::fs::metadata).ok() {
+    if let Ok(m) = std::env::current_exe().and_then(std::fs::metadata) {
         h.update(m.len().to_le_bytes());
         let at = m
             .modified()
