@@ -81,8 +81,11 @@ export function cargoInstalled(crate, version, bin = crate) {
   try {
     // Not the workspace's target folder (CARGO_TARGET_DIR in scripts/test.sh): cargo would
     // wait on its lock while the Rust tests hold it (prefetch.mjs runs beside them).
+    // No tight limit: prefetch.mjs runs this at nice 19 beside the Rust build, where mdBook
+    // took over the 30 minutes it once had (killed mid-build, it was compiled again in the
+    // foreground); CI's own limit is 90.
     run("cargo", ["install", crate, "--version", version, "--locked", "--root", root], {
-      timeout: 30 * 60_000,
+      timeout: 90 * 60_000,
       env: { CARGO_TARGET_DIR: undefined },
     });
   } catch (e) {
