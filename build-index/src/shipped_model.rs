@@ -209,16 +209,17 @@ pub fn prepared_for_browser(
     cache: Option<&PreparedCache>,
 ) -> Result<(ModelFiles, bool)> {
     let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
-    let key = prepared_key(&files.onnx, bits, calibration);
-    let cached = cache.and_then(|c| c.get(&key));
+    // The key hashes the whole ONNX: made only when there is a cache to look in.
+    let keyed = cache.map(|c| (c, prepared_key(&files.onnx, bits, calibration)));
+    let cached = keyed.as_ref().and_then(|(c, key)| c.get(key));
     let from_cache = cached.is_some();
     let graph = match cached {
         Some(graph) => graph,
         None => {
             let graph = midashi_embed::bert::prepare_calibrated(&files.onnx, bits, calibration)
                 .map_err(model)?;
-            if let Some(c) = cache {
-                c.put(&key, &graph);
+            if let Some((c, key)) = &keyed {
+                c.put(key, &graph);
             }
             graph
         }
