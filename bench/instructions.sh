@@ -35,11 +35,21 @@ count() {
     "$1" "$index" "$queries" $options --rounds "$2" 2>&1 >/dev/null |
     sed -n 's/.*I *refs: *//p' | tr -d ,
 }
+# One round's instructions of BIN: a run that printed no count (the binary failed, or took
+# other arguments) stops the script with its name, not with an arithmetic error.
+round() {
+  local two four
+  two=$(count "$1" 2)
+  four=$(count "$1" 4)
+  if [ -z "$two" ] || [ -z "$four" ]; then
+    echo "bench/instructions.sh: $1 printed no instruction count; run it alone: $1 $index $queries $options" >&2
+    exit 1
+  fi
+  echo $(((four - two) / 2))
+}
 first=
 for bin in "$@"; do
-  two=$(count "$bin" 2)
-  four=$(count "$bin" 4)
-  round=$(((four - two) / 2))
+  round=$(round "$bin")
   first=${first:-$round}
   printf '%s: %d M instructions a round (%s × the first)\n' "$bin" $((round / 1000000)) \
     "$(awk -v a="$round" -v b="$first" 'BEGIN { printf "%.3f", a / b }')"
