@@ -8,7 +8,7 @@ use crate::answer::SearchOptions;
 use crate::query::{QueryPlan, WeightedTerm};
 use crate::rank::bound;
 pub use crate::rank::facts::{SectionFacts, Seen};
-use crate::rank::topk::{Below, Bits, Pruning};
+use crate::rank::topk::{Below, Bits, Pruning, Split};
 use crate::rank::workspace::Sums;
 /// A section's heading as the exact-heading lift compares it with a query: its distinct
 /// query terms, sorted. (The sharded layout's writer stores the same, per posting.)
@@ -42,7 +42,15 @@ pub(crate) fn accumulate(
     scores: impl FnMut(&WeightedTerm, &mut dyn FnMut(u32, f32, SectionFacts)),
 ) -> Vec<(u32, f32)> {
     let mut sums = Sums::default();
-    accumulate_above(n, plan, None, scores, &mut Below::new(n, false), &mut sums)
+    let mut scores = scores;
+    accumulate_above(
+        n,
+        plan,
+        None,
+        |t, _, emit, _| scores(t, emit),
+        &mut Below::new(n, false),
+        &mut sums,
+    )
 }
 
 /// [`accumulate`], leaving out the postings that `pruning` rules out
@@ -55,7 +63,12 @@ pub(crate) fn accumulate_above(
     n: usize,
     plan: &QueryPlan,
     pruning: Option<&Pruning>,
-    mut scores: impl FnMut(&WeightedTerm, &mut dyn FnMut(u32, f32, SectionFacts)),
+    mut scores: impl FnMut(
+        &WeightedTerm,
+        Option<Split<'_>>,
+        &mut dyn FnMut(u32, f32, SectionFacts),
+        &mut Below,
+    ),
     below: &mut Below,
     sums: &mut Sums,
 ) -> Vec<(u32, f32)> {
@@ -79,21 +92,21 @@ pub(crate) fn accumulate_above(
                     continue;
                 }
                 let start = sums.kept.len();
-                scores(t, &mut |s, score, f| {
-                    let v = t.weight * score;
-                    if f64::from(v) < floor {
-                        below.note(s, f);
-                    } else {
+                let split = Split { floor, found: None };
+                scores(
+                    t,
+                    Some(split),
+                    &mut |s, score, _| {
                         found.insert(s);
-                        sums.kept.push((s, v));
-                    }
-                });
+                        sums.kept.push((s, t.weight * score));
+                    },
+                    below,
+                );
                 runs.push(Some((start, sums.kept.len())));
             }
         }
         found
     });
-    let was_found = |s: u32| found.as_ref().is_none_or(|f| f.contains(s));
     // Tables kept between queries (`rank::workspace`): a common prefix touches most of a
     // large site's sections.
     sums.totals.ready(n);
@@ -131,14 +144,11 @@ pub(crate) fn accumulate_above(
                         add(s, v);
                     }
                 } else {
-                    scores(t, &mut |s, score, f| {
-                        let v = t.weight * score;
-                        if bound::ENABLED && (f64::from(v) < floor || !essential && !was_found(s)) {
-                            below.note(s, f);
-                        } else {
-                            add(s, v);
-                        }
+                    let split = (bound::ENABLED && pruning.is_some()).then_some(Split {
+                        floor,
+                        found: found.as_ref().filter(|_| !essential),
                     });
+                    scores(t, split, &mut |s, score, _| add(s, t.weight * score), below);
                 }
                 term += 1;
             }
@@ -338,9 +348,13 @@ mod tests {
                     continue;
                 };
                 let mut below = Below::new(n, false);
-                let pruned = accumulate_above(n, &plan, Some(&pruning), |t, emit| {
+                let pruned = accumulate_above(n, &plan, Some(&pruning), |t, split, emit, below| {
                     for &(s, v) in &lists[t.offset as usize] {
-                        emit(s, v, SectionFacts::default());
+                        let posting = (s, v, SectionFacts::default());
+                        match split {
+                            Some(split) => split.hand_over(t.weight, posting, emit, below),
+                            None => emit(s, v, posting.2),
+                        }
                     }
                 }, &mut below, &mut sums);
                 let theta = pruning.theta;
@@ -360,7 +374,7 @@ mod tests {
                     }
                 }
             }
-            let again = accumulate_above(n, &plan, None, |t, emit| {
+            let again = accumulate_above(n, &plan, None, |t, _, emit, _| {
                 for &(s, v) in &lists[t.offset as usize] {
                     emit(s, v, SectionFacts::default());
                 }

@@ -70,6 +70,43 @@ impl Pruning {
     }
 }
 
+/// Which postings of a term's walk the bound leaves out ([`Pruning`]): those whose
+/// weighted score is below the term's floor, and, for a clause that is not essential, those
+/// of sections no essential clause found.
+#[derive(Clone, Copy)]
+pub(crate) struct Split<'a> {
+    /// The smallest weighted score kept.
+    pub floor: f64,
+    /// The sections found, for a clause that is not essential.
+    pub found: Option<&'a Bits>,
+}
+
+impl Split<'_> {
+    /// Whether a posting of section `s` and weighted score `v` is left out.
+    #[inline(always)]
+    pub fn leaves_out(&self, s: u32, v: f32) -> bool {
+        f64::from(v) < self.floor || self.found.is_some_and(|f| !f.contains(s))
+    }
+
+    /// A posting of a term of weight `w` handed to `emit`, or noted in `below` if it is
+    /// left out: the split applied as postings are handed over, for a layout that does not
+    /// split them as it reads them.
+    #[inline(always)]
+    pub fn hand_over(
+        &self,
+        w: f32,
+        (s, score, f): (u32, f32, SectionFacts),
+        emit: &mut dyn FnMut(u32, f32, SectionFacts),
+        below: &mut Below,
+    ) {
+        if self.leaves_out(s, w * score) {
+            below.note(s, f);
+        } else {
+            emit(s, score, f);
+        }
+    }
+}
+
 /// A set of ordinals (sections or families) below `n`, as bits.
 #[derive(Debug, Default)]
 pub(crate) struct Bits(Vec<u64>);
@@ -134,6 +171,11 @@ pub(crate) struct Below {
     /// Whether a matching section is bare (left out, or among those counted in
     /// [`Below::at_least`]).
     bare: bool,
+    /// Per ordinal: the subtree of a section with text left out, read only where `text` is
+    /// set (so never cleared, and kept between queries: [`Below::with_subtrees`]). A left-out
+    /// posting's facts go nowhere else ([`crate::layout::Ranking::scores_split`]), and the
+    /// ancestor check of [`Below::bare_relative`] needs them.
+    subtrees: Vec<u32>,
 }
 
 impl Below {
@@ -144,6 +186,21 @@ impl Below {
             collapsing,
             ..Below::default()
         }
+    }
+
+    /// [`Below::new`], with the subtree table of an earlier query to write into (what
+    /// [`Below::into_subtrees`] gave back: a table over a large site's sections is too big
+    /// to make for every query).
+    pub fn with_subtrees(n: usize, collapsing: bool, subtrees: Vec<u32>) -> Self {
+        Below {
+            subtrees,
+            ..Below::new(n, collapsing)
+        }
+    }
+
+    /// The subtree table, for the next query's [`Below::with_subtrees`].
+    pub fn into_subtrees(self) -> Vec<u32> {
+        self.subtrees
     }
 
     /// Whether a posting was left out.
@@ -160,6 +217,9 @@ impl Below {
             self.families = Bits::new(self.n);
             self.certain_families = Bits::new(self.n);
             self.certain_sections = Bits::new(self.n);
+            if self.subtrees.len() < self.n {
+                self.subtrees.resize(self.n, 0);
+            }
         }
         if let Some(family) = f.family {
             self.beyond |= family as usize >= self.n;
@@ -169,6 +229,9 @@ impl Below {
             self.bare = true;
         } else {
             self.text.insert(s);
+            if let Some(t) = self.subtrees.get_mut(s as usize) {
+                *t = f.subtree;
+            }
             self.certain(s, f);
         }
     }
@@ -230,9 +293,11 @@ impl Below {
                 return true;
             };
             self.text.range(start, b).any(|a| {
-                facts
-                    .get(a)
-                    .is_none_or(|x| a.saturating_add(x.subtree) >= b)
+                let subtree = match facts.get(a) {
+                    Some(x) => Some(x.subtree),
+                    None => self.subtrees.get(a as usize).copied(),
+                };
+                subtree.is_none_or(|t| a.saturating_add(t) >= b)
             })
         })
     }
@@ -378,6 +443,38 @@ mod tests {
         let mut below = Below::new(6, true);
         below.note(4, seen.get(4).unwrap());
         assert!(!below.bare_relative(&[0], &seen, start) && !below.exact());
+    }
+
+    #[test]
+    fn a_left_out_ancestor_is_told_by_the_subtree_noted_with_it() {
+        // Page 3 (text) ⊃ 4 (bare, shown) ⊃ 5. Only 4 was kept, so only its facts are in
+        // `Seen`; 3 was left out, and its facts went to `Below` alone.
+        let mut seen = Seen::default();
+        let at = |depth, subtree, bare| SectionFacts {
+            depth,
+            subtree,
+            family: None,
+            bare,
+        };
+        seen.insert(6, 4, at(1, 1, true));
+        let start = |_| Some(3);
+        let mut below = Below::new(6, false);
+        below.note(3, at(0, 2, false));
+        assert!(below.bare_relative(&[4], &seen, start), "3 holds 4");
+        // Before 4 in its page but not holding it: no relative (once unknown, so unsettled).
+        let mut below = Below::new(6, false);
+        below.note(3, at(0, 0, false));
+        assert!(!below.bare_relative(&[4], &seen, start));
+        // A table lent by an earlier query: what it wrote is read only where this one noted.
+        let mut below = Below::with_subtrees(6, false, vec![9; 6]);
+        below.note(3, at(0, 0, false));
+        assert!(!below.bare_relative(&[4], &seen, start));
+        let mut again = Below::with_subtrees(6, false, below.into_subtrees());
+        again.note(5, at(2, 0, false));
+        assert!(
+            again.bare_relative(&[4], &seen, start),
+            "5 is 4's descendant"
+        );
     }
 
     #[test]

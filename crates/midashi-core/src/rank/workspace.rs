@@ -20,6 +20,9 @@ pub struct Workspace {
     /// The stems of the words results were marked in: not cleared, they hold for every
     /// query ([`crate::analyzer::StemMemo`] bounds them).
     pub(crate) stems: crate::analyzer::StemMemo,
+    /// The subtrees of the sections a query left out ([`crate::rank::topk::Below`]), lent
+    /// to each query's and given back: read only where that query wrote, never cleared.
+    pub(crate) subtrees: Vec<u32>,
 }
 
 impl Workspace {

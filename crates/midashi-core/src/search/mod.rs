@@ -354,7 +354,11 @@ impl SearchIndex {
         // fused list keeps them there.
         let mut places: Vec<(u32, usize)> = Vec::new();
         // What the postings left out hold, and the results certain to be there.
-        let mut below = Below::new(store.section_count(), collapsing);
+        let mut below = Below::with_subtrees(
+            store.section_count(),
+            collapsing,
+            std::mem::take(&mut ws.subtrees),
+        );
         let mut at_least = 0;
         let keyword = if mode == Mode::Semantic {
             Vec::new()
@@ -375,7 +379,15 @@ impl SearchIndex {
                 n,
                 plan,
                 pruning.as_ref(),
-                |t, emit| store.scores(t, facts, emit),
+                |t, split, emit, below| match (split, lists) {
+                    (Some(split), Some(sh)) => sh.scores_split(t, facts, split, emit, below),
+                    // (Only a sharded index's queries are bounded; any other layout's
+                    // postings would be split as they are handed over.)
+                    (Some(split), None) => store.scores(t, facts, &mut |s, score, f| {
+                        split.hand_over(t.weight, (s, score, f), emit, below)
+                    }),
+                    (None, _) => store.scores(t, facts, emit),
+                },
                 &mut below,
                 &mut ws.sums,
             );
@@ -489,13 +501,15 @@ impl SearchIndex {
         };
         let page = (opts.offset, opts.limit);
         let start = |s| store.document_start(s);
-        if bounded && !topk::settled(page, &grouped, &collapsed, &below, facts, start) {
-            ws.clear();
-            return self.run(ws, store, query, opts, query_vector, mode, planned, false);
-        }
+        let unsettled = bounded && !topk::settled(page, &grouped, &collapsed, &below, facts, start);
         // Left out: the results certain to be there (all of them when no matching section
         // is bare), and at least the page's, which is the full ranking's.
         let total_exact = !bounded || below.exact();
+        ws.subtrees = below.into_subtrees();
+        if unsettled {
+            ws.clear();
+            return self.run(ws, store, query, opts, query_vector, mode, planned, false);
+        }
         let total = if !bounded {
             collapsed.len()
         } else {

@@ -13,6 +13,7 @@ use crate::query::lexicon::Lexicon;
 use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
 use crate::rank::grouping::group_chains;
 use crate::rank::pipeline::{filters_pass, lift_exact_headings, HeadingMatch, SectionFacts, Seen};
+use crate::rank::topk::{Below, Split};
 use crate::rank::versions::Collapsed;
 use crate::section::records::SectionRecord;
 use std::borrow::Cow;
@@ -49,6 +50,34 @@ impl Sharded {
         self.tree()
             .and_then(|t| t.facts.get(s as usize).copied())
             .unwrap_or_default()
+    }
+
+    /// [`Ranking::scores`] for a bounded query: the postings `split` leaves out are noted in
+    /// `below` and neither kept in `facts` nor handed to `emit`. A common word's left-out
+    /// postings are most of a large site's query, and keeping their facts was a seventh of
+    /// its time; the steps after the walk read the facts of kept sections only, and `below`
+    /// keeps what its checks need. An inherent method, not one of [`Ranking`]'s: a module
+    /// built without the bound links none of it.
+    pub(crate) fn scores_split(
+        &self,
+        t: &WeightedTerm,
+        facts: &mut Seen,
+        split: Split<'_>,
+        emit: &mut dyn FnMut(u32, f32, SectionFacts),
+        below: &mut Below,
+    ) {
+        let n = self.section_count();
+        self.visit_postings(t.offset, |section, score, f| {
+            if score == 0.0 {
+                return;
+            }
+            if split.leaves_out(section, t.weight * score) {
+                below.note(section, f);
+            } else {
+                facts.insert(n, section, f);
+                emit(section, score, f);
+            }
+        });
     }
 }
 
