@@ -173,8 +173,9 @@ pub(crate) struct Below {
     bare: bool,
     /// Per ordinal: the subtree of a section with text left out, read only where `text` is
     /// set (so never cleared, and kept between queries: [`Below::with_subtrees`]). A left-out
-    /// posting's facts go nowhere else ([`crate::layout::Ranking::scores_split`]), and the
-    /// ancestor check of [`Below::bare_relative`] needs them.
+    /// posting's facts go nowhere else
+    /// ([`crate::layout::sharded::read::Sharded::scores_split`]), and the ancestor check of
+    /// [`Below::bare_relative`] needs them.
     subtrees: Vec<u32>,
 }
 
@@ -292,12 +293,11 @@ impl Below {
             let Some(start) = document_start(b) else {
                 return true;
             };
+            // Every section in `text` had its subtree noted with it (`note`).
             self.text.range(start, b).any(|a| {
-                let subtree = match facts.get(a) {
-                    Some(x) => Some(x.subtree),
-                    None => self.subtrees.get(a as usize).copied(),
-                };
-                subtree.is_none_or(|t| a.saturating_add(t) >= b)
+                self.subtrees
+                    .get(a as usize)
+                    .is_none_or(|&t| a.saturating_add(t) >= b)
             })
         })
     }
