@@ -4,7 +4,11 @@
 //! of a BEIR `queries.jsonl` (or one query per line of a text file) with the benchmark's
 //! options (limit 10, whole words, ungrouped unless `--group`), and prints p50 / p95 / p99.
 //!
-//!   cargo run --release -p midashi-core --example keyword_latency -- <index> <queries> [--group] [--prefix] [--ids] [--facets] [--prefer LANG] [--rounds N] [--dump FILE] [--slowest N]
+//!   cargo run --release -p midashi-core --example keyword_latency -- <index> <queries> [--group] [--prefix] [--ids] [--facets] [--prefer LANG] [--widget] [--rounds N] [--dump FILE] [--slowest N]
+//!
+//! `--widget`: what `<midashi-search>` asks on each keystroke (element.ts `pageOptions`): five
+//! results, three-line previews, English first, facet counts when they cost nothing, the last
+//! word a prefix, grouped — `bench:speed`'s "every keystroke with the widget's own options".
 //!
 //! `--dump` writes every answer as JSON, one line per query: two builds' dumps are equal
 //! when a speed-up kept the results, their order, scores, excerpts and highlights.
@@ -99,6 +103,17 @@ fn main() {
             .position(|a| a == "--prefer")
             .map(|i| args[i + 1].clone()),
         ..SearchOptions::default()
+    };
+    let opts = if flag("--widget") {
+        SearchOptions {
+            limit: 5,
+            preview_lines: 3,
+            prefer_lang: Some("en".into()),
+            facets_if_ranked: true,
+            ..SearchOptions::default()
+        }
+    } else {
+        opts
     };
     let qs = queries(qfile);
     if let Some(i) = args.iter().position(|a| a == "--dump") {
