@@ -82,6 +82,10 @@ fn queries(path: &Path) -> Vec<String> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() < 2 {
+        eprintln!("usage: keyword_latency <index> <queries> [--group] [--prefix] [--ids] [--facets] [--prefer LANG] [--widget] [--rounds N] [--dump FILE] [--slowest N]");
+        std::process::exit(2);
+    }
     let (dir, qfile) = (Path::new(&args[0]), Path::new(&args[1]));
     let flag = |f: &str| args.iter().any(|a| a == f);
     let rounds: usize = args
