@@ -68,11 +68,20 @@ build_module() {
   local name="$1"
   shift
   # `--fast`: built with $fast_profile, and wasm-opt optimising for speed.
-  local profile="$profile" opt_flags="--flatten --rereloop -Oz -Oz --converge"
+  local profile="$profile" opt_flags="--flatten --rereloop -Oz -Oz --converge" rustflags="$wasm_rustflags"
   if [ "${1:-}" = --fast ]; then
     shift
     profile="$fast_profile"
     opt_flags="-O3"
+  fi
+  # `--inline`: a size-first module whose keystrokes walk long lists (a large site's). At
+  # opt-level "z" LLVM inlines almost nothing, so each posting of a walk called Vec's
+  # indexing, Option's == and Peekable::peek as functions; its inliner at threshold 40
+  # runs the mix's slowest keystrokes in 0.66x the instructions in Node for +0.4 KB gzip
+  # (60: 0.60x, +3.0 KB; 100: 0.59x, +6.9 KB; bench/instructions-node.sh, 2026-12-03).
+  if [ "${1:-}" = --inline ]; then
+    shift
+    rustflags="$rustflags -C llvm-args=-inline-threshold=40"
   fi
   # A module may go to its own folder under its keyword-module name (`dir:name`): the wasm
   # imports its glue by that name, so one glue (the file:// bundle's) can start either.
@@ -82,7 +91,7 @@ build_module() {
     name="${name#*/}"
   fi
   echo "== cargo build -p midashi-wasm $* --profile $profile (wasm32-unknown-unknown) -> $name"
-  RUSTFLAGS="$wasm_rustflags" cargo build -p midashi-wasm --target wasm32-unknown-unknown --profile "$profile" "$@"
+  RUSTFLAGS="$rustflags" cargo build -p midashi-wasm --target wasm32-unknown-unknown --profile "$profile" "$@"
 
   local raw="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/midashi_wasm.wasm"
   mkdir -p "$out_dir"
@@ -136,7 +145,7 @@ build_module() {
 # MIDASHI_WASM_ONLY="midashi_wasm …": build only these modules (measuring one change).
 wanted() { [ -z "${MIDASHI_WASM_ONLY:-}" ] || [[ " $MIDASHI_WASM_ONLY " == *" $1 "* ]]; }
 if wanted midashi_keyword; then build_module midashi_keyword --fast --no-default-features --features whole; fi
-if wanted midashi_keyword_sharded; then build_module midashi_keyword_sharded --no-default-features --features bounded,memo; fi
+if wanted midashi_keyword_sharded; then build_module midashi_keyword_sharded --inline --no-default-features --features bounded,memo; fi
 # The same without the bounded top-k and the marking memo (~5 KB gzip less): what build-index --site serves a
 # sharded site below LARGE_SITE_SECTIONS (build-index/src/site/assets.rs), whose keystrokes
 # rank every candidate in well under a millisecond, so that its first query loads less.
@@ -146,5 +155,5 @@ if wanted midashi_keyword_sharded_small; then build_module small/midashi_keyword
 if wanted midashi_keyword_languages; then build_module languages/midashi_keyword --no-default-features --features whole,languages; fi
 # Its sharded-only variant (as midashi_keyword_sharded is to midashi_keyword): what a served
 # site with a sharded index whose pages are not all English loads first.
-if wanted midashi_keyword_sharded_languages; then build_module languages/midashi_keyword_sharded --no-default-features --features languages,bounded,memo; fi
+if wanted midashi_keyword_sharded_languages; then build_module languages/midashi_keyword_sharded --inline --no-default-features --features languages,bounded,memo; fi
 if wanted midashi_wasm; then build_module midashi_wasm --fast; fi
