@@ -78,7 +78,7 @@ build_module() {
   # opt-level "z" LLVM inlines almost nothing, so each posting of a walk called Vec's
   # indexing, Option's == and Peekable::peek as functions; its inliner at threshold 40
   # runs the mix's slowest keystrokes in 0.66x the instructions in Node for +0.4 KB gzip
-  # (60: 0.60x, +3.0 KB; 100: 0.59x, +6.9 KB; bench/instructions-node.sh, 2026-12-03).
+  # (60: 0.60x, +3.0 KB; 100: 0.59x, +6.9 KB; bench/instructions.sh --node, 2026-12-03).
   if [ "${1:-}" = --inline ]; then
     shift
     rustflags="$rustflags -C llvm-args=-inline-threshold=40"
