@@ -146,14 +146,17 @@ build_module() {
 wanted() { [ -z "${MIDASHI_WASM_ONLY:-}" ] || [[ " $MIDASHI_WASM_ONLY " == *" $1 "* ]]; }
 if wanted midashi_keyword; then build_module midashi_keyword --fast --no-default-features --features whole; fi
 if wanted midashi_keyword_sharded; then build_module midashi_keyword_sharded --inline --no-default-features --features bounded,memo; fi
-# The same without the bounded top-k and the marking memo (~5 KB gzip less): what build-index --site serves a
+# The languages keyword module's sharded-only variant (as midashi_keyword_sharded is to
+# midashi_keyword): what a large served site whose pages are not all English loads first.
+# Built next to midashi_keyword_sharded: both take --inline's RUSTFLAGS, and every change of
+# RUSTFLAGS rebuilds all crates (~1 minute each time).
+if wanted midashi_keyword_sharded_languages; then build_module languages/midashi_keyword_sharded --inline --no-default-features --features languages,bounded,memo; fi
+# midashi_keyword_sharded without the bounded top-k and the marking memo (~5 KB gzip less),
+# size-first as it is: what build-index --site serves a
 # sharded site below LARGE_SITE_SECTIONS (build-index/src/site/assets.rs), whose keystrokes
 # rank every candidate in well under a millisecond, so that its first query loads less.
 if wanted midashi_keyword_sharded_small; then build_module small/midashi_keyword_sharded --no-default-features; fi
 # Under the keyword module's names in wasm/languages/: build-index --site serves (or inlines
 # for file://) it as the keyword module of a site whose pages are not all English.
 if wanted midashi_keyword_languages; then build_module languages/midashi_keyword --no-default-features --features whole,languages; fi
-# Its sharded-only variant (as midashi_keyword_sharded is to midashi_keyword): what a served
-# site with a sharded index whose pages are not all English loads first.
-if wanted midashi_keyword_sharded_languages; then build_module languages/midashi_keyword_sharded --inline --no-default-features --features languages,bounded,memo; fi
 if wanted midashi_wasm; then build_module midashi_wasm --fast; fi

@@ -93,21 +93,6 @@ fn main() {
         .position(|a| a == "--rounds")
         .map_or(3, |i| args[i + 1].parse().unwrap());
     let index = open(dir);
-    let opts = SearchOptions {
-        limit: 10,
-        prefix: flag("--prefix"),
-        group: flag("--group"),
-        // The ranking alone: no excerpt, no preview (what engines that return ids do).
-        excerpts: !flag("--ids"),
-        preview_lines: if flag("--ids") { 0 } else { 5 },
-        // What the widget asks besides: the filter chips' counts and the page's language first.
-        facets: flag("--facets"),
-        prefer_lang: args
-            .iter()
-            .position(|a| a == "--prefer")
-            .map(|i| args[i + 1].clone()),
-        ..SearchOptions::default()
-    };
     let opts = if flag("--widget") {
         SearchOptions {
             limit: 5,
@@ -117,7 +102,21 @@ fn main() {
             ..SearchOptions::default()
         }
     } else {
-        opts
+        SearchOptions {
+            limit: 10,
+            prefix: flag("--prefix"),
+            group: flag("--group"),
+            // The ranking alone: no excerpt, no preview (what engines that return ids do).
+            excerpts: !flag("--ids"),
+            preview_lines: if flag("--ids") { 0 } else { 5 },
+            // What the widget asks besides: the filter chips' counts and the page's language first.
+            facets: flag("--facets"),
+            prefer_lang: args
+                .iter()
+                .position(|a| a == "--prefer")
+                .map(|i| args[i + 1].clone()),
+            ..SearchOptions::default()
+        }
     };
     let qs = queries(qfile);
     if let Some(i) = args.iter().position(|a| a == "--dump") {
