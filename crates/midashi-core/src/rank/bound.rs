@@ -17,8 +17,8 @@ const MARGIN: f64 = 1e-5;
 /// rounding of a sum of at most this many scores.
 const MAX_TERMS: usize = 64;
 
-/// Whether bounding `plan` can pay for reading its lists' score columns first: its lists
-/// (`len`: each term's postings) hold `factor` ([`WORTH_IT`] by default) times `k`
+/// Each clause's postings (`len`: each term's), when bounding `plan` can pay for reading its
+/// lists' score columns first: its lists hold `factor` ([`WORTH_IT`] by default) times `k`
 /// postings or more. Below that,
 /// ranking every candidate costs little (JSQuAD's p50 grew a fifth with every query
 /// bounded).
@@ -27,31 +27,47 @@ pub(crate) fn worth_it(
     k: usize,
     factor: usize,
     mut len: impl FnMut(&WeightedTerm) -> Option<usize>,
-) -> bool {
-    let mut postings = 0usize;
-    for t in plan
-        .clauses
-        .iter()
-        .flat_map(|c| &c.alternatives)
-        .flat_map(|a| &a.terms)
-    {
-        let Some(n) = len(t) else {
-            return false;
-        };
-        postings = postings.saturating_add(n);
+) -> Option<Vec<usize>> {
+    let mut per_clause = Vec::with_capacity(plan.clauses.len());
+    for c in &plan.clauses {
+        let mut postings = 0usize;
+        for t in c.alternatives.iter().flat_map(|a| &a.terms) {
+            postings = postings.saturating_add(len(t)?);
+        }
+        per_clause.push(postings);
     }
-    postings >= k.saturating_mul(factor)
+    let all = per_clause.iter().fold(0usize, |a, &b| a.saturating_add(b));
+    (all >= k.saturating_mul(factor)).then_some(per_clause)
+}
+
+/// The bound of `plan` over lists whose lengths and score columns `len` and `stats` read
+/// ([`plan`] for θ's `depth`), when bounding pays ([`worth_it`] with `factor`): with each
+/// clause's postings, which say the clauses worth testing against the sums of the ones
+/// before ([`crate::rank::topk::Partial`]).
+pub(crate) fn of_lists(
+    plan: &QueryPlan,
+    depth: usize,
+    factor: usize,
+    len: impl FnMut(&WeightedTerm) -> Option<usize>,
+    stats: impl FnMut(&WeightedTerm) -> Option<(f32, f32)>,
+) -> Option<Pruning> {
+    let postings = worth_it(plan, depth, factor, len)?;
+    let mut p = self::plan(plan, depth, stats)?;
+    p.postings = postings;
+    p.worth = factor;
+    Some(p)
 }
 
 /// See [`worth_it`].
 pub(crate) const WORTH_IT: usize = 10;
 
 /// θ and the floors of `plan` from each term's postings: their largest and k-th largest
-/// unweighted score (`stats`, the k-th 0 for a list shorter than k); `None` when a
+/// unweighted score (`stats`, the k-th 0 for a list shorter than k = `depth`); `None` when a
 /// term's are unknown, a weight is not positive, the plan is larger than [`MAX_TERMS`], or
 /// no list reaches k (every candidate is ranked then).
 pub(crate) fn plan(
     plan: &QueryPlan,
+    depth: usize,
     mut stats: impl FnMut(&WeightedTerm) -> Option<(f32, f32)>,
 ) -> Option<Pruning> {
     let terms = plan
@@ -96,7 +112,7 @@ pub(crate) fn plan(
         .map(|c| c.iter().map(alternative).fold(0.0, f64::max))
         .collect();
     let all: f64 = clause_top.iter().sum();
-    let reach = f64::from(theta) * (1.0 - MARGIN);
+    let reach = reach_of(theta);
     // The clauses that add least, as many as stay below θ together, are not essential.
     let mut order: Vec<usize> = (0..clause_top.len()).collect();
     crate::sort::sort_by(&mut order, |&a, &b| clause_top[a].total_cmp(&clause_top[b]));
@@ -124,7 +140,17 @@ pub(crate) fn plan(
         theta,
         floors,
         essential,
+        tops: clause_top,
+        depth,
+        postings: Vec::new(),
+        worth: WORTH_IT,
     })
+}
+
+/// What a section's bound must reach to be kept for a θ: θ less the float slack
+/// ([`MARGIN`]).
+pub(crate) fn reach_of(theta: f32) -> f64 {
+    f64::from(theta) * (1.0 - MARGIN)
 }
 
 #[cfg(test)]
@@ -163,7 +189,7 @@ mod tests {
         let stats = |t: &WeightedTerm| {
             Some([(10.0, 4.0), (3.0, 1.0), (2.0, 0.0), (5.0, 1.5)][t.offset as usize])
         };
-        let p = super::plan(&plan, stats).unwrap();
+        let p = super::plan(&plan, 1, stats).unwrap();
         // Term 0: 4; term 1: 2 × 1 = 2; terms 2 and 3 are not alone in their alternative.
         assert_eq!(p.theta, 4.0);
         let reach = 4.0 * (1.0 - MARGIN);
@@ -181,10 +207,10 @@ mod tests {
             clauses: vec![clause(vec![vec![term(0, w)]])],
             ..QueryPlan::default()
         };
-        assert!(super::plan(&one(1.0), |_| None).is_none());
-        assert!(super::plan(&one(1.0), |_| Some((3.0, 0.0))).is_none());
-        assert!(super::plan(&one(0.0), |_| Some((3.0, 1.0))).is_none());
-        assert!(super::plan(&one(f32::NAN), |_| Some((3.0, 1.0))).is_none());
-        assert!(super::plan(&one(1.0), |_| Some((3.0, 1.0))).is_some());
+        assert!(super::plan(&one(1.0), 1, |_| None).is_none());
+        assert!(super::plan(&one(1.0), 1, |_| Some((3.0, 0.0))).is_none());
+        assert!(super::plan(&one(0.0), 1, |_| Some((3.0, 1.0))).is_none());
+        assert!(super::plan(&one(f32::NAN), 1, |_| Some((3.0, 1.0))).is_none());
+        assert!(super::plan(&one(1.0), 1, |_| Some((3.0, 1.0))).is_some());
     }
 }

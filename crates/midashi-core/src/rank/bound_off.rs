@@ -9,20 +9,18 @@ pub(crate) const ENABLED: bool = false;
 /// See `bound.rs`.
 pub(crate) const WORTH_IT: usize = usize::MAX;
 
-/// Never: this build ranks every candidate.
-pub(crate) fn worth_it(
+/// No bound in this build: every candidate is ranked.
+pub(crate) fn of_lists(
     _: &QueryPlan,
     _: usize,
     _: usize,
     _: impl FnMut(&WeightedTerm) -> Option<usize>,
-) -> bool {
-    false
-}
-
-/// No bound in this build.
-pub(crate) fn plan(
-    _: &QueryPlan,
     _: impl FnMut(&WeightedTerm) -> Option<(f32, f32)>,
 ) -> Option<Pruning> {
     None
+}
+
+/// See `bound.rs` (never called: no query is bounded).
+pub(crate) fn reach_of(theta: f32) -> f64 {
+    f64::from(theta)
 }

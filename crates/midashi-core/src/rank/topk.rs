@@ -49,9 +49,31 @@ pub(crate) struct Pruning {
     /// than θ: a section matching only them ranks below it, so their postings count only
     /// for sections an essential clause found (MaxScore's split).
     pub(crate) essential: Vec<bool>,
+    /// Per clause: the most it can add to a section (its best alternative's largest
+    /// weighted scores).
+    pub(crate) tops: Vec<f64>,
+    /// How many sections θ stands for ([`depth`]): a θ raised while ranking must be reached
+    /// by as many.
+    pub(crate) depth: usize,
+    /// Per clause: its lists' postings (empty when unknown: every later essential clause is
+    /// then tested, [`Partial`]).
+    pub(crate) postings: Vec<usize>,
+    /// How many times θ's depth a clause's lists must hold to be tested (the index's
+    /// bounding factor, [`crate::rank::bound::WORTH_IT`] unless a test lowers it).
+    pub(crate) worth: usize,
 }
 
 impl Pruning {
+    /// The most the clauses `c` for which `left(c)` holds can add together.
+    pub fn top_of(&self, left: impl Fn(usize) -> bool) -> f64 {
+        self.tops
+            .iter()
+            .enumerate()
+            .filter(|&(c, _)| left(c))
+            .map(|(_, t)| t)
+            .sum()
+    }
+
     /// The floor of the `i`-th term of the plan (in clause, alternative, term order).
     #[inline(always)]
     pub fn floor(&self, i: usize) -> f64 {
@@ -71,21 +93,50 @@ impl Pruning {
 }
 
 /// Which postings of a term's walk the bound leaves out ([`Pruning`]): those whose
-/// weighted score is below the term's floor, and, for a clause that is not essential, those
-/// of sections no essential clause found.
+/// weighted score is below the term's floor; for a clause that is not essential, those of
+/// sections no essential clause found; and, once earlier clauses were added up, those that
+/// cannot lift their section's sum to θ ([`Partial`]).
 #[derive(Clone, Copy)]
 pub(crate) struct Split<'a> {
     /// The smallest weighted score kept.
     pub floor: f64,
     /// The sections found, for a clause that is not essential.
     pub found: Option<&'a Bits>,
+    /// What the clauses walked before this one add to each section.
+    pub partial: Option<&'a Partial<'a>>,
+}
+
+/// The test a posting of a later essential clause meets (MaxScore's floor with the section's
+/// own sum in place of the most the earlier clauses could add): the sum of the essential
+/// clauses walked before, plus the posting, plus the most every clause not yet walked can
+/// add, must reach θ — a θ raised to the k-th best of those sums, which k sections' totals
+/// reach (each total is at least its sum: scores are not negative, and adding one to a float
+/// sum never lowers it).
+///
+/// Why: a typed prefix after complete words ("Help Before th") completes to common words
+/// whose lists hold most of a large site's sections, every posting over the bound from the
+/// lists alone, so all ninety thousand were summed, sorted and grouped for a page of five;
+/// most of those sections hold none of the earlier words, and this leaves them out.
+#[derive(Clone, Copy)]
+pub(crate) struct Partial<'a> {
+    /// Per section ordinal: the sum so far (0 where none).
+    pub sums: &'a [f32],
+    /// The most the clauses not yet walked (this one's other terms aside) can add.
+    pub rest: f64,
+    /// θ less the float slack ([`crate::rank::bound`]'s margin).
+    pub reach: f64,
 }
 
 impl Split<'_> {
     /// Whether a posting of section `s` and weighted score `v` is left out.
     #[inline(always)]
     pub fn leaves_out(&self, s: u32, v: f32) -> bool {
-        f64::from(v) < self.floor || self.found.is_some_and(|f| !f.contains(s))
+        f64::from(v) < self.floor
+            || self.found.is_some_and(|f| !f.contains(s))
+            || self.partial.is_some_and(|p| {
+                let sum = p.sums.get(s as usize).copied().unwrap_or(0.0);
+                f64::from(sum) + f64::from(v) + p.rest < p.reach
+            })
     }
 
     /// A posting of a term of weight `w` handed to `emit`, or noted in `below` if it is
@@ -318,11 +369,13 @@ impl Below {
 /// time from the top: linear whatever the scores, and a few hundred bytes of wasm where the
 /// standard library's `select_nth_unstable` cost the bounded modules 1.5 KB gzip.
 pub(crate) fn kth_total(ranked: &[(u32, f32)], k: usize) -> Option<f32> {
-    let mut keys: Vec<u32> = ranked
-        .iter()
-        .filter(|r| r.1 > 0.0)
-        .map(|r| r.1.to_bits())
-        .collect();
+    kth_largest(ranked.iter().map(|r| r.1), k)
+}
+
+/// The `k`-th largest positive value of `values` (`None` when fewer are positive), by
+/// [`kth_total`]'s radix select.
+pub(crate) fn kth_largest(values: impl Iterator<Item = f32>, k: usize) -> Option<f32> {
+    let mut keys: Vec<u32> = values.filter(|&v| v > 0.0).map(f32::to_bits).collect();
     if k == 0 || keys.len() < k {
         return None;
     }

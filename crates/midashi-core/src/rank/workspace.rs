@@ -47,6 +47,9 @@ pub(crate) struct Sums {
     /// walks them first to find their sections ([`crate::rank::pipeline`]): added up from
     /// here instead of walked again.
     pub(crate) kept: Vec<(u32, f32)>,
+    /// Per section: the sum of the essential clauses walked so far, while a bounded query's
+    /// essential lists are walked ([`crate::rank::topk::Partial`]).
+    pub(crate) partial: Totals,
 }
 
 impl Sums {
@@ -55,6 +58,7 @@ impl Sums {
         self.best.clear();
         self.alt.clear();
         self.kept.clear();
+        self.partial.clear();
     }
 }
 
@@ -90,6 +94,17 @@ impl Totals {
 
     /// The touched sections with their totals, in the order first seen, leaving the
     /// table empty.
+    /// The table by ordinal (0 for a section not touched).
+    pub(crate) fn values(&self) -> &[f32] {
+        &self.total
+    }
+
+    /// The `k`-th largest positive sum ([`crate::rank::topk::kth_largest`]).
+    pub(crate) fn kth(&self, k: usize) -> Option<f32> {
+        let total = &self.total;
+        crate::rank::topk::kth_largest(self.touched.iter().map(|&s| total[s as usize]), k)
+    }
+
     pub(crate) fn take(&mut self) -> Vec<(u32, f32)> {
         let total = &mut self.total;
         self.touched
@@ -98,7 +113,7 @@ impl Totals {
             .collect()
     }
 
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         for s in self.touched.drain(..) {
             if let Some(v) = self.total.get_mut(s as usize) {
                 *v = 0.0;

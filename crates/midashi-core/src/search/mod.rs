@@ -24,7 +24,7 @@ use crate::format::{FileKind, Manifest};
 use crate::layout::sharded::{FileSource, Sharded};
 use crate::layout::{Inventory, Layout, Lookups};
 use crate::query::syntax::parse as parse_operators;
-use crate::query::{PlanOptions, MAX_QUERY_BYTES};
+use crate::query::{PlanOptions, WeightedTerm, MAX_QUERY_BYTES};
 use crate::rank::bm25::sort_ranked;
 use crate::rank::bound;
 use crate::rank::fusion::{anchored, keep_places};
@@ -371,11 +371,10 @@ impl SearchIndex {
                 _ => None,
             };
             let pruning = lists.and_then(|sh| {
-                bound::worth_it(plan, k, self.bound_from, |t| sh.list_len(t.offset))
-                    .then(|| bound::plan(plan, |t| sh.list_stats(t.offset, k)))
-                    .flatten()
+                let stats = |t: &WeightedTerm| sh.list_stats(t.offset, k);
+                bound::of_lists(plan, k, self.bound_from, |t| sh.list_len(t.offset), stats)
             });
-            let touched = accumulate_above(
+            let accumulated = accumulate_above(
                 n,
                 plan,
                 pruning.as_ref(),
@@ -391,6 +390,7 @@ impl SearchIndex {
                 &mut below,
                 &mut ws.sums,
             );
+            let touched = accumulated.touched;
             store.ready()?;
             // Nothing left out: every candidate is ranked, as without a bound — unless they
             // are many, every posting was kept, and the query could be bounded: then θ is
@@ -398,7 +398,7 @@ impl SearchIndex {
             // (`topk::kth_total`: sorting and grouping a typed prefix's ninety thousand
             // candidates was a fifth of its keystroke's time, for a page of five).
             let theta = match &pruning {
-                Some(p) if below.any() => p.theta,
+                Some(_) if below.any() => accumulated.theta, // (perhaps raised by the walk)
                 _ if lists.is_some() && touched.len() >= k.saturating_mul(self.bound_from) => {
                     topk::kth_total(&touched, k).unwrap_or(0.0)
                 }
