@@ -173,8 +173,22 @@ pub(crate) fn accumulate_above(
     // The plan's terms in order, as `Pruning` numbers their floors.
     let mut term = 0;
     for (c, clause) in plan.clauses.iter().enumerate() {
-        // An essential clause keeps the postings at or above their floor (settled above when
-        // some clause splits or is tested); one that is not, those of the sections found.
+        let terms = clause
+            .alternatives
+            .iter()
+            .map(|a| a.terms.len())
+            .sum::<usize>();
+        if let Some(settled) = runs
+            .get(term..term + terms)
+            .filter(|r| r.iter().all(Option::is_some))
+        {
+            // Settled by the first walk: its kept postings, in list order.
+            add_clause(n, clause, settled, kept, totals, best, alt);
+            term += terms;
+            continue;
+        }
+        // An essential clause keeps the postings at or above their floor; one that is not,
+        // those of the sections found.
         let essential = pruning.is_none_or(|p| p.essential(c));
         let single = clause.alternatives.len() == 1 && clause.alternatives[0].terms.len() == 1;
         for a in &clause.alternatives {
@@ -192,25 +206,17 @@ pub(crate) fn accumulate_above(
                         alt.add(n, s, v);
                     }
                 };
-                if let Some(&Some((from, to))) = runs.get(term) {
-                    // Settled by the first walk: its kept postings, in list order.
-                    for &(s, v) in &kept[from..to] {
-                        add(s, v);
-                    }
-                } else {
-                    // (An essential clause walked here: no clause splits, and none is
-                    // tested.)
-                    let floor = match pruning {
-                        Some(p) if essential => p.floor(term),
-                        _ => f64::NEG_INFINITY,
-                    };
-                    let split = (bound::ENABLED && pruning.is_some()).then_some(Split {
-                        floor,
-                        found: found.as_ref().filter(|_| !essential),
-                        partial: None,
-                    });
-                    scores(t, split, &mut |s, score, _| add(s, t.weight * score), below);
-                }
+                // (An essential clause walked here: no clause splits, and none is tested.)
+                let floor = match pruning {
+                    Some(p) if essential => p.floor(term),
+                    _ => f64::NEG_INFINITY,
+                };
+                let split = (bound::ENABLED && pruning.is_some()).then_some(Split {
+                    floor,
+                    found: found.as_ref().filter(|_| !essential),
+                    partial: None,
+                });
+                scores(t, split, &mut |s, score, _| add(s, t.weight * score), below);
                 term += 1;
             }
             for (s, v) in alt.drain() {

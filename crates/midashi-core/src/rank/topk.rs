@@ -369,13 +369,15 @@ impl Below {
 /// time from the top: linear whatever the scores, and a few hundred bytes of wasm where the
 /// standard library's `select_nth_unstable` cost the bounded modules 1.5 KB gzip.
 pub(crate) fn kth_total(ranked: &[(u32, f32)], k: usize) -> Option<f32> {
-    kth_largest(ranked.iter().map(|r| r.1), k)
+    kth_largest(ranked.iter().map(|r| r.1.to_bits()).collect(), k)
 }
 
-/// The `k`-th largest positive value of `values` (`None` when fewer are positive), by
-/// [`kth_total`]'s radix select.
-pub(crate) fn kth_largest(values: impl Iterator<Item = f32>, k: usize) -> Option<f32> {
-    let mut keys: Vec<u32> = values.filter(|&v| v > 0.0).map(f32::to_bits).collect();
+/// The `k`-th largest positive value among `keys`, f32s as their bits (`None` when fewer are
+/// positive), by [`kth_total`]'s radix select. Bits in a `Vec`, not an iterator: one
+/// instance of the select in the module for both callers.
+pub(crate) fn kth_largest(mut keys: Vec<u32>, k: usize) -> Option<f32> {
+    // Positive totals only: a positive f32 orders as its bits do (zero and negatives out).
+    keys.retain(|&b| f32::from_bits(b) > 0.0);
     if k == 0 || keys.len() < k {
         return None;
     }

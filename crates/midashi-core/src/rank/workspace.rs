@@ -102,7 +102,8 @@ impl Totals {
     /// The `k`-th largest positive sum ([`crate::rank::topk::kth_largest`]).
     pub(crate) fn kth(&self, k: usize) -> Option<f32> {
         let total = &self.total;
-        crate::rank::topk::kth_largest(self.touched.iter().map(|&s| total[s as usize]), k)
+        let keys = self.touched.iter().map(|&s| total[s as usize].to_bits());
+        crate::rank::topk::kth_largest(keys.collect(), k)
     }
 
     pub(crate) fn take(&mut self) -> Vec<(u32, f32)> {
