@@ -178,10 +178,10 @@ pub(crate) fn accumulate_above(
             .iter()
             .map(|a| a.terms.len())
             .sum::<usize>();
-        if let Some(settled) = runs
-            .get(term..term + terms)
-            .filter(|r| r.iter().all(Option::is_some))
-        {
+        // (A build without the bound settles nothing: `bound::ENABLED` leaves this out.)
+        let settled = (runs.get(term..term + terms))
+            .filter(|r| bound::ENABLED && r.iter().all(Option::is_some));
+        if let Some(settled) = settled {
             // Settled by the first walk: its kept postings, in list order.
             add_clause(n, clause, settled, kept, totals, best, alt);
             term += terms;
