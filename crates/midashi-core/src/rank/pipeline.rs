@@ -110,7 +110,6 @@ pub(crate) fn accumulate_above(
                 // Nothing after the last tested clause reads the sums so far.
                 let last = tested.iter().rposition(|&t| t);
                 partial.ready(n);
-                let mut summed = vec![false; plan.clauses.len()];
                 let mut term = 0;
                 for (c, clause) in plan.clauses.iter().enumerate() {
                     if !p.essential(c) {
@@ -128,7 +127,9 @@ pub(crate) fn accumulate_above(
                         }
                         Partial {
                             sums: partial.values(),
-                            rest: p.top_of(|o| o != c && !summed[o]),
+                            // Added up so far: the essential clauses before this one (a
+                            // tested clause is at or before the last).
+                            rest: p.top_of(|o| o > c || o < c && !p.essential(o)),
                             reach: bound::reach_of(theta),
                         }
                     });
@@ -158,7 +159,6 @@ pub(crate) fn accumulate_above(
                     }
                     if last.is_some_and(|l| c < l) {
                         add_clause(n, clause, &runs[first..], kept, partial, best, alt);
-                        summed[c] = true;
                     }
                 }
                 partial.clear();
