@@ -132,7 +132,21 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
       assert.equal(r.semanticReason, undefined, q);
     }
     assert.equal(idx.semanticState, "idle", "no semantic bytes for keyword-style queries");
-    const weak = await idx.search("zzqx unfindable");
+    // Nonsense matches nothing and asks nothing: "no results", and no download.
+    const nonsense = await idx.search("zzqx unfindable");
+    assert.equal(nonsense.total, 0);
+    assert.equal(nonsense.semanticReason, undefined);
+    assert.equal(idx.semanticState, "idle", "no semantic bytes for nonsense");
+    // A phrase of three words that few sections hold: the leg may find it in other words.
+    const phrase = "talc allocator choice";
+    const few = await idx.search(phrase, { mode: "keyword", cache: false });
+    assert.ok(few.total >= 1 && few.total <= 2, `the test needs a phrase that one or two sections of docs/ hold: "${phrase}" has ${few.total}`);
+    // Typed (not settled): the answer says why, and nothing loads yet.
+    const typing = await idx.search(phrase, { settled: false });
+    assert.equal(typing.semanticReason, "weak");
+    assert.equal(typing.semanticPending, undefined);
+    assert.equal(idx.semanticState, "idle", "a query still being typed loads nothing");
+    const weak = await idx.search(phrase);
     assert.equal(weak.semanticReason, "weak");
     assert.equal(idx.semanticState, "loading");
     idx.cancelSemantic();

@@ -242,11 +242,12 @@ export class Midashi extends EventTarget {
     try {
       args.text(query, "the query");
       const given = args.options<SearchOptions>(options);
-      const { queryVector: vectorGiven, supersede: supersedeGiven, cache: cacheGiven, indexes: indexesGiven, waitForSemantic: waitGiven, ...engineOptions } = given;
+      const { queryVector: vectorGiven, supersede: supersedeGiven, cache: cacheGiven, indexes: indexesGiven, waitForSemantic: waitGiven, settled: settledGiven, ...engineOptions } = given;
       const queryVector = args.vector(vectorGiven);
       const supersede = args.flag(supersedeGiven, "supersede") ?? true;
       const cache = args.flag(cacheGiven, "cache") ?? true;
       const waitForSemantic = args.flag(waitGiven, "waitForSemantic") ?? false;
+      const settled = args.flag(settledGiven, "settled") ?? true;
       const ids = this.select(args.names(indexesGiven));
       args.engineValues(engineOptions);
       const opts = defined(engineOptions);
@@ -281,16 +282,15 @@ export class Midashi extends EventTarget {
       }
       const key = cache && !queryVector ? stableJson([query, opts, ids, semantic ? semantic.model : ""]) : undefined;
       const hit = key === undefined ? undefined : this.cache.get(key);
-      if (hit) {
-        if (supersede) this.latest.bump();
-        return { ...structuredClone(hit), tookMs: now() - started, cached: true, ...(semanticPending ? { semanticPending } : {}) };
-      }
       const run = async () => {
         const vector = queryVector ?? (semantic ? await semantic.backend.call("embed", { text: query }) : undefined);
         return this.backend.call("search", { ids, query, options: opts, queryVector: vector, vectorModel: semantic?.model, tag: this.tagged });
       };
       let raw: RawResponse;
-      if (supersede) {
+      if (hit) {
+        if (supersede) this.latest.bump();
+        raw = structuredClone(hit);
+      } else if (supersede) {
         const outcome = await this.latest.submit(run);
         if (outcome.superseded) {
           const ran = opts.mode && opts.mode !== "auto" ? opts.mode : "keyword";
@@ -300,14 +300,17 @@ export class Midashi extends EventTarget {
       } else {
         raw = await run();
       }
+      // Whether the leg would help is asked of the keyword answer (cached or not); only a
+      // settled query starts the download: a prefix typed on the way is not what is meant.
       let semanticReason: "question" | "weak" | undefined;
       if (deferred && policy === "auto" && this.state === "idle" && !constrainedConnection()) {
         semanticReason = (await this.backend.call("reason", { ids, query, total: raw.total })) ?? undefined;
-        if (semanticReason) {
+        if (semanticReason && settled) {
           this.warmup().catch(() => undefined);
           semanticPending = true;
         }
       }
+      if (hit) return { ...raw, tookMs: now() - started, cached: true, ...(semanticPending ? { semanticPending } : {}), ...(semanticReason ? { semanticReason } : {}) };
       if (key !== undefined && !semanticPending) this.cache.set(key, structuredClone(raw));
       return { ...raw, tookMs: now() - started, ...(semanticPending ? { semanticPending } : {}), ...(semanticReason ? { semanticReason } : {}) };
     } catch (e) {

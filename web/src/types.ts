@@ -106,6 +106,13 @@ export interface SearchOptions extends EngineSearchOptions {
    * servers and agents, where the fused answer matters more than the first 100 ms.
    */
   waitForSemantic?: boolean;
+  /**
+   * Whether the query is settled (default true). Search as you type passes `false` for a
+   * query still being typed: the `auto` policy then never starts the semantic download for
+   * it (a prefix is not what the visitor means), and `semanticReason` says whether it would;
+   * the caller starts it with `warmup()` once typing pauses, as `<midashi-search>` does.
+   */
+  settled?: boolean;
   /** With several indexes loaded: search only these (by name). Default: all. */
   indexes?: string[];
 }
@@ -244,8 +251,9 @@ export interface SearchResponse {
    */
   semanticPending?: boolean;
   /**
-   * Why this `auto` query started loading the semantic leg (semantic `auto` policy): it reads
-   * as a `question`, or its keyword results are `weak` (see docs/ranking.md).
+   * Why the semantic leg would help this `auto` query (semantic `auto` policy): it reads as a
+   * `question`, or its keyword results are `weak` (see docs/ranking.md). A settled query
+   * has started loading the leg (`semanticPending`); one sent with `settled: false` has not.
    */
   semanticReason?: "question" | "weak";
 }

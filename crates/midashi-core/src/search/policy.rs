@@ -3,15 +3,21 @@
 //! identifier, a few keywords) keyword search already finds it — Rust-book headings: right
 //! section first 40 of 40 times with keyword, 37 with hybrid. The leg is worth its bytes for
 //! a query that reads as a **question** (people ask in sentences that share few words with
-//! the section that answers) and for one whose keyword results are **weak** (few sections
-//! hold its words). One definition, here, for the JS API, the widget and any other host.
+//! the section that answers) and for a phrase whose keyword results are **weak** (few
+//! sections hold its words). Never for a query of one or two characters (a prefix on the
+//! way to a word), nor for one whose words match nothing and that is not a question
+//! (nonsense, or words this site never uses: the answer is "no results", and the visitor
+//! can still ask for "Search by meaning"). One definition, here, for the JS API, the widget
+//! and any other host; when a query counts as settled is the host's (the widget waits for a
+//! pause in typing, `SETTLE_MS` in web/src/widget/element.ts).
 
 /// Why the semantic leg would help a query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SemanticReason {
     /// The query reads as a question or a sentence.
     Question,
-    /// Keyword search found fewer than [`WEAK_BELOW`] sections.
+    /// A phrase of at least [`WEAK_WORDS`] words for which keyword search found some, but
+    /// fewer than [`WEAK_BELOW`], sections.
     Weak,
 }
 
@@ -27,6 +33,14 @@ impl SemanticReason {
 
 /// Keyword answers with fewer sections than this are weak.
 pub const WEAK_BELOW: usize = 3;
+
+/// Words from which a query is a phrase that a weak answer may have missed in other words.
+/// One or two words name something (`layers`, `borrow checker`): when few sections hold
+/// them, few sections are about them, and the semantic leg's bytes would buy nothing.
+pub const WEAK_WORDS: usize = 3;
+
+/// Characters below which a query is a prefix being typed, never worth the leg.
+const SHORTEST: usize = 3;
 
 /// Words that open an English question.
 const QUESTION_WORDS: &[&str] = &[
@@ -106,9 +120,13 @@ fn is_japanese(c: char) -> bool {
 /// Why an `auto` query whose keyword answer holds `keyword_total` sections would gain from
 /// the semantic leg, if it would.
 pub fn semantic_reason(query: &str, keyword_total: usize) -> Option<SemanticReason> {
-    if is_question(query) {
+    let q = query.trim();
+    if q.chars().count() < SHORTEST {
+        None
+    } else if is_question(q) {
         Some(SemanticReason::Question)
-    } else if keyword_total < WEAK_BELOW {
+    } else if (1..WEAK_BELOW).contains(&keyword_total) && q.split_whitespace().count() >= WEAK_WORDS
+    {
         Some(SemanticReason::Weak)
     } else {
         None
@@ -152,8 +170,23 @@ mod tests {
         }
         assert_eq!(semantic_reason("borrow checker", 12), None);
         assert_eq!(
-            semantic_reason("borrow checker", 2),
+            semantic_reason("keep functions warm", 2),
             Some(SemanticReason::Weak)
+        );
+        // A name that few sections hold is answered by those sections.
+        assert_eq!(semantic_reason("borrow checker", 2), None);
+        assert_eq!(semantic_reason("layers", 1), None);
+        // Nonsense matches nothing and asks nothing: no leg.
+        assert_eq!(semantic_reason("xq zzkv wubbo", 0), None);
+        assert_eq!(semantic_reason("asdfghjkl", 0), None);
+        // A prefix of one or two characters, whatever it found.
+        assert_eq!(semantic_reason("l", 0), None);
+        assert_eq!(semantic_reason("ho", 1), None);
+        assert_eq!(semantic_reason("何?", 0), None);
+        // A question still loads it, even when its words match nothing.
+        assert_eq!(
+            semantic_reason("how do I frobnicate the wuzzle?", 0),
+            Some(SemanticReason::Question)
         );
         assert_eq!(
             semantic_reason("how does borrowing work", 40),
