@@ -219,6 +219,10 @@ export class MidashiSearchElement extends HTMLElement {
   /** Whether the query came from keys (still being typed) rather than a choice (a recent
    * search, a suggestion, `?q=`, `show(query)`), which is settled at once. */
   private typed = false;
+  /** Whether the reader moved the highlight (arrow keys, pointer) in the list shown: a
+   * replaced list (the fused one, a late shard) then keeps it on the same result; otherwise
+   * the first row is highlighted, so what is shown first is what Enter opens. */
+  private moved = false;
   /** The query whose results are shown (or being fetched): a repeat is not sent again. */
   private lastQuery: string | undefined;
   private seq = 0;
@@ -351,7 +355,10 @@ export class MidashiSearchElement extends HTMLElement {
     });
     this.listbox.addEventListener("mousemove", (e) => {
       const i = this.optionIndex(e.target);
-      if (i >= 0 && i !== this.active) this.setActive(i, false);
+      if (i >= 0 && i !== this.active) {
+        this.moved = true;
+        this.setActive(i, false);
+      }
     });
   }
 
@@ -581,11 +588,17 @@ export class MidashiSearchElement extends HTMLElement {
     switch (e.key) {
       case "ArrowDown":
         e.preventDefault();
-        if (this.items.length) this.setActive((this.active + 1) % this.items.length, true);
+        if (this.items.length) {
+          this.moved = true;
+          this.setActive((this.active + 1) % this.items.length, true);
+        }
         break;
       case "ArrowUp":
         e.preventDefault();
-        if (this.items.length) this.setActive((this.active - 1 + this.items.length) % this.items.length, true);
+        if (this.items.length) {
+          this.moved = true;
+          this.setActive((this.active - 1 + this.items.length) % this.items.length, true);
+        }
         break;
       case "Enter":
         e.preventDefault();
@@ -795,6 +808,7 @@ export class MidashiSearchElement extends HTMLElement {
     this.renderResults(query, response);
     // Options are grouped by document, so the first new result may sit in an earlier group.
     const at = this.items.findIndex((it) => it.kind === "hit" && it.hit === firstNew);
+    this.moved = true;
     this.setActive(at >= 0 ? at : this.items.length - 1, true);
     this.dispatchEvent(new CustomEvent<ResultsEventDetail>("midashi-results", { detail: { query, response } }));
   }
@@ -915,7 +929,8 @@ export class MidashiSearchElement extends HTMLElement {
     // The same query answered again (the fused list once the semantic leg is ready, a page
     // appended): the reader's selection stays on the result it was on, wherever it moved.
     const was = this.items[this.active];
-    const keep = query === this.renderedQuery && was?.kind === "hit" ? hitKey(was.hit) : undefined;
+    if (query !== this.renderedQuery) this.moved = false;
+    const keep = query === this.renderedQuery && this.moved && was?.kind === "hit" ? hitKey(was.hit) : undefined;
     this.renderedQuery = query;
     this.clearList();
     // A page whose chips are still to be counted keeps the chips shown until they are.
