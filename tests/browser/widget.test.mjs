@@ -631,6 +631,68 @@ describe("semantic results", () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  test("typed key by key: words, prefixes and nonsense fetch none of the leg; a typed question loads it after the pause, and Enter opens the first fused row", async () => {
+    const problems = [];
+    const page = await newPage(browser.context, problems);
+    const requests = [];
+    // The semantic leg: its encoder module and worker, the model, the vectors (and graph).
+    const leg = (p) => /embed|model\.|vectors\.|ann\./.test(p);
+    page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+    await page.goto(semanticServer.url + "/index.html");
+    await page.waitForFunction(() => customElements.get("midashi-search") !== undefined);
+    // Enter is followed to a URL: recorded here instead of leaving the page.
+    await page.evaluate(() => {
+      window.__opened = [];
+      document.addEventListener("midashi-navigate", (e) => {
+        window.__opened.push(e.detail.hit.id);
+        e.preventDefault();
+      });
+    });
+    const w = widget(page);
+    await page.keyboard.press("Control+k");
+    /** Types `q` as a visitor does (80 ms a key), waits past the settling pause, returns the last answer. */
+    const type = async (q) => {
+      await w.input.fill("");
+      const seen = await page.evaluate(() => window.__midashi.results.length);
+      await w.input.pressSequentially(q, { delay: 80 });
+      await page.waitForTimeout(1500);
+      // The typed query's own answer (a fused one may have followed it).
+      const handle = await page.waitForFunction(([q, seen]) => window.__midashi.results.slice(seen).find((r) => r.query === q)?.response, [q, seen]);
+      return handle.jsonValue();
+    };
+    for (const q of ["widget", "ranking", "sharded layout", "install the widget", "xqzvw plorbtek"]) {
+      const r = await type(q);
+      assert.equal(r.semanticPending, undefined, q);
+      assert.ok(!requests.some(leg), `${q}: ${requests.filter(leg).join(" ")}`);
+    }
+    // Nonsense: no results, and nothing said of semantic results.
+    assert.ok(!/Semantic/.test(await w.status.textContent()), await w.status.textContent());
+    // A question, typed: its keyword answer says why; the pause starts the leg; the fused list
+    // replaces the keyword one with its first row highlighted, and Enter opens that row.
+    const keyword = await type(QUESTION);
+    assert.equal(keyword.semanticReason, "question");
+    const handle = await page.waitForFunction(
+      (q) => window.__midashi.results.findLast((r) => r.query === q && r.response.mode === "hybrid")?.response,
+      QUESTION,
+      { timeout: 120_000 },
+    );
+    const hybrid = await handle.jsonValue();
+    assert.ok(requests.some(leg), requests.join(" "));
+    assert.ok(hybrid.results.length > 0);
+    await page.waitForFunction(() => document.querySelector("midashi-search").shadowRoot.querySelector("[role=status]").textContent.includes("Semantic results included"));
+    const firstRow = await page.evaluate(() => document.querySelector("midashi-search").shadowRoot.querySelector("[role=option]").getAttribute("aria-selected"));
+    assert.equal(firstRow, "true");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => window.__opened.length > 0);
+    assert.deepEqual(await page.evaluate(() => window.__opened), [hybrid.results[0].id]);
+    // Nonsense once the leg is loaded: "no results", never "Semantic results included".
+    const none = await type("xqzvw plorbtek");
+    assert.equal(none.results.length, 0);
+    assert.ok(!/Semantic/.test(await w.status.textContent()), await w.status.textContent());
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
 });
 
 describe("a sharded site", () => {

@@ -194,6 +194,29 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     assert.deepEqual(mismatches, []);
   });
 
+  test("hybrid counts the sections that hold the query's words and the semantic hits above the noise floor, not the whole semantic head", async () => {
+    const idx = await Midashi.load(dir);
+    after(() => idx.close());
+    await idx.warmup();
+    const sections = idx.manifest.stats.sections;
+    for (const q of ["ranking", "widget theming", "how do I use it offline?"]) {
+      const kw = await idx.search(q, { mode: "keyword", cache: false });
+      const hy = await idx.search(q, { mode: "hybrid", cache: false });
+      // Every keyword match is still there (the fused heads, then the keyword tail) ...
+      assert.ok(hy.total >= kw.total, `${q}: ${hy.total} < ${kw.total}`);
+      // ... and the semantic leg adds only the few sections clearly close in meaning: before,
+      // every answer held the whole semantic head (109 of the demo's sections).
+      assert.ok(hy.total <= kw.total + 10 && hy.total < sections / 2, `${q}: hybrid ${hy.total}, keyword ${kw.total}, ${sections} sections`);
+      // The whole list can be paged through, and holds every keyword match.
+      const all = await idx.search(q, { mode: "hybrid", cache: false, limit: hy.total });
+      const ids = new Set(all.results.map((h) => h.id));
+      const kwAll = await idx.search(q, { mode: "keyword", cache: false, limit: kw.total });
+      assert.ok(kwAll.results.every((h) => ids.has(h.id)), q);
+    }
+    // Nonsense stays empty.
+    assert.equal((await idx.search("xqzvw plorbtek", { mode: "hybrid", cache: false })).total, 0);
+  });
+
   test("default fusion weighs the legs by the query: half the semantic weight unless it reads as a question (#22)", async () => {
     const idx = await Midashi.load(dir);
     after(() => idx.close());

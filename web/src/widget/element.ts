@@ -880,7 +880,8 @@ export class MidashiSearchElement extends HTMLElement {
       // progress shows in the semantic bar, which is not.
       parts.push(s.semanticLoading);
     }
-    else if (response.mode === "hybrid" || response.mode === "semantic") parts.push(s.semanticReady);
+    // "Semantic results included" only where some are: never beside "0 results".
+    else if ((response.mode === "hybrid" || response.mode === "semantic") && response.results.length > 0) parts.push(s.semanticReady);
     return parts.join(" · ");
   }
 

@@ -121,6 +121,49 @@ pub fn fuse(keyword: &[(u32, f32)], semantic: &[(u32, f32)], fusion: Fusion) -> 
     out
 }
 
+/// The hybrid list a search box shows and counts: the fused heads without the sections that
+/// only the semantic leg found below `floor`, then the keyword leg's matches beyond its head,
+/// in its order.
+///
+/// Why: a sentence model places every section at some similarity to any query, so fusing the
+/// semantic head as it is made every answer about as long as the head — "109 results" for
+/// any query of a 139-section site, filter chips counting unrelated pages. A section counts
+/// when it holds the query's words or lies clearly above what nonsense reaches
+/// (`vectors::noise`). The fused heads' order is kept, so the page's ranking is unchanged.
+pub fn counted(
+    fused: Vec<(u32, f32)>,
+    keyword: &[(u32, f32)],
+    semantic_head: &[(u32, f32)],
+    floor: f32,
+) -> Vec<(u32, f32)> {
+    let words: rustc_hash::FxHashSet<u32> = keyword.iter().map(|r| r.0).collect();
+    let below: rustc_hash::FxHashSet<u32> = semantic_head
+        .iter()
+        .filter(|&&(s, sim)| sim < floor && !words.contains(&s))
+        .map(|r| r.0)
+        .collect();
+    let mut out: Vec<(u32, f32)> = fused
+        .into_iter()
+        .filter(|r| !below.contains(&r.0))
+        .collect();
+    let listed: rustc_hash::FxHashSet<u32> = out.iter().map(|r| r.0).collect();
+    let tail: Vec<u32> = keyword
+        .iter()
+        .map(|r| r.0)
+        .filter(|s| !listed.contains(s))
+        .collect();
+    // Not above any fused score, and not increasing: grouping keeps places, so the tail
+    // stays in the keyword order.
+    let base = out.last().map_or(1.0, |r| r.1).max(0.0);
+    let n = tail.len() as f32 + 1.0;
+    out.extend(
+        tail.into_iter()
+            .enumerate()
+            .map(|(i, s)| (s, base * (n - 1.0 - i as f32) / n)),
+    );
+    out
+}
+
 /// How many of the keyword leg's first places a heading match keeps in a hybrid list: the
 /// results a search box shows.
 pub const ANCHORED_PLACES: usize = 10;
@@ -257,5 +300,29 @@ mod tests {
         let kept = keep_places(vec![(1, 0.5)], &[(9, 5)]);
         assert_eq!(kept, [(1, 0.5), (9, 0.0)]);
         assert_eq!(keep_places(fused.clone(), &[]), fused);
+    }
+
+    #[test]
+    fn counted_keeps_word_matches_and_semantic_hits_above_the_floor() {
+        // Keyword matches 1, 2 (head) and 8, 9 (beyond it); the semantic head 3 (0.7),
+        // 1 (0.2), 4 (0.1).
+        let keyword = [(1, 5.0), (2, 4.0), (8, 0.5), (9, 0.4)];
+        let semantic = [(3, 0.7), (1, 0.2), (4, 0.1)];
+        let fused = fuse(&keyword[..2], &semantic, Fusion::Auto);
+        let shown = counted(fused.clone(), &keyword, &semantic, 0.3);
+        let order: Vec<u32> = shown.iter().map(|r| r.0).collect();
+        // 4 is below the floor and holds no query word: gone; 1 holds them: kept at its
+        // fused place; the keyword tail follows in its own order.
+        let head: Vec<u32> = fused.iter().map(|r| r.0).filter(|&s| s != 4).collect();
+        assert_eq!(order[..3], head[..]);
+        assert_eq!(order[3..], [8, 9]);
+        assert!(shown.windows(2).all(|w| w[0].1 >= w[1].1), "{shown:?}");
+        // Without a floor every fused section counts.
+        assert_eq!(
+            counted(fused.clone(), &keyword, &semantic, f32::NEG_INFINITY).len(),
+            6
+        );
+        // Nothing matched and nothing above the floor: an empty answer.
+        assert!(counted(fuse(&[], &semantic, Fusion::Auto), &[], &semantic, 0.9).is_empty());
     }
 }

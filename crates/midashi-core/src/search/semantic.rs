@@ -10,7 +10,7 @@ use crate::format::FileKind;
 use crate::layout::Layout;
 use crate::query::QueryPlan;
 use crate::rank::coverage;
-use crate::rank::fusion::fuse;
+use crate::rank::fusion::{counted, fuse};
 use crate::rank::pipeline::Seen;
 use crate::vectors::ann::AnnData;
 use crate::vectors::VectorsData;
@@ -137,11 +137,9 @@ impl SearchIndex {
             } else {
                 keyword
             };
-            fuse(
-                &keyword[..keyword.len().min(head)],
-                &semantic[..semantic.len().min(head)],
-                fusion,
-            )
+            let semantic_head = &semantic[..semantic.len().min(head)];
+            let fused = fuse(&keyword[..keyword.len().min(head)], semantic_head, fusion);
+            counted(fused, &keyword, semantic_head, vectors.relevance_floor())
         })
     }
 }

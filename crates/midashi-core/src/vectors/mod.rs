@@ -136,6 +136,12 @@ impl VectorsData {
         self.noise_floor.is_none_or(|floor| best > floor)
     }
 
+    /// The similarity from which a section that holds none of a query's words still counts
+    /// as a result of it: the noise floor (none without one).
+    pub fn relevance_floor(&self) -> f32 {
+        self.noise_floor.unwrap_or(f32::NEG_INFINITY)
+    }
+
     /// Number of rows.
     pub fn count(&self) -> usize {
         self.row_section.len()
