@@ -186,6 +186,23 @@ pub fn field_texts(section: &Section) -> [String; NUM_FIELDS] {
     ]
 }
 
+/// Leaves out of the facets a category that one document alone has: there it names the page,
+/// not a part of the site (a directory-URL site, `API_AddLayer/index.html`, made every page's
+/// own folder a filter chip), and a filter of one page filters nothing. The text keeps it.
+fn drop_lone_categories(docs: &mut [DocRecord]) {
+    let mut held: HashMap<String, u32> = HashMap::new();
+    for d in docs.iter() {
+        if let Some(c) = &d.hints.category {
+            *held.entry(c.clone()).or_default() += 1;
+        }
+    }
+    for d in docs.iter_mut() {
+        if d.hints.category.as_ref().is_some_and(|c| held[c] < 2) {
+            d.hints.category = None;
+        }
+    }
+}
+
 impl IndexBuilder {
     /// A builder with these settings.
     pub fn new(settings: IndexSettings) -> Self {
@@ -318,6 +335,7 @@ impl IndexBuilder {
                 section_count: sections.len() as u32 - first,
             });
         }
+        drop_lone_categories(&mut docs);
 
         let n = sections.len() as u32;
         let mut terms: Vec<(String, u32)> = term_ids.into_iter().collect();
