@@ -32,16 +32,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
-/// The file a build holds locked in its output folder for as long as it runs: a hidden,
-/// empty dot-file (so two builds of the same docs still leave identical folders), left in
-/// place (removing it would let a waiting build lock a file nobody else sees).
-pub const LOCK_FILE_NAME: &str = ".midashi-build.lock";
+/// The file earlier versions held locked inside the output folder: removed when found, since
+/// everything in the folder is deployed with the site.
+pub const LEGACY_LOCK_FILE_NAME: &str = ".midashi-build.lock";
 
 /// A build's hold on its output folder, released when dropped (or when the process ends,
 /// however it ends: the lock is the operating system's, not the file's existence).
 #[derive(Debug)]
 pub struct OutputLock {
     _file: fs::File,
+}
+
+/// The lock file of output folder `dir`: in the system's temporary folder, named by a hash
+/// of the folder's canonical path, so that the folder holds only what is served and every
+/// build into the same folder (by any path to it) takes the same lock. An empty file, left
+/// in place: removing it would let a waiting build lock a file nobody else sees.
+pub fn lock_path(dir: &Path) -> std::io::Result<std::path::PathBuf> {
+    let canonical = fs::canonicalize(dir)?;
+    let hash = xxhash_rust::xxh3::xxh3_64(canonical.as_os_str().as_encoded_bytes());
+    Ok(std::env::temp_dir().join(format!("midashi-build-{hash:016x}.lock")))
 }
 
 /// Takes the output folder for this build: one writer per folder at a time. Two builds
@@ -53,7 +62,7 @@ pub fn lock_output(dir: &Path) -> Result<OutputLock> {
         source,
     };
     fs::create_dir_all(dir).map_err(output)?;
-    let path = dir.join(LOCK_FILE_NAME);
+    let path = lock_path(dir).map_err(output)?;
     let file = fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -62,7 +71,10 @@ pub fn lock_output(dir: &Path) -> Result<OutputLock> {
         .open(&path)
         .map_err(output)?;
     match file.try_lock() {
-        Ok(()) => Ok(OutputLock { _file: file }),
+        Ok(()) => {
+            let _ = fs::remove_file(dir.join(LEGACY_LOCK_FILE_NAME));
+            Ok(OutputLock { _file: file })
+        }
         Err(fs::TryLockError::WouldBlock) => Err(CliError::OutputBusy(dir.to_path_buf())),
         Err(fs::TryLockError::Error(e)) => Err(output(e)),
     }
@@ -173,12 +185,13 @@ impl Staging {
         };
         if s.old.exists() {
             // An earlier build stopped between its two moves: the live site is the one moved
-            // aside. What stands at `out` now is only this build's lock (it created the
-            // folder): put the site back; a real site there means `.old` is a leftover.
+            // aside. What stands at `out` now is the empty folder this build locked (or an
+            // earlier version's lock file): put the site back; a real site there means `.old`
+            // is a leftover.
             let only_lock = fs::read_dir(&s.out).map_or(true, |entries| {
                 entries
                     .filter_map(|e| e.ok())
-                    .all(|e| e.file_name() == LOCK_FILE_NAME)
+                    .all(|e| e.file_name() == LEGACY_LOCK_FILE_NAME)
             });
             if only_lock {
                 if s.out.exists() {
@@ -208,8 +221,7 @@ impl Staging {
             let path = path.to_path_buf();
             move |source| CliError::Output { path, source }
         };
-        // The lock file of the running build stays meaningful in the new folder.
-        fs::write(self.new.join(LOCK_FILE_NAME), b"").map_err(io(&self.new))?;
+        // The lock is named by the folder's path, not kept in it: it holds across the swap.
         if self.out.exists() {
             fs::rename(&self.out, &self.old).map_err(io(&self.out))?;
         }

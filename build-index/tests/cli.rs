@@ -388,10 +388,15 @@ fn a_second_build_into_a_busy_folder_is_refused() {
     let out = tmp.path().join("idx");
     build(&out);
     let before = names_in(&out);
+    // The lock lives outside the folder (the folder holds only what is served): in the
+    // temporary folder, named by a hash of the folder's canonical path.
+    assert!(!out.join(".midashi-build.lock").exists());
+    let canonical = fs::canonicalize(&out).unwrap();
+    let hash = xxhash_rust::xxh3::xxh3_64(canonical.as_os_str().as_encoded_bytes());
     let lock = fs::OpenOptions::new()
         .read(true)
         .write(true)
-        .open(out.join(".midashi-build.lock"))
+        .open(std::env::temp_dir().join(format!("midashi-build-{hash:016x}.lock")))
         .unwrap();
     lock.try_lock().unwrap();
     let o = run(bin()
