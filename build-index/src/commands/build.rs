@@ -44,6 +44,10 @@ pub struct BuildArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// For a built site: index its "page not found" page (`404.html`) too, which is left out
+    /// by default (redirect pages are always left out).
+    #[arg(long)]
+    pub keep_error_pages: bool,
     /// Embedding model folder (model.onnx + tokenizer.json + midashi-model.json, or a
     /// sentence-transformers ONNX export). Default: models/all-MiniLM-L6-v2 when present.
     #[arg(long)]
@@ -173,6 +177,7 @@ pub fn load_input(input: &Path, args: &BuildArgs) -> Result<(Loaded, InputKind)>
         let opts = midashi_html::Options {
             base_url: args.base_url.clone(),
             max_section_tokens,
+            keep_error_pages: args.keep_error_pages,
         };
         load_html(input, &files, &opts, !args.quiet)
     } else {

@@ -184,6 +184,7 @@ fn index_corpus(
         include: Vec::new(),
         exclude: Vec::new(),
         quiet: false,
+        keep_error_pages: false,
         site: false,
         // Evaluation opens the files it just built in memory: the single layout.
         layout: super::build::LayoutArg::Single,

@@ -36,6 +36,9 @@ pub struct Options {
     pub base_url: String,
     /// Sections estimated above this many tokens get a warning (the embedder splits them).
     pub max_section_tokens: u32,
+    /// Index the site's "page not found" page too (`404.html`, `404/index.html`), which
+    /// every generator writes and no visitor searches for: left out by default.
+    pub keep_error_pages: bool,
 }
 
 impl Default for Options {
@@ -43,8 +46,23 @@ impl Default for Options {
         Options {
             base_url: "/".into(),
             max_section_tokens: 256,
+            keep_error_pages: false,
         }
     }
+}
+
+/// Whether `path` (under the site's root) is the site's "page not found" page.
+pub fn is_error_page(path: &str) -> bool {
+    let path = path.trim_start_matches("./");
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let page = if name.eq_ignore_ascii_case("index.html") {
+        path.rsplit('/').nth(1).unwrap_or("")
+    } else {
+        name.strip_suffix(".html")
+            .or_else(|| name.strip_suffix(".htm"))
+            .unwrap_or("")
+    };
+    page == "404"
 }
 
 /// What became of one page.
@@ -60,6 +78,11 @@ pub enum Outcome {
 /// the page's URL (`a/b/index.html` → `{base}a/b/`, `a.html` → `{base}a.html`) and feeds the
 /// section ids. Never panics: malformed HTML is read as browsers read it.
 pub fn parse_page(path: &str, html: &str, opts: &Options) -> Outcome {
+    if !opts.keep_error_pages && is_error_page(path) {
+        return Outcome::Skipped(
+            "the site's \"page not found\" page (--keep-error-pages indexes it)".into(),
+        );
+    }
     let dom = scraper::Html::parse_document(html);
     let page = match page::read(&dom, path) {
         Ok(p) => p,

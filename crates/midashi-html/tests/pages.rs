@@ -195,6 +195,29 @@ fn controls_skip_pages_and_regions() {
     .contains("noindex"));
     assert!(skipped(r#"<html><head><meta http-equiv="refresh" content="0; url=/x"></head><body>Redirecting</body></html>"#).contains("redirect"));
     assert!(skipped("<html><body><nav>only nav</nav></body></html>").contains("no text"));
+    // The "page not found" page every generator writes: left out unless asked for.
+    let not_found = "<html><head><title>404</title></head><body><main><h1>Page not found</h1><p>Try the search.</p></main></body></html>";
+    for path in ["404.html", "404/index.html", "ja/404.html"] {
+        assert!(
+            matches!(parse_page(path, not_found, &Options::default()), Outcome::Skipped(w) if w.contains("not found")),
+            "{path}"
+        );
+        let keep = Options {
+            keep_error_pages: true,
+            ..Options::default()
+        };
+        assert!(
+            matches!(parse_page(path, not_found, &keep), Outcome::Page(..)),
+            "{path}"
+        );
+    }
+    for path in [
+        "guide/404-errors.html",
+        "http/status-404/index.html",
+        "a404.html",
+    ] {
+        assert!(!midashi_html::is_error_page(path), "{path}");
+    }
 
     let html = r#"<html><head><meta name="midashi:tags" content="a, b"></head><body><div class="theme">Theme text</div>
 <div data-midashi-body><h2>No Id Here</h2><p>Kept. <span data-midashi-ignore>Dropped.</span></p>
