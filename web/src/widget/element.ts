@@ -26,6 +26,7 @@ import { css } from "./styles.js";
 import { copyText } from "./copy.js";
 import { ariaShortcuts, capLabel, hasModifier, matches, parseShortcuts } from "./keys.js";
 import { modelContext, type Quoting } from "./webmcp-api.js";
+import { Layer } from "./layer.js";
 
 /** Delay between the last keystroke and the query: enough to skip most intermediate words. */
 const DEBOUNCE_MS = 60;
@@ -223,6 +224,8 @@ export class MidashiSearchElement extends HTMLElement {
    * replaced list (the fused one, a late shard) then keeps it on the same result; otherwise
    * the first row is highlighted, so what is shown first is what Enter opens. */
   private moved = false;
+  /** Where the dialog is shown (the element, or a layer on <body>), and the back gesture. */
+  private readonly layer: Layer;
   /** The query whose results are shown (or being fetched): a repeat is not sent again. */
   private lastQuery: string | undefined;
   private seq = 0;
@@ -315,6 +318,7 @@ export class MidashiSearchElement extends HTMLElement {
     this.dialog.append(bar, this.status, this.semanticBar, this.facetBar.element, body, this.actions, this.footer);
     this.backdrop.append(this.dialog);
     this.root.append(style, this.trigger, this.backdrop);
+    this.layer = new Layer(this, this.root, this.backdrop, css, () => this.close(false, false));
 
     this.input.addEventListener("input", (e) => {
       // Keystrokes of an open IME composition are not the query yet.
@@ -397,6 +401,7 @@ export class MidashiSearchElement extends HTMLElement {
     document.removeEventListener("keydown", this.onDocumentKey);
     clearTimeout(this.countTimer);
     clearTimeout(this.timer);
+    this.layer.remove();
     this.withdrawTools();
     // Another box on the page may offer the tools now.
     connected.find((e) => e !== this)?.offerTools();
@@ -474,7 +479,9 @@ export class MidashiSearchElement extends HTMLElement {
       // Focus inside this element (its button) is reported as the element itself.
       const active = document.activeElement;
       this.returnFocus = active instanceof HTMLElement && active !== document.body && active !== this ? active : this.trigger;
+      this.layer.place();
       this.backdrop.hidden = false;
+      this.layer.opened();
       this.trigger.setAttribute("aria-expanded", "true");
       this.dispatchEvent(new CustomEvent("midashi-open", { bubbles: true, composed: true }));
     }
@@ -492,7 +499,16 @@ export class MidashiSearchElement extends HTMLElement {
 
   /** Closes the dialog and gives focus back to where it was. */
   hide(): void {
+    this.close(false, true);
+  }
+
+  /**
+   * Closes the dialog; `navigating`: a result is being opened; `undoEntry`: false when the
+   * back gesture closed it (the history entry opening pushed is gone already).
+   */
+  private close(navigating: boolean, undoEntry = true): void {
     if (!this.open) return;
+    if (undoEntry) this.layer.closed(navigating);
     clearTimeout(this.timer);
     clearTimeout(this.settleTimer);
     this.backdrop.hidden = true;
@@ -545,9 +561,12 @@ export class MidashiSearchElement extends HTMLElement {
     this.dialog.setAttribute("aria-label", s.dialogLabel);
     this.listbox.setAttribute("aria-label", s.resultsLabel);
     // Shows "Esc", is named "Close search": the key cap is decoration for sighted users.
-    const cap = el("span", undefined, "Esc");
+    const cap = el("span", "cap", "Esc");
     cap.setAttribute("aria-hidden", "true");
-    this.closeButton.replaceChildren(cap, el("span", "sr-only", s.close));
+    // On a touch screen (no Esc key) the button shows a cross instead.
+    const cross = el("span", "cross", "\u00d7");
+    cross.setAttribute("aria-hidden", "true");
+    this.closeButton.replaceChildren(cap, cross, el("span", "sr-only", s.close));
     this.footer.replaceChildren();
     for (const [keys, what] of [
       ["↑ ↓", s.hintNavigate],
@@ -563,6 +582,12 @@ export class MidashiSearchElement extends HTMLElement {
   // ---- keyboard ---------------------------------------------------------------------------
 
   private handleShortcut(e: KeyboardEvent): void {
+    // Esc closes wherever the focus went (a page script took it, the layer lost it).
+    if (this.open && e.key === "Escape" && !e.defaultPrevented && !e.isComposing) {
+      e.preventDefault();
+      this.hide();
+      return;
+    }
     if (connected[0] !== this || e.defaultPrevented) return;
     const target = e.composedPath()[0];
     for (const s of parseShortcuts(this.getAttribute("shortcuts"))) {
@@ -626,7 +651,7 @@ export class MidashiSearchElement extends HTMLElement {
     const first = focusable[0];
     const last = focusable[focusable.length - 1];
     if (!first || !last) return;
-    const current = this.root.activeElement;
+    const current = this.layer.activeElement;
     if (e.shiftKey && current === first) {
       e.preventDefault();
       last.focus();
@@ -1093,7 +1118,7 @@ export class MidashiSearchElement extends HTMLElement {
     );
     this.recent().add(query);
     if (!go) return;
-    this.hide();
+    this.close(true);
     globalThis.location.assign(href);
   }
 

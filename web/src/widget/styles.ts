@@ -102,6 +102,7 @@ svg { width: 1.1em; height: 1.1em; flex: none; }
   font: inherit; font-size: 0.8em; color: var(--_muted); background: var(--_button-bg);
   border: 1px solid var(--_border); border-radius: 4px; padding: 0.15em 0.45em; cursor: pointer;
 }
+.close .cross { display: none; font-size: 1.6em; line-height: 1; }
 .status { padding: 0.35em 1em; font-size: 0.85em; color: var(--_muted); min-height: 1.9em; }
 .status:empty { display: none; }
 .semantic-bar { display: flex; gap: 0.6em; align-items: center; padding: 0 1em 0.35em; font-size: 0.85em; color: var(--_muted); }
@@ -165,10 +166,23 @@ mark { background: var(--_mark-bg); color: var(--_mark-fg); border-radius: 2px; 
   display: flex; gap: 1em; padding: 0.45em 1em; font-size: 0.78em; color: var(--_muted);
   border-top: 1px solid var(--_border);
 }
-@media (max-width: 30rem) {
+/* A phone: the dialog is a full-screen sheet, and the button an icon that leaves the host
+   page's title its room (its name stays for screen readers). */
+@media (max-width: 40rem) {
   .backdrop { padding: 0; }
-  .dialog { max-height: 100vh; height: 100%; border-radius: 0; }
+  .dialog { width: 100%; max-height: none; height: 100vh; height: 100dvh; border: 0; border-radius: 0; }
   .footer { display: none; }
+  .trigger { min-width: 0; padding: 0.45em; }
+  .trigger .label, .trigger kbd {
+    position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px;
+    overflow: hidden; clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0;
+  }
+}
+/* A touch screen has no keys to hint at: no key caps, and the close button a cross. */
+@media (hover: none) and (pointer: coarse) {
+  .trigger kbd, .copy-action kbd, .footer, .close .cap { display: none; }
+  .close .cross { display: inline; }
+  .close { min-width: 2.75rem; min-height: 2.75rem; border: 0; background: none; }
 }
 @media (prefers-reduced-motion: no-preference) {
   .option { transition: background-color 80ms linear; }
