@@ -315,8 +315,10 @@ fn the_hnsw_path_answers_like_the_exact_scan() {
             let (a, b) = (ids(&a), ids(&b));
             let same = if mode == "hybrid" { 1 } else { 3 };
             assert_eq!(a[..same], b[..same], "{mode} {q}");
+            // Hybrid keeps only hits above the leg's noise floor, so a query that reads as
+            // noise may list fewer than ten.
             let shared = a.iter().filter(|id| b.contains(id)).count();
-            assert!(shared >= 9, "{mode} {q}: {a:?} vs {b:?}");
+            assert!(shared >= a.len().min(9), "{mode} {q}: {a:?} vs {b:?}");
         }
     }
 }
