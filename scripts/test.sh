@@ -7,8 +7,43 @@
 #   registries, indexed and searched through the packed npm tarball),
 #   then a 10-second smoke of each fuzz target (`scripts/fuzz.sh 600` is the real run).
 # Installs what it needs first (scripts/setup.sh), idempotently.
+#
+#   scripts/test.sh                     every step (what CI runs)
+#   scripts/test.sh --only rust,node    these steps (set-up always runs)
+#   scripts/test.sh --skip scenarios,fuzz
+#
+# Steps: format, clippy, structure, rust, neutrality, node (the wasm modules, the package, Node and
+# browser tests), scenarios (the npm package's indexer, real generators and bundlers), fuzz.
+# For a developer's loop, scripts/check.sh is faster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+STEPS="format clippy structure rust neutrality node scenarios fuzz"
+only=""
+skip=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --only) only="${2:?--only needs a list of steps}"; shift 2 ;;
+        --only=*) only="${1#--only=}"; shift ;;
+        --skip) skip="${2:?--skip needs a list of steps}"; shift 2 ;;
+        --skip=*) skip="${1#--skip=}"; shift ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        *) echo "test.sh: unknown option $1 (steps: $STEPS)" >&2; exit 2 ;;
+    esac
+done
+for name in ${only//,/ } ${skip//,/ }; do
+    case " $STEPS " in
+        *" $name "*) ;;
+        *) echo "test.sh: no step named $name (steps: $STEPS)" >&2; exit 2 ;;
+    esac
+done
+# Whether step $1 runs.
+want() {
+    case ",$skip," in *",$1,"*) return 1 ;; esac
+    [ -z "$only" ] && return 0
+    case ",$only," in *",$1,"*) return 0 ;; esac
+    return 1
+}
 
 # One target dir for every build, so native, test and wasm builds share compiled crates.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
@@ -68,57 +103,88 @@ trap stop_background EXIT
 # The wasm modules are awaited first (right after the Rust tests): less nice than the others,
 # which are needed only at the end. A clean clone's run took 42 min with all three at 19,
 # the wasm modules then finishing 7.8 min after the Rust tests.
-background wasm 10 env CARGO_TARGET_DIR="$PWD/target-wasm" \
-    bash -c 'bash scripts/build-wasm.sh release && bash scripts/build-wasm-embed.sh wasm-dev'
-background scenario-installs 19 node tests/scenarios/prefetch.mjs
-background fuzz-build 19 env -u CARGO_TARGET_DIR bash scripts/fuzz.sh --build
+if want node || want scenarios; then
+    background wasm 10 env CARGO_TARGET_DIR="$PWD/target-wasm" \
+        bash -c 'bash scripts/build-wasm.sh release && bash scripts/build-wasm-embed.sh wasm-dev'
+fi
+if want scenarios; then
+    background scenario-installs 19 node tests/scenarios/prefetch.mjs
+fi
+if want fuzz; then
+    background fuzz-build 19 env -u CARGO_TARGET_DIR bash scripts/fuzz.sh --build
+fi
 
-step "formatting"
-cargo fmt --all -- --check
+if want format; then
+    step "formatting"
+    cargo fmt --all -- --check
+fi
 
-step "structure (no import cycle, no file over 600 lines, feature gates on modules)"
-node scripts/check-structure.mjs
+if want clippy; then
+    step "clippy (warnings are errors)"
+    cargo clippy --workspace --all-targets --quiet -- -D warnings
+fi
 
-step "Rust tests (unit, integration, quality)"
-cargo test --workspace
-# The planner as the sharded keyword module builds it, without typo corrections.
-cargo test -p midashi-core --no-default-features --lib query::
+if want structure; then
+    step "structure (no import cycle, no file over 600 lines, feature gates on modules)"
+    node scripts/check-structure.mjs
+fi
+
+if want rust; then
+    step "Rust tests (unit, integration, quality)"
+    cargo test --workspace
+    # The planner as the sharded keyword module builds it, without typo corrections.
+    cargo test -p midashi-core --no-default-features --lib query::
+fi
 
 # The JS tests drive the same build-index the Rust tests just built (the engine crate is
 # optimised even in dev builds), instead of compiling a second, release copy of everything.
 export MIDASHI_BUILD_INDEX="$CARGO_TARGET_DIR/debug/build-index"
 export BUILD_INDEX="$MIDASHI_BUILD_INDEX"
+if want neutrality || want node || want scenarios; then
+    # Built already when the Rust tests ran; seconds otherwise.
+    cargo build --quiet -p build-index
+fi
 
-step "index bytes unchanged (tests/neutrality/index-files.sha256)"
-bash scripts/neutrality.sh --bin "$MIDASHI_BUILD_INDEX" --check
+if want neutrality; then
+    step "index bytes unchanged (tests/neutrality/index-files.sha256)"
+    bash scripts/neutrality.sh --bin "$MIDASHI_BUILD_INDEX" --check
+fi
 
-step "wasm modules (built in the background since the set-up)"
-await wasm
+if want node || want scenarios; then
+    step "wasm modules (built in the background since the set-up)"
+    await wasm
 
-step "JavaScript package and widget"
-npm run --silent build:widget
+    step "JavaScript package and widget"
+    npm run --silent build:widget
+fi
 
-step "Node and browser tests"
-# The spec reporter ends with the failing tests, named, with their messages: the end of a
-# long log is what a CI summary shows.
-node --test --test-reporter=spec tests/node/ tests/browser/
+if want node; then
+    step "Node and browser tests"
+    # The spec reporter ends with the failing tests, named, with their messages: the end of a
+    # long log is what a CI summary shows.
+    node --test --test-reporter=spec tests/node/ tests/browser/
+fi
 
-step "npm package's indexer (the build-index just tested, stripped)"
-bash scripts/build-npm-native.sh --from "$MIDASHI_BUILD_INDEX"
+if want scenarios; then
+    step "npm package's indexer (the build-index just tested, stripped)"
+    bash scripts/build-npm-native.sh --from "$MIDASHI_BUILD_INDEX"
 
-step "scenario installs (in the background since the set-up)"
-# A failed install is not fatal here: its scenario installs again and fails with the message.
-await scenario-installs || true
+    step "scenario installs (in the background since the set-up)"
+    # A failed install is not fatal here: its scenario installs again and fails with the message.
+    await scenario-installs || true
 
-step "scenarios: real generators and bundlers from the registries, the packed tarball, Chromium"
-# Installs are cached in .cache/scenarios (cargo hidden from PATH for npx midashi).
-node --test --test-reporter=spec --test-concurrency=1 tests/scenarios/
+    step "scenarios: real generators and bundlers from the registries, the packed tarball, Chromium"
+    # Installs are cached in .cache/scenarios (cargo hidden from PATH for npx midashi).
+    node --test --test-reporter=spec --test-concurrency=1 tests/scenarios/
+fi
 
-step "fuzz targets (built in the background since the set-up)"
-await fuzz-build
+if want fuzz; then
+    step "fuzz targets (built in the background since the set-up)"
+    await fuzz-build
 
-step "fuzz smoke (10 s per target)"
-bash scripts/fuzz.sh 10
+    step "fuzz smoke (10 s per target)"
+    bash scripts/fuzz.sh 10
+fi
 
 step "disk used by this run's builds"
 du -sh "$CARGO_TARGET_DIR" .cache 2>/dev/null || true
