@@ -26,6 +26,11 @@ if ! command -v cargo >/dev/null 2>&1; then
   exit 1
 fi
 
+step "git hooks (.githooks: commit-msg keeps subjects to 72 characters)"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git config core.hooksPath .githooks
+fi
+
 step "Rust target wasm32-unknown-unknown"
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
