@@ -30,6 +30,8 @@ step "clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 step "structure"
 node scripts/check-structure.mjs
+# BENCHMARKS.md and README's cost table are written from bench/results, never by hand.
+node bench/benchmarks.mjs --check
 step "unit tests of every crate"
 cargo test --workspace --lib --bins --quiet
 if [ "$node_tests" = 1 ]; then

@@ -127,6 +127,8 @@ fi
 if want structure; then
     step "structure (no import cycle, no file over 600 lines, feature gates on modules)"
     node scripts/check-structure.mjs
+    # BENCHMARKS.md and README's cost table are written from bench/results, never by hand.
+    node bench/benchmarks.mjs --check
 fi
 
 if want rust; then
