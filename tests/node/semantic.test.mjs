@@ -138,7 +138,7 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     assert.equal(nonsense.semanticReason, undefined);
     assert.equal(idx.semanticState, "idle", "no semantic bytes for nonsense");
     // A phrase of three words that few sections hold: the leg may find it in other words.
-    const phrase = "talc allocator choice";
+    const phrase = "gptq probe sequences";
     const few = await idx.search(phrase, { mode: "keyword", cache: false });
     assert.ok(few.total >= 1 && few.total <= 2, `the test needs a phrase that one or two sections of docs/ hold: "${phrase}" has ${few.total}`);
     // Typed (not settled): the answer says why, and nothing loads yet.
