@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npx midashi …`: the indexer and its subcommands (search, get, mcp, eval, vectors), the
 // same program as the native `build-index`. This file only finds that program for this
-// platform and runs it with the arguments given; see docs/npm.md for why the indexer ships
+// platform and runs it with the arguments given; see docs/getting-started/npm.md for why the indexer ships
 // as a native binary per platform rather than as WebAssembly.
 //
 // Where the binary is looked for, in order:
@@ -32,9 +32,10 @@ function locate() {
 const binary = locate();
 if (!binary) {
   console.error(
-    `midashi: no indexer for ${platform} in this installation (looked in ${join(pkg, "native", platform)} and ` +
-      `for the optional package @midashi/cli-${platform}). Install midashi again without --no-optional, ` +
-      `or build it from source (cargo build --release -p build-index) and set MIDASHI_BINARY to its path.`,
+    `midashi: this installation has no indexer for ${platform}: the package carries one for the ` +
+      `platform it was packed on (looked in ${join(pkg, "native", platform)}) and for platforms whose ` +
+      `@midashi/cli-${platform} package is installed. Build it from a checkout of Midashi ` +
+      `(cargo build --release -p build-index) and set MIDASHI_BINARY to target/release/${exe}.`,
   );
   process.exit(2);
 }
