@@ -159,7 +159,12 @@ pub fn run(args: &SearchArgs) -> Result<()> {
         return Ok(());
     }
     let at_least = if response.total_exact { "" } else { "+" };
-    println!("{}{at_least} results ({:.1} ms)", response.total, took_ms);
+    let noun = if response.total == 1 && response.total_exact {
+        "result"
+    } else {
+        "results"
+    };
+    println!("{}{at_least} {noun} ({:.1} ms)", response.total, took_ms);
     if !response.suggestions.is_empty() {
         println!("Did you mean: {}", response.suggestions.join(", "));
     }
