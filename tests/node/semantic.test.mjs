@@ -330,13 +330,15 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     // no site, rounds to nearest and keeps those in 6 bits (`MQ6G`). The shipped one's
     // vocabulary is trimmed to the site's pieces, which groups the word table's rows into
     // other 4-bit blocks. Questions in the docs' words and common English: the same best
-    // answer, nearly the same five and scores.
+    // answer, nearly the same five and scores. (Not "how are results ranked": every section
+    // of ranking.md is a near-tie for it, led by its context "Ranking > …", and each copy,
+    // the exact model too, puts another first.)
     const graph = readFileSync(path.join(dir, names.find((f) => f.startsWith("model."))));
     assert.ok(graph.subarray(0, 4).toString() === "MBRT", "the encoder file");
     assert.ok(graph.includes("MQ4G") && !graph.includes("MQ6G"), "every weight of the shipped copy in 4 bits");
     const general = readFileSync(path.join(served, "model.bin"));
     assert.ok(general.includes("MQ4G") && general.includes("MQ6G"), "prepare-model: 4-bit weights beside 6-bit down-projections");
-    for (const q of ["can I search without a network connection", "how are results ranked"]) {
+    for (const q of ["can I search without a network connection", "how do I put the search box on my site"]) {
       const a = await shipped.search(q, { mode: "semantic", limit: 5, cache: false });
       const b = await own.search(q, { mode: "semantic", limit: 5, cache: false });
       assert.ok(a.results.length === 5 && b.results.length === 5, q);
