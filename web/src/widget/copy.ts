@@ -42,3 +42,12 @@ export async function copyText(text: Promise<string>): Promise<void> {
   area.remove();
   if (!ok) throw new Error("the browser refused to copy");
 }
+
+/** A result's section quoted as Markdown with a link to it (fetched; rejects when gone). */
+export function quoteSection(source: { quoteSection?: (id: string, o: { link: string; indexes?: string[] }) => Promise<string | null> }, hit: { id: string; index?: string }, link: string): Promise<string> {
+  if (!source.quoteSection) return Promise.reject(new Error("this engine cannot quote sections"));
+  return source.quoteSection(hit.id, { link, indexes: hit.index ? [hit.index] : undefined }).then((t) => {
+    if (t === null) throw new Error("the section is no longer in the index");
+    return t;
+  });
+}

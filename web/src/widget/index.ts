@@ -11,7 +11,8 @@ import { Midashi } from "../index.js";
 import { defineMidashiSearch } from "./element.js";
 import type { SearchSource, SourceOptions } from "./source.js";
 
-export { MidashiSearchElement, defineMidashiSearch, splitPreview, type NavigateDetail, type SearchEventDetail, type ResultsEventDetail } from "./element.js";
+export { splitPreview } from "./preview.js";
+export { MidashiSearchElement, defineMidashiSearch, type NavigateDetail, type SearchEventDetail, type ResultsEventDetail } from "./element.js";
 export type { SearchSource, SourceFactory, SourceOptions, SemanticState, SemanticDetail } from "./source.js";
 export { en, ja, hasStrings, languageFor, languages, loadStrings, stringsFor, translations, type Strings } from "./strings.js";
 export { appendHighlighted, normalizeRanges } from "./highlight.js";

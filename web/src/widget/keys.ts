@@ -80,3 +80,48 @@ export function capLabel(s: Shortcut, mac: boolean): string {
   const mods = [(s.ctrl || s.mod) && "Ctrl", s.alt && "Alt", s.shift && "Shift", s.meta && "Meta"].filter(Boolean);
   return [...mods, key].join(" ");
 }
+
+/** Whether a key press lands in something the user types into (then "/" is just a slash). */
+function isEditable(target: EventTarget | undefined): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLInputElement) {
+    return !["button", "checkbox", "radio", "submit", "reset", "range", "color", "file", "image"].includes(target.type);
+  }
+  return false;
+}
+
+/**
+ * What a key press anywhere on the page asks of a closed or open box: `open` it, `select` the
+ * query of the open one (a shortcut with a modifier pressed again), or nothing. A plain key
+ * is the reader's own while they type in a field, or in the box.
+ */
+export function shortcutAction(e: KeyboardEvent, shortcuts: Shortcut[], open: boolean): "open" | "select" | undefined {
+  const target = e.composedPath()[0];
+  for (const s of shortcuts) {
+    if (!matches(s, e)) continue;
+    if (hasModifier(s)) return open ? "select" : "open";
+    if (!open && !isEditable(target) && !e.isComposing) return "open";
+  }
+  return undefined;
+}
+
+/** What a key pressed in the box's input does (`copy`: whether ⌘C / Ctrl+C copies a result). */
+export function inputKeyAction(e: KeyboardEvent, copy: boolean): "down" | "up" | "open" | "close" | "copy" | undefined {
+  switch (e.key) {
+    case "ArrowDown":
+      return "down";
+    case "ArrowUp":
+      return "up";
+    case "Enter":
+      return "open";
+    case "Escape":
+      return "close";
+    case "c":
+    case "C":
+      return copy && (e.metaKey || e.ctrlKey) && !e.altKey && !e.shiftKey ? "copy" : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -61,3 +61,13 @@ export function parseIndexes(attr: string | null, base: string): { name: string;
       return { name, url: new URL(at > 0 ? item.slice(at + 1) : item, base).href };
     });
 }
+
+/** The engine's options from the element's `semantic` and `indexes` attributes. */
+export function sourceOptions(semantic: string | null, indexes: string | null, base: string): SourceOptions {
+  const options: SourceOptions = {};
+  if (semantic && ["auto", "on-demand", "lazy", "idle", "off"].includes(semantic)) options.semantic = semantic as "auto";
+  // Several indexes searched as one (a site per language, docs and API reference apart).
+  const list = parseIndexes(indexes, base);
+  if (list.length) options.indexes = list;
+  return options;
+}
