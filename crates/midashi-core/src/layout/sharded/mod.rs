@@ -35,6 +35,8 @@ pub mod columns;
 pub mod files;
 mod fits;
 pub mod ids;
+#[cfg(test)]
+mod ids_tests;
 pub mod lexicon;
 pub mod links;
 mod lists;
