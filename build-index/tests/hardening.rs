@@ -306,3 +306,25 @@ fn a_build_killed_mid_write_leaves_the_previous_index_intact() {
     assert!(leftovers.is_empty(), "{leftovers:?}");
     assert!(search_total(&out, "word299x39") > 0);
 }
+
+#[test]
+fn nan_and_infinite_numbers_are_refused_with_the_option_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("idx");
+    assert!(build(&fixture(), &out).status.success());
+    for (args, named) in [
+        (&["--min-score", "NaN"][..], "min_score"),
+        (&["--min-score", "inf"][..], "min_score"),
+        (&["--rrf-k", "NaN"][..], "rrf-k"),
+        // `=`: clap reads a lone "-inf" as a flag.
+        (
+            &["--fusion", "linear", "--keyword-weight=-inf"][..],
+            "keyword-weight",
+        ),
+    ] {
+        let o = run(bin().arg("search").arg(&out).arg("borrow").args(args));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?} was accepted");
+        assert!(err.contains(named), "{args:?}: {err}");
+    }
+}

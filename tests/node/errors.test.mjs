@@ -297,6 +297,11 @@ describe("queries", () => {
     await rejectsWith(idx.search("watchers", { previewLines: "3" }), "INVALID_OPTION", /`previewLines`/);
     await rejectsWith(idx.search("watchers", { tags: "api" }), "INVALID_OPTION", /`tags` must be a list of strings/);
     await rejectsWith(idx.search("watchers", { depth: [1, 300] }), "INVALID_OPTION", /`depth`/);
+    // NaN and infinities are refused, not taken to mean "no results" or "the default".
+    await rejectsWith(idx.search("watchers", { minScore: NaN }), "INVALID_OPTION", /min_score: NaN is not a finite number/);
+    await rejectsWith(idx.search("watchers", { minScore: Infinity }), "INVALID_OPTION", /min_score/);
+    await rejectsWith(idx.search("watchers", { fusion: { method: "rrf", k: NaN, keyword_weight: 1, semantic_weight: 1 } }), "INVALID_OPTION", /rrf_k/);
+    await rejectsWith(idx.search("watchers", { fusion: { method: "linear", keyword_weight: -1, semantic_weight: 1 } }), "INVALID_OPTION", /keyword_weight/);
     // A depth no section has: said, not an empty answer.
     await rejectsWith(idx.search("watchers", { depth: [2, 9] }), "INVALID_OPTION", /depth: 9 is not a depth/);
     await rejectsWith(idx.search("watchers", { prefix: "yes" }), "INVALID_OPTION", /`prefix` must be true or false/);

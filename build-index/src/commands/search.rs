@@ -100,13 +100,15 @@ impl FusionArgs {
                 )))
             }
         };
+        // Checked whatever the fusion: a bad number is a mistake even where it is not used.
+        let k = finite("rrf-k", self.rrf_k)?;
         let keyword_weight = finite("keyword-weight", self.keyword_weight.unwrap_or(1.0))?;
         let semantic_weight = finite("semantic-weight", self.semantic_weight.unwrap_or(1.0))?;
         let weighted = self.keyword_weight.is_some() || self.semantic_weight.is_some();
         match self.fusion.as_str() {
             "auto" if !weighted => Ok(Fusion::Auto),
             "rrf" => Ok(Fusion::Rrf {
-                k: finite("rrf-k", self.rrf_k)?,
+                k,
                 keyword_weight,
                 semantic_weight,
             }),

@@ -120,6 +120,43 @@ impl Default for SearchOptions {
 }
 
 impl SearchOptions {
+    /// The numeric options every interface hands over as they came: NaN or an infinity made
+    /// results vanish (`minScore: NaN`) or an option silently ignored (`rrf_k: NaN`).
+    pub fn check_numbers(&self) -> crate::error::Result<()> {
+        let bad = |name: &'static str, value: f32, what: &str| crate::error::Error::InvalidOption {
+            name,
+            detail: format!("{value} is not {what}"),
+        };
+        if let Some(m) = self.min_score.filter(|m| !m.is_finite()) {
+            return Err(bad("min_score", m, "a finite number"));
+        }
+        let weights = match self.fusion {
+            Fusion::Auto => None,
+            Fusion::Rrf {
+                k,
+                keyword_weight,
+                semantic_weight,
+            } => {
+                if !(k.is_finite() && k >= 0.0) {
+                    return Err(bad("rrf_k", k, "a number of 0 or more"));
+                }
+                Some((keyword_weight, semantic_weight))
+            }
+            Fusion::Linear {
+                keyword_weight,
+                semantic_weight,
+            } => Some((keyword_weight, semantic_weight)),
+        };
+        if let Some((k, s)) = weights {
+            for (name, w) in [("keyword_weight", k), ("semantic_weight", s)] {
+                if !(w.is_finite() && w >= 0.0) {
+                    return Err(bad(name, w, "a weight of 0 or more"));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Whether any filter (path, category, tags, depth, language, version) is set.
     pub fn has_filters(&self) -> bool {
         self.path.is_some()

@@ -264,6 +264,7 @@ impl SearchIndex {
                 detail: format!("{d} is not a depth: 0 is a whole document, 1–6 a heading level"),
             });
         }
+        opts.check_numbers()?;
         let ops = parse_operators(query);
         if ops.text.trim().is_empty() {
             // A cleared search box (or only quote marks): nothing asked, nothing
