@@ -40,7 +40,39 @@ pub(crate) fn excerpt(
     own_end_line: u32,
     marker: &Marker<'_>,
 ) -> Excerpt {
-    best_window(analyzer, &Plain::of(text, first_line, own_end_line), marker)
+    let mut plain = Plain::new(text, first_line, own_end_line);
+    let matched = find_matches(analyzer, &mut plain, marker);
+    best_window(&mut plain, &matched, marker)
+}
+
+/// Bytes of plain text analysed at a time while looking for the matched words: most
+/// results match in their first lines, and analysing is most of what a result costs.
+const SCAN_CHUNK: usize = 16 * 1024;
+
+/// The query's words in `plain`, read a chunk at a time: on while nothing has matched in
+/// the section's own text, and past its own text only until something matches at all.
+fn find_matches<'t>(
+    analyzer: &Analyzer,
+    plain: &mut Plain<'_>,
+    marker: &Marker<'t>,
+) -> Vec<(usize, usize, &'t str)> {
+    let mut matched = Vec::new();
+    let mut from = 0;
+    loop {
+        plain.read_to(from + SCAN_CHUNK);
+        // Chunks end where a line ends (lines are joined by a space: no word spans two).
+        let to = plain.text.len();
+        let found = marker.find(analyzer, &plain.text[from..to]);
+        matched.extend(found.into_iter().map(|(a, b, t)| (a + from, b + from, t)));
+        let settled = match matched.first() {
+            Some(m) => m.0 < plain.own_end || to >= plain.own_end,
+            None => false,
+        };
+        if settled || plain.exhausted() || to == from {
+            return matched;
+        }
+        from = to;
+    }
 }
 
 /// Columns a character takes (CJK and other wide scripts two).
@@ -90,10 +122,13 @@ impl Columns {
     }
 }
 
-/// The window of `plain` covering the most distinct terms of `terms`.
-fn best_window(analyzer: &Analyzer, plain: &Plain, marker: &Marker<'_>) -> Excerpt {
+/// The window of `plain` covering the most distinct of the words `matched` in it.
+fn best_window(
+    plain: &mut Plain,
+    matched: &[(usize, usize, &str)],
+    marker: &Marker<'_>,
+) -> Excerpt {
     let text = plain.text.as_str();
-    let matched = marker.find(analyzer, text);
     // Best run of matches that fits: (distinct terms, matches), earliest on ties; starting
     // in the section's own text when any match is there.
     let own = matched.iter().take_while(|m| m.0 < plain.own_end).count();
@@ -120,7 +155,13 @@ fn best_window(analyzer: &Analyzer, plain: &Plain, marker: &Marker<'_>) -> Excer
     let (from, to) = match best {
         Some((_, _, a, b)) => (matched[a].0, matched[b].1),
         None => {
-            let s = closest_sentence(text, marker.terms());
+            // As far as the first chunk: a hit with none of the query's words (a semantic
+            // one) costs no more than it did before the text was read a chunk at a time.
+            let head = plain
+                .lines
+                .get(plain.lines.partition_point(|&(o, _)| o <= SCAN_CHUNK))
+                .map_or(text.len(), |&(o, _)| o);
+            let s = closest_sentence(&text[..head], marker.terms());
             (s, s)
         }
     };
@@ -136,18 +177,20 @@ fn best_window(analyzer: &Analyzer, plain: &Plain, marker: &Marker<'_>) -> Excer
     let lead = start > 0;
     if lead {
         out.push('…');
+        // "… .env" rather than "….env": an ellipsis run into a dot reads as part of a name.
+        if text[start..].starts_with(['.', '…']) {
+            out.push(' ');
+        }
     }
+    let shift = out.len();
     out.push_str(&text[start..end]);
-    if end < text.len() {
+    if end < text.len() || !plain.exhausted() {
         out.push('…');
     }
     let ranges: Vec<(usize, usize)> = matched
         .iter()
         .filter(|m| m.0 >= start && m.1 <= end)
-        .map(|m| {
-            let shift = if lead { '…'.len_utf8() } else { 0 };
-            (m.0 - start + shift, m.1 - start + shift)
-        })
+        .map(|m| (m.0 - start + shift, m.1 - start + shift))
         .collect();
     Excerpt {
         highlights: utf16_ranges(&out, ranges),
@@ -365,6 +408,50 @@ mod tests {
             "xylophone"
         );
         assert!(e.text.starts_with('…'));
+    }
+
+    #[test]
+    fn a_word_past_the_first_chunks_is_found_and_the_rest_is_not_read() {
+        let analyzer = Analyzer::new();
+        let filler = "Line says nothing in particular about anything at all.\n";
+        let mut src = String::from("## Long\n");
+        // 600 lines: two chunks of plain text and more before the word.
+        for _ in 0..600 {
+            src.push_str(filler);
+        }
+        src.push_str("The xylophone option, at last.\n");
+        for _ in 0..2000 {
+            src.push_str(filler);
+        }
+        let e = excerpt_of(&analyzer, &src, 1, u32::MAX, &terms(&["xylophon"]));
+        assert_eq!(e.line, 602);
+        assert!(e.text.contains("xylophone"), "{}", e.text);
+        assert!(e.text.ends_with('…'), "{}", e.text);
+        // Read as far as the chunk the word is in, not to the bound.
+        let mut plain = Plain::new(&src, 1, u32::MAX);
+        let wanted = terms(&["xylophon"]);
+        let found = find_matches(&analyzer, &mut plain, &Marker::new(&wanted));
+        assert_eq!(found.len(), 1);
+        assert!(
+            plain.text.len() < 3 * SCAN_CHUNK + 100,
+            "{}",
+            plain.text.len()
+        );
+        // Past the bound a word is not looked for: the excerpt shows the start.
+        let far = format!("## Far\n{}The xylophone.\n", filler.repeat(2000));
+        let e = excerpt_of(&analyzer, &far, 1, u32::MAX, &terms(&["xylophon"]));
+        assert!(e.text.starts_with("Line says"), "{}", e.text);
+    }
+
+    #[test]
+    fn an_ellipsis_is_kept_apart_from_a_dot_and_includes_are_left_out() {
+        let analyzer = Analyzer::new();
+        let src = "## Env\n\nSome words before the file name that push the window far to the right of them all here .env.production holds the mode.\n\n```rust\n{{#rustdoc_include ../listings/main.rs:all}}\n```\n";
+        let e = excerpt_of(&analyzer, src, 1, u32::MAX, &terms(&["mode"]));
+        assert!(!e.text.contains("….env"), "{}", e.text);
+        assert!(!e.text.contains("rustdoc_include"), "{}", e.text);
+        let p = Plain::of(src, 1, u32::MAX);
+        assert!(!p.text.contains("{{#"), "{}", p.text);
     }
 
     #[test]

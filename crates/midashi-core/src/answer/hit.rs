@@ -50,19 +50,19 @@ impl<'a> From<&'a DocRecord> for HitDoc<'a> {
 pub const MAX_PREVIEW_BYTES: usize = 8 * 1024;
 
 /// Bytes of a section's own text a card keeps beyond its first lines, so the excerpt drawn
-/// from the card shows the words that matched, as one drawn from the whole section does.
-/// Measured on the Rust book (sharded; its question set's 85 queries, top five results):
+/// from the card shows the words that matched, as one drawn from the whole section does:
+/// as much as an excerpt reads ([`super::plain::MAX_PLAIN_BYTES`]). Measured (keyword-only
+/// sharded builds, cards gzip -9):
 ///
-/// | card keeps | cards, gzip | per card | excerpts that lost every mark |
-/// |---|---:|---:|---:|
-/// | first 5 lines | 125 KB | 0.76 KB | 124 of 423 |
-/// | + own text to 1 KB | 276 KB | 1.7 KB | 28 |
-/// | + own text to 2 KB | 388 KB | 2.4 KB | 8 |
-/// | + own text to 4 KB | 476 KB | 2.9 KB | 2 |
-/// | + all own text | 511 KB | 3.1 KB | 0 |
+/// | card keeps | rust-book | vue-docs-ja | powershell-docs | Lambda guide |
+/// |---|---:|---:|---:|---:|
+/// | first 5 lines + own text to 2 KB | 2.4 KB a card | 1.9 | 1.09 | 1.5 |
+/// | + own text to 64 KB (all, here) | 3.1 KB a card | 2.2 | 1.13 | 1.8 |
 ///
-/// 2 KB: a first query's five result cards cost ~8 KB gzip more than five lines did.
-pub const CARD_OWN_TEXT_BYTES: usize = 2 * 1024;
+/// The largest card is ~10 KB gzip, about what Pagefind fetches for one long page's
+/// fragment; with 2 KB a word 20 lines into a long section was not in the card, and the
+/// excerpt showed the section's opening instead.
+pub const CARD_OWN_TEXT_BYTES: usize = 64 * 1024;
 
 /// What a card keeps of a section's text from its heading on (`text`: its first `lines`
 /// lines, then the rest of its own text): the first lines a little past

@@ -6,80 +6,127 @@
 //! parser to the browser's keyword module for a two-line string, and a section's text is
 //! already cut on line boundaries.
 
-/// Most bytes of a section's plain text read for its excerpt (~200 lines of prose): a
-/// whole-document hit is not analysed to its end per result — analysing is most of what a
-/// result costs — and a word that deep is one `get` away.
-const MAX_SCAN_BYTES: usize = 16 * 1024;
+/// Most bytes of a section's plain text an excerpt reads (~1,000 lines of prose): a word
+/// that deep is still found (the text is read a chunk at a time, and only while nothing has
+/// matched), and a 5 MB section is not. A card keeps as much of a section's own source
+/// ([`super::hit::CARD_OWN_TEXT_BYTES`]), so both layouts find the same words.
+pub(super) const MAX_PLAIN_BYTES: usize = 64 * 1024;
 
-/// A section's text as a reader sees it, one string, with where each source line begins.
-#[derive(Default)]
-pub(super) struct Plain {
-    /// The kept lines, joined by a space.
+/// A section's text as a reader sees it, one string, with where each source line begins;
+/// read from the source on demand ([`Plain::read_to`]).
+pub(super) struct Plain<'s> {
+    /// The kept lines read so far, joined by a space.
     pub(super) text: String,
     /// `(byte offset in text, source line)` of every line kept, in order.
     pub(super) lines: Vec<(usize, u32)>,
-    /// Where the section's own text ends in `text` (its subsections follow).
+    /// Where the section's own text ends in `text` (its subsections follow); `usize::MAX`
+    /// while none of them has been read.
     pub(super) own_end: usize,
+    source: std::iter::Peekable<std::iter::Enumerate<std::str::Lines<'s>>>,
+    first_line: u32,
+    own_end_line: u32,
+    /// In the frontmatter, in a fenced block (its opening marker), past the heading.
+    front: bool,
+    fence: Option<&'s str>,
+    heading_skipped: bool,
+    exhausted: bool,
 }
 
-impl Plain {
-    pub(super) fn of(source: &str, first_line: u32, own_end_line: u32) -> Plain {
-        let mut out = Plain {
+impl<'s> Plain<'s> {
+    /// The plain text of `source`, whose first line is line `first_line` of its document
+    /// and whose own text ends at `own_end_line`; nothing is read yet.
+    pub(super) fn new(source: &'s str, first_line: u32, own_end_line: u32) -> Plain<'s> {
+        Plain {
+            text: String::new(),
+            lines: Vec::new(),
             own_end: usize::MAX,
-            ..Plain::default()
-        };
-        let mut front = first_line == 1 && source.starts_with("---");
-        let mut fence: Option<&str> = None;
-        let mut heading_skipped = false;
-        for (i, line) in source.lines().enumerate() {
-            if out.text.len() > MAX_SCAN_BYTES {
-                break;
-            }
-            let n = first_line.saturating_add(i as u32);
-            if n > own_end_line && out.own_end == usize::MAX {
-                out.own_end = out.text.len();
-            }
-            let t = line.trim();
-            if front {
-                // Frontmatter: the opening `---` through the closing `---` or `...`.
-                if i > 0 && (t == "---" || t == "...") {
-                    front = false;
-                }
-                continue;
-            }
-            if let Some(marker) = fence_marker(t) {
-                match fence {
-                    Some(open) if marker.starts_with(open) => fence = None,
-                    None => fence = Some(marker),
-                    Some(_) => {}
-                }
-                continue;
-            }
-            let kept = if fence.is_some() {
-                // Code as one line of words: its alignment is no help in two lines of text.
-                t.split_whitespace().collect::<Vec<_>>().join(" ")
-            } else {
-                if !heading_skipped && t.starts_with('#') {
-                    // The section's own heading: the result shows it apart.
-                    heading_skipped = true;
-                    continue;
-                }
-                match block(t) {
-                    Some(b) => inline(b),
-                    None => continue,
-                }
-            };
-            if kept.is_empty() {
-                continue;
-            }
-            heading_skipped = true;
-            if !out.text.is_empty() {
-                out.text.push(' ');
-            }
-            out.lines.push((out.text.len(), n));
-            out.text.push_str(&kept);
+            source: source.lines().enumerate().peekable(),
+            first_line,
+            own_end_line,
+            front: first_line == 1 && source.starts_with("---"),
+            fence: None,
+            heading_skipped: false,
+            exhausted: false,
         }
-        out
+    }
+
+    /// The whole plain text of `source` (up to [`MAX_PLAIN_BYTES`]).
+    #[cfg(test)]
+    pub(super) fn of(source: &'s str, first_line: u32, own_end_line: u32) -> Plain<'s> {
+        let mut p = Plain::new(source, first_line, own_end_line);
+        p.read_to(MAX_PLAIN_BYTES);
+        p
+    }
+
+    /// Whether the source has been read to its end (or to [`MAX_PLAIN_BYTES`]).
+    pub(super) fn exhausted(&mut self) -> bool {
+        self.exhausted || self.source.peek().is_none()
+    }
+
+    /// Reads whole lines on until the text holds more than `bytes` (at most
+    /// [`MAX_PLAIN_BYTES`]) or the source ends.
+    pub(super) fn read_to(&mut self, bytes: usize) {
+        let bytes = bytes.min(MAX_PLAIN_BYTES);
+        while self.text.len() <= bytes {
+            let Some((i, line)) = self.source.next() else {
+                self.exhausted = true;
+                return;
+            };
+            self.read_line(i, line);
+        }
+        if self.text.len() > MAX_PLAIN_BYTES {
+            self.exhausted = true;
+        }
+    }
+
+    fn read_line(&mut self, i: usize, line: &'s str) {
+        let n = self.first_line.saturating_add(i as u32);
+        if n > self.own_end_line && self.own_end == usize::MAX {
+            self.own_end = self.text.len();
+        }
+        let t = line.trim();
+        // An mdBook directive (`{{#include file}}`) stands for text a reader sees elsewhere.
+        if t.starts_with("{{#") && t.ends_with("}}") {
+            return;
+        }
+        if self.front {
+            // Frontmatter: the opening `---` through the closing `---` or `...`.
+            if i > 0 && (t == "---" || t == "...") {
+                self.front = false;
+            }
+            return;
+        }
+        if let Some(marker) = fence_marker(t) {
+            match self.fence {
+                Some(open) if marker.starts_with(open) => self.fence = None,
+                None => self.fence = Some(marker),
+                Some(_) => {}
+            }
+            return;
+        }
+        let kept = if self.fence.is_some() {
+            // Code as one line of words: its alignment is no help in two lines of text.
+            t.split_whitespace().collect::<Vec<_>>().join(" ")
+        } else {
+            if !self.heading_skipped && t.starts_with('#') {
+                // The section's own heading: the result shows it apart.
+                self.heading_skipped = true;
+                return;
+            }
+            match block(t) {
+                Some(b) => inline(b),
+                None => return,
+            }
+        };
+        if kept.is_empty() {
+            return;
+        }
+        self.heading_skipped = true;
+        if !self.text.is_empty() {
+            self.text.push(' ');
+        }
+        self.lines.push((self.text.len(), n));
+        self.text.push_str(&kept);
     }
 
     /// The source line of byte `at` of the text.
