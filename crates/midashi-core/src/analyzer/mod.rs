@@ -53,6 +53,7 @@
 //! still too long (base64, hashes, minified code) is skipped, not truncated, because a
 //! truncated term would match words that are not in the text.
 
+mod cjk_words;
 mod host_unicode;
 mod language;
 mod matching;
@@ -74,6 +75,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
+pub use cjk_words::CjkWords;
 pub use language::Language;
 pub use matching::MatchMemo;
 use normalize::Normalized;

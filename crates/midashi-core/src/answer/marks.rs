@@ -1,7 +1,7 @@
 //! The words a query marks in its results: one [`Marker`] per query, so that the stems
 //! worked out for one result's text serve the next (a page of results, each analysed for
 //! its preview and its excerpt, repeats most of its words).
-use crate::analyzer::{Analyzer, MatchMemo, StemMemo};
+use crate::analyzer::{Analyzer, CjkWords, MatchMemo, StemMemo};
 use rustc_hash::FxHashSet as HashSet;
 use std::cell::RefCell;
 
@@ -19,6 +19,8 @@ pub struct Shown<'t> {
 /// A query's terms, and the stems its results' texts have needed so far.
 pub struct Marker<'t> {
     terms: &'t HashSet<&'t str>,
+    /// The query's CJK words: only bigrams that make them up are marked.
+    cjk: CjkWords,
     memo: RefCell<MatchMemo<'t>>,
 }
 
@@ -27,6 +29,7 @@ impl<'t> Marker<'t> {
     pub fn new(terms: &'t HashSet<&'t str>) -> Self {
         Marker {
             terms,
+            cjk: CjkWords::default(),
             memo: RefCell::new(MatchMemo::default()),
         }
     }
@@ -36,8 +39,16 @@ impl<'t> Marker<'t> {
     pub fn with_stems(terms: &'t HashSet<&'t str>, stems: StemMemo) -> Self {
         Marker {
             terms,
+            cjk: CjkWords::default(),
             memo: RefCell::new(MatchMemo::with_stems(stems)),
         }
+    }
+
+    /// This marker, marking a CJK bigram only where it is part of one of `query`'s words
+    /// ([`CjkWords`]).
+    pub fn for_query(mut self, query: &str) -> Self {
+        self.cjk = CjkWords::of(query);
+        self
     }
 
     /// The stems worked out so far, to be kept for the next query.
@@ -60,6 +71,7 @@ impl<'t> Marker<'t> {
         if self.terms.is_empty() {
             return Vec::new();
         }
-        analyzer.matches(text, self.terms, &mut self.memo.borrow_mut())
+        let found = analyzer.matches(text, self.terms, &mut self.memo.borrow_mut());
+        self.cjk.keep(text, found)
     }
 }

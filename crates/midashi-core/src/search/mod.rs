@@ -531,7 +531,7 @@ impl SearchIndex {
         let shown = Shown {
             preview_lines: opts.preview_lines,
             excerpts: opts.excerpts,
-            marker: Marker::with_stems(&terms, std::mem::take(&mut ws.stems)),
+            marker: Marker::with_stems(&terms, std::mem::take(&mut ws.stems)).for_query(query),
         };
         let results = store.hits(analyzer, &page, &shown);
         ws.stems = shown.marker.into_stems();
