@@ -7,7 +7,7 @@
 
 use crate::endpoint::{Endpoint, EndpointArgs};
 use crate::error::{CliError, Result};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use midashi_core::build::ModelFiles;
 use midashi_core::format::entry::ModelInfo;
 use midashi_core::section::{Document, Section};
@@ -406,16 +406,9 @@ pub fn noise_floor(embedder: &Embedder, vectors: &VectorsData) -> Result<Option<
 
 /// A progress bar over `len` items (hidden without `progress` or work).
 fn progress_bar(progress: bool, len: usize, what: &str) -> ProgressBar {
-    if !progress || len == 0 {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len as u64);
     let template =
         format!("{{spinner}} embedding {{bar:30}} {{pos}}/{{len}} {what} ({{eta}} left)");
-    bar.set_style(
-        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
+    crate::progress::bar(progress, len, &template)
 }
 
 /// The language of `docs` when it is one that `languages` (a model's) does not cover: at

@@ -11,6 +11,7 @@ mod llms;
 mod locate;
 mod mcp;
 mod output;
+mod progress;
 #[cfg(test)]
 mod ranking_tests;
 mod shipped_model;

@@ -4,7 +4,6 @@
 
 use crate::error::{CliError, Result};
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use indicatif::{ProgressBar, ProgressStyle};
 use midashi_core::section::{Document, Hints, Section, SectionId, Warning};
 use midashi_markdown::{parse_document, Options};
 use rayon::prelude::*;
@@ -236,16 +235,8 @@ fn load_with(
     progress: bool,
     parse: impl Fn(&str, &str) -> Parsed + Sync,
 ) -> Loaded {
-    let bar = if progress {
-        let bar = ProgressBar::new(files.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} parsing {bar:30} {pos}/{len} files {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let template = "{spinner} parsing {bar:30} {pos}/{len} files {msg}";
+    let bar = crate::progress::bar(progress, files.len(), template);
     let parsed: Vec<(&String, Result<Document, String>, Vec<Warning>)> = files
         .par_iter()
         .map(|rel| {
