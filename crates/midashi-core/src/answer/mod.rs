@@ -123,9 +123,22 @@ impl SearchOptions {
     /// The numeric options every interface hands over as they came: NaN or an infinity made
     /// results vanish (`minScore: NaN`) or an option silently ignored (`rrf_k: NaN`).
     pub fn check_numbers(&self) -> crate::error::Result<()> {
-        let bad = |name: &'static str, value: f32, what: &str| crate::error::Error::InvalidOption {
-            name,
-            detail: format!("{value} is not {what}"),
+        // Named, not printed: formatting a float links its printing code (~10 KB gzip) into
+        // every wasm module for an error message.
+        let bad = |name: &'static str, value: f32, what: &str| {
+            let value = if value.is_nan() {
+                "NaN"
+            } else if value == f32::INFINITY {
+                "infinity"
+            } else if value == f32::NEG_INFINITY {
+                "-infinity"
+            } else {
+                "a negative number"
+            };
+            crate::error::Error::InvalidOption {
+                name,
+                detail: format!("{value} is not {what}"),
+            }
         };
         if let Some(m) = self.min_score.filter(|m| !m.is_finite()) {
             return Err(bad("min_score", m, "a finite number"));
