@@ -10,13 +10,13 @@
 //! alone or with no longer part (「する」 typed alone, 「使う」) marked only whole. Other
 //! scripts read as bigrams (Hangul, Thai …) are marked as before.
 use super::{is_hiragana, Normalized};
-use rustc_hash::FxHashSet as HashSet;
 
 /// A query's CJK words, folded as the index folds text.
 #[derive(Debug, Default, Clone)]
 pub struct CjkWords {
-    /// The bigrams inside the query's Han stretches: marked wherever they are found.
-    han: HashSet<String>,
+    /// The bigrams inside the query's Han stretches: marked wherever they are found. (A
+    /// list: a query has a few, and a set type would be more code in every wasm module.)
+    han: Vec<[char; 2]>,
     /// Kana words and short runs: marked only where the whole of one is found.
     whole: Vec<Vec<char>>,
 }
@@ -96,7 +96,7 @@ impl CjkWords {
             match s {
                 Some(Script::Han) => {
                     for w in part.windows(2) {
-                        self.han.insert(w.iter().collect());
+                        self.han.push([w[0], w[1]]);
                     }
                     any = true;
                 }
@@ -143,7 +143,8 @@ impl CjkWords {
             chain.push(m);
         }
         self.mark_chain(&chain, &second, &mut out);
-        out.sort_unstable_by_key(|m| (m.0, m.1));
+        // The crate's one sort: another instance of the standard one is kilobytes of wasm.
+        crate::sort::sort_by(&mut out, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
         out
     }
 
@@ -167,7 +168,7 @@ impl CjkWords {
         chars.push(last.2.chars().nth(1).unwrap_or(' '));
         spans.push((second(last), last.1));
         for (k, m) in chain.iter().enumerate() {
-            if self.han.contains(m.2) {
+            if self.han.contains(&[chars[k], chars[k + 1]]) {
                 out.push((spans[k].0, spans[k + 1].1, m.2));
             }
         }
