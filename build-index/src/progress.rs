@@ -19,7 +19,7 @@ pub fn bar(shown: bool, len: usize, template: &str) -> ProgressBar {
     let target = if io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
     } else {
-        ProgressDrawTarget::term_like_with_hz(Box::new(LogLines::started_now()), 1)
+        ProgressDrawTarget::term_like_with_hz(Box::new(LogLines::default()), 1)
     };
     let bar = ProgressBar::with_draw_target(Some(len as u64), target);
     bar.set_style(
@@ -30,17 +30,8 @@ pub fn bar(shown: bool, len: usize, template: &str) -> ProgressBar {
 
 /// A "terminal" that prints the drawn state as one plain line every [`LOG_EVERY`], the
 /// first after as long: work that ends sooner prints nothing.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct LogLines(Mutex<Lines>);
-
-impl LogLines {
-    fn started_now() -> Self {
-        LogLines(Mutex::new(Lines {
-            printed: Instant::now(),
-            ..Lines::default()
-        }))
-    }
-}
 
 #[derive(Debug)]
 struct Lines {
@@ -49,6 +40,7 @@ struct Lines {
     last: String,
 }
 
+/// Made when the bar is: its first line is due [`LOG_EVERY`] after.
 impl Default for Lines {
     fn default() -> Self {
         Lines {

@@ -29,7 +29,6 @@ pub(super) struct Plain<'s> {
     front: bool,
     fence: Option<&'s str>,
     heading_skipped: bool,
-    exhausted: bool,
 }
 
 impl<'s> Plain<'s> {
@@ -46,7 +45,6 @@ impl<'s> Plain<'s> {
             front: first_line == 1 && source.starts_with("---"),
             fence: None,
             heading_skipped: false,
-            exhausted: false,
         }
     }
 
@@ -60,7 +58,7 @@ impl<'s> Plain<'s> {
 
     /// Whether the source has been read to its end (or to [`MAX_PLAIN_BYTES`]).
     pub(super) fn exhausted(&mut self) -> bool {
-        self.exhausted || self.source.peek().is_none()
+        self.text.len() > MAX_PLAIN_BYTES || self.source.peek().is_none()
     }
 
     /// Reads whole lines on until the text holds more than `bytes` (at most
@@ -69,13 +67,9 @@ impl<'s> Plain<'s> {
         let bytes = bytes.min(MAX_PLAIN_BYTES);
         while self.text.len() <= bytes {
             let Some((i, line)) = self.source.next() else {
-                self.exhausted = true;
                 return;
             };
             self.read_line(i, line);
-        }
-        if self.text.len() > MAX_PLAIN_BYTES {
-            self.exhausted = true;
         }
     }
 
