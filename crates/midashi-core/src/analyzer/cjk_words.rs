@@ -9,7 +9,7 @@
 //! a katakana word (marked only whole: 「イブラ」 is not 「ライブラリ」), and a run in hiragana
 //! alone or with no longer part (「する」 typed alone, 「使う」) marked only whole. Other
 //! scripts read as bigrams (Hangul, Thai …) are marked as before.
-use super::{is_hiragana, Normalized};
+use super::{is_han, is_hiragana, is_katakana, Normalized};
 
 /// A query's CJK words, folded as the index folds text.
 #[derive(Debug, Default, Clone)]
@@ -30,19 +30,14 @@ enum Script {
 
 fn script(c: char) -> Option<Script> {
     if is_hiragana(c) {
-        return Some(Script::Hiragana);
-    }
-    match c {
-        '\u{30A1}'..='\u{30FA}' | '\u{30FC}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' => {
-            Some(Script::Katakana)
-        }
-        '\u{FF66}'..='\u{FF9F}' => Some(Script::Katakana), // half-width
-        '\u{3005}'..='\u{3007}'
-        | '\u{3400}'..='\u{4DBF}'
-        | '\u{4E00}'..='\u{9FFF}'
-        | '\u{F900}'..='\u{FAFF}'
-        | '\u{20000}'..='\u{3134F}' => Some(Script::Han),
-        _ => None,
+        Some(Script::Hiragana)
+    } else if is_katakana(c) || matches!(c, '\u{FF66}'..='\u{FF9F}') {
+        // Half-width katakana too: a query is read before it is normalised.
+        Some(Script::Katakana)
+    } else if is_han(c) {
+        Some(Script::Han)
+    } else {
+        None
     }
 }
 

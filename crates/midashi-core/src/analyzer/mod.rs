@@ -385,20 +385,30 @@ pub(crate) fn is_hiragana(c: char) -> bool {
     matches!(c, '\u{3041}'..='\u{3096}' | '\u{309D}'..='\u{309F}')
 }
 
+/// Katakana as the analyzer reads it (with `ー`, `ヽヾヿ` and the small extension).
+pub(crate) fn is_katakana(c: char) -> bool {
+    matches!(c, '\u{30A1}'..='\u{30FA}' | '\u{30FC}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}')
+}
+
+/// Han (unified, extensions, compatibility) and `々〆〇`.
+pub(crate) fn is_han(c: char) -> bool {
+    matches!(c,
+        '\u{3005}'..='\u{3007}'
+        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}'
+        | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{3134F}')
+}
+
 /// Characters indexed as bigrams, after normalisation: CJK — kana (with `ー` and the
 /// iteration marks), Han (unified, extensions, compatibility, `々〆〇`) and Hangul — and the
 /// scripts written without spaces between words (Thai, Lao, Khmer, Myanmar).
 fn is_cjk(c: char) -> bool {
     is_hiragana(c)
+        || is_katakana(c)
+        || is_han(c)
         || matches!(c,
         '\u{0E00}'..='\u{0EFF}'                            // Thai, Lao
         | '\u{1000}'..='\u{109F}'                          // Myanmar
         | '\u{1780}'..='\u{17FF}'                          // Khmer
-        | '\u{30A1}'..='\u{30FA}' | '\u{30FC}'..='\u{30FF}'  // katakana, ー ヽヾヿ
-        | '\u{31F0}'..='\u{31FF}'                            // small katakana extension
-        | '\u{3005}'..='\u{3007}'                            // 々〆〇
-        | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}'  // Han
-        | '\u{F900}'..='\u{FAFF}' | '\u{20000}'..='\u{3134F}'
         | '\u{1100}'..='\u{11FF}' | '\u{3131}'..='\u{318E}'  // Hangul jamo
         | '\u{A960}'..='\u{A97F}' | '\u{D7B0}'..='\u{D7FF}'
         | '\u{AC00}'..='\u{D7A3}') // Hangul syllables
