@@ -200,12 +200,6 @@ async function inChromium() {
         if (typing.length) {
           rows.push({ system: "Chromium: Midashi, search as you type (prefix: true, every keystroke)", ...(await time(typing, m(idx, { ...base }), m(idx, { ...base }))) });
           rows.push({ system: "Chromium: Midashi, every keystroke with the widget's own options", ...(await time(typing, m(idx, asShipped), m(idx, asShipped))) });
-          // What a site built by `build-index --site` (`npx midashi dist`) above 10,000
-          // sections loads instead of the JS API's speed-built module: the size-first sharded
-          // one (build-index/src/site/assets.rs), in the widget's worker.
-          const served = await Midashi.load(url, { keywordWasmUrl: "/dist/wasm/midashi_keyword_sharded_bg.wasm", keywordGlueUrl: "/dist/wasm/midashi_keyword_sharded.js" });
-          rows.push({ system: "Chromium: Midashi as a large served site loads it (size-first sharded module), every keystroke with the widget's own options", ...(await time(typing, m(served, asShipped), m(served, asShipped))) });
-          served.close();
           rows.push({ system: "Chromium: FlexSearch, search as you type (every keystroke)", ...(await time(typing, f)) });
         }
         idx.close();

@@ -1,17 +1,15 @@
 #!/usr/bin/env bash
-# Builds the search engine's wasm modules (crates/midashi-wasm) into web/dist/wasm/ for the
-# `midashi` npm package: midashi_keyword_bg.wasm (keyword search; what a page's first query
-# loads), midashi_keyword_sharded_bg.wasm (the same for sharded indexes only: what a large
-# site's first query loads), languages/midashi_keyword_bg.wasm (keyword search with every
-# Snowball language's stemmer: what a site whose pages are not all English loads) and
-# midashi_wasm_bg.wasm (the full engine: also the semantic leg and lookups).
+# Builds the search engine's wasm modules (crates/midashi-wasm) that web/wasm-modules.json
+# lists into web/dist/wasm/ for the `midashi` npm package: the keyword module (sharded
+# indexes, English stemming: every page's first module), the same with every language's
+# stemmer, and the full engine. The semantic module is scripts/build-wasm-embed.sh's.
 #
 #   scripts/build-wasm.sh [dev|release]     (default: release)
 #
-# release: cargo profile `wasm-release` (size-optimised, fat LTO; ~minutes on 2 cores), then
-#          wasm-opt -Oz from the npm `binaryen` package: this is what ships. The keyword
-#          module and the full engine, which no served site's first query loads, are built
-#          with `wasm-release-fast` (opt-level 2) and wasm-opt -O3 instead: twice as fast.
+# release: `size` modules: cargo profile `wasm-release` (size-optimised, fat LTO; ~minutes on
+#          2 cores), then wasm-opt -Oz from the npm `binaryen` package; the full engine, which
+#          no first query loads, `wasm-release-fast` (opt-level 2) and wasm-opt -O3: twice as
+#          fast.
 # dev:     cargo profile `wasm-dev` (no LTO, incremental), no wasm-opt: for the edit-test loop.
 #
 # Idempotent: every tool is checked before it is installed, and cargo/wasm-bindgen rewrite
@@ -49,11 +47,9 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wb_version"
   cargo install wasm-bindgen-cli --version "$wb_version"
 fi
 
-# Three modules from one crate (see crates/midashi-wasm/src/lib.rs): the full engine, the
-# keyword module (no feature `full`: no semantic leg, no section/document lookups) that a
-# page loads for its first query, and the sharded keyword module (no `whole` either: no
-# single-file indexes). Cargo writes both to the same artifact path, so each is
-# taken through wasm-bindgen before the next build.
+# The modules come from one crate, by features (crates/midashi-wasm/Cargo.toml). Cargo
+# writes each to the same artifact path, so each is taken through wasm-bindgen before the
+# next build.
 # Panic locations name their source file, and every file's path is a string in the module:
 # long ones (a dependency's path in the local registry, the engine's folders) cost the
 # first query bytes for nothing a reader of a panic message needs. They are shortened to
@@ -142,21 +138,26 @@ build_module() {
   echo "== $out_dir/${name}_bg.wasm: $bytes bytes ($gz gzip -9) [$mode]"
 }
 
-# MIDASHI_WASM_ONLY="midashi_wasm …": build only these modules (measuring one change).
+# The modules are web/wasm-modules.json's (one line each: name, out, features, build); the
+# semantic one is scripts/build-wasm-embed.sh's. Built in the manifest's order: the two `size`
+# modules share --inline's RUSTFLAGS, and every change of RUSTFLAGS rebuilds all crates.
+# MIDASHI_WASM_ONLY="keyword full …": build only these (measuring one change).
 wanted() { [ -z "${MIDASHI_WASM_ONLY:-}" ] || [[ " $MIDASHI_WASM_ONLY " == *" $1 "* ]]; }
-if wanted midashi_keyword; then build_module midashi_keyword --fast --no-default-features --features whole; fi
-if wanted midashi_keyword_sharded; then build_module midashi_keyword_sharded --inline --no-default-features --features bounded,memo; fi
-# The languages keyword module's sharded-only variant (as midashi_keyword_sharded is to
-# midashi_keyword): what a large served site whose pages are not all English loads first.
-# Built next to midashi_keyword_sharded: both take --inline's RUSTFLAGS, and every change of
-# RUSTFLAGS rebuilds all crates (~1 minute each time).
-if wanted midashi_keyword_sharded_languages; then build_module languages/midashi_keyword_sharded --inline --no-default-features --features languages,bounded,memo; fi
-# midashi_keyword_sharded without the bounded top-k and the marking memo (~5 KB gzip less),
-# size-first as it is: what build-index --site serves a
-# sharded site below LARGE_SITE_SECTIONS (build-index/src/site/assets.rs), whose keystrokes
-# rank every candidate in well under a millisecond, so that its first query loads less.
-if wanted midashi_keyword_sharded_small; then build_module small/midashi_keyword_sharded --no-default-features; fi
-# Under the keyword module's names in wasm/languages/: build-index --site serves (or inlines
-# for file://) it as the keyword module of a site whose pages are not all English.
-if wanted midashi_keyword_languages; then build_module languages/midashi_keyword --no-default-features --features whole,languages; fi
-if wanted midashi_wasm; then build_module midashi_wasm --fast; fi
+modules=$(node -e '
+  const { modules } = JSON.parse(require("fs").readFileSync("web/wasm-modules.json", "utf8"));
+  for (const m of modules.filter((m) => m.crate === "midashi-wasm")) {
+    console.log([m.name, m.out, m.features.join(","), m.build].join(" "));
+  }')
+while read -r name out features build; do
+  wanted "$name" || continue
+  case "$build" in
+    size) how=--inline ;;
+    speed) how=--fast ;;
+    *) echo "build-wasm.sh: web/wasm-modules.json: $name has build '$build' (size or speed)" >&2; exit 1 ;;
+  esac
+  if [ "$features" = default ]; then
+    build_module "${out#wasm/}" "$how" </dev/null
+  else
+    build_module "${out#wasm/}" "$how" --no-default-features --features "$features" </dev/null
+  fi
+done <<<"$modules"

@@ -10,18 +10,20 @@
 //   worker.js        the engine's Web Worker, self-contained
 //   embed-worker.js  the semantic module's Web Worker (loads embed/ next to itself lazily)
 //   midashi-file.js  classic script for pages opened from file:// (no modules, no workers,
-//                    no fetch there): the widget + the keyword module's wasm-bindgen glue,
+//                    no fetch there): the widget + the full engine's wasm-bindgen glue,
 //                    reading the index and that module from search/midashi-inline.js
 import { build } from "esbuild";
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const web = join(root, "web");
 const out = join(web, "dist", "bundle");
-// midashi-file.js only searches (no vectors, no lookups): the keyword module's glue.
-const glue = join(web, "dist", "wasm", "midashi_keyword.js");
+// midashi-file.js opens the single-file copy of the index a file:// page is given, which only
+// the full engine opens (web/wasm-modules.json): its glue.
+const { modules } = JSON.parse(readFileSync(join(web, "wasm-modules.json"), "utf8"));
+const glue = join(web, "dist", `${modules.find((m) => m.name === "full").out}.js`);
 mkdirSync(out, { recursive: true });
 
 const common = {

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { serve } from "../../scripts/serve.mjs";
+import { ENGINE_WASM } from "../support/modules.mjs";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -33,8 +34,8 @@ export function buildIndexBin() {
 
 /** Makes sure web/dist has the widget bundles (cheap to rebuild; the wasm must be built already). */
 export function ensureAssets() {
-  for (const name of ["midashi_keyword_bg.wasm", "midashi_keyword_sharded_bg.wasm", "small/midashi_keyword_sharded_bg.wasm", "languages/midashi_keyword_bg.wasm", "languages/midashi_keyword_sharded_bg.wasm", "midashi_wasm_bg.wasm"]) {
-    const wasm = join(ASSETS, "wasm", name);
+  for (const name of ENGINE_WASM) {
+    const wasm = join(ASSETS, name);
     if (!existsSync(wasm)) {
       throw new Error(`${wasm} is missing: build it first with scripts/build-wasm.sh dev (or release)`);
     }

@@ -725,14 +725,12 @@ describe("a sharded site", () => {
     // A result shows its card: no document is fetched whole.
     assert.ok(!index.some((p) => /\/bundle\./.test(p)), index.join(" "));
     assert.ok(!index.some((p) => /\/(terms|sections)\./.test(p)), index.join(" "));
-    // Its keyword module is the sharded one (no single-file code; a site this small gets it
-    // without the bounded top-k), served under the keyword module's name, and it is what the
-    // first query loaded.
+    // Its keyword module is what the first query loaded.
     assert.ok(requests.includes("/search/wasm/midashi_keyword_bg.wasm"), requests.join(" "));
     assert.ok(!requests.includes("/search/wasm/midashi_wasm_bg.wasm"), requests.join(" "));
     assert.deepEqual(
       readFileSync(join(sSite, "search/wasm/midashi_keyword_bg.wasm")),
-      readFileSync(join(ROOT, "web/dist/wasm/small/midashi_keyword_sharded_bg.wasm")),
+      readFileSync(join(ROOT, "web/dist/wasm/midashi_keyword_bg.wasm")),
     );
 
     // The same query on the single-layout demo site gives the same results.

@@ -1,6 +1,7 @@
-// The search engine's two wasm modules: a page starts on the keyword module (keyword search
-// and completions, what a first query needs) and moves to the full engine the first time
-// vectors or a section/document are asked for. The move must lose nothing: a sharded index
+// The search engine's wasm modules (web/wasm-modules.json): a page starts on the keyword
+// module (keyword search and completions on a sharded index, what a first query needs) and
+// moves to the full engine the first time vectors or a section/document are asked for, or
+// the index is a single file. The move must lose nothing: a sharded index
 // carries its loaded files over, so a result just shown is still found by id, and answers
 // stay equal to an instance that loaded only the full engine.
 
@@ -32,16 +33,18 @@ describe("keyword module, then the full engine", () => {
   });
 
   for (const layout of ["single", "sharded"]) {
-    test(`${layout} layout: keyword search on the keyword module, lookups on the full engine, the same answers throughout`, async () => {
+    // A single-file index opens in the full engine: the keyword module opens sharded ones.
+    const first = layout === "sharded" ? "keyword" : "full";
+    test(`${layout} layout: keyword search on the ${first} module, lookups on the full engine, the same answers throughout`, async () => {
       const idx = await Midashi.load(dirs[layout]);
       const full = await Midashi.load(dirs[layout], FULL_ONLY);
       try {
-        assert.equal(await idx.engine(), "keyword");
+        assert.equal(await idx.engine(), first);
         assert.equal(await full.engine(), "full");
         const before = await idx.search("trait objects", NO_TYPING);
         assert.deepEqual(before, { ...(await full.search("trait objects", NO_TYPING)), tookMs: before.tookMs });
         assert.deepEqual(await idx.suggest("own"), await full.suggest("own"));
-        assert.equal(await idx.engine(), "keyword", "search and suggest need nothing more");
+        assert.equal(await idx.engine(), first, "search and suggest need nothing more");
 
         // The first lookup moves to the full engine; the result just shown is found by id.
         const top = before.results[0];
@@ -107,34 +110,40 @@ describe("keyword module, then the full engine", () => {
       keywordWasmUrl: pathToFileURL(path.join(DIST, "wasm/midashi_wasm_bg.wasm")).href,
       keywordGlueUrl: pathToFileURL(path.join(DIST, "wasm/midashi_wasm.js")).href,
     };
-    await assert.rejects(Midashi.load(dirs.single, swapped), (e) => e.code === "VERSION_MISMATCH" && /full module where the keyword one/.test(e.message));
+    await assert.rejects(Midashi.load(dirs.sharded, swapped), (e) => e.code === "VERSION_MISMATCH" && /full module where the keyword one/.test(e.message));
   });
 
   test("the keyword module answers that a query vector needs the full engine: a value, not an error or a trap", async () => {
     const glue = await import(`${pathToFileURL(path.join(DIST, "wasm/midashi_keyword.js")).href}?direct`);
     await glue.default({ module_or_path: readFileSync(path.join(DIST, "wasm/midashi_keyword_bg.wasm")) });
     assert.equal(glue.version().engine, "keyword");
-    const file = (kind) => {
-      const m = glue.readManifest(readFileSync(path.join(dirs.single, "midashi-entry.bin")));
-      return readFileSync(path.join(dirs.single, m.files.find((f) => f.kind === kind).name));
+    const at = (name) => readFileSync(path.join(dirs.sharded, name));
+    const manifest = glue.readManifest(at("midashi-entry.bin"));
+    const index = glue.WasmIndex.openSharded(at("midashi-entry.bin"), at(manifest.files.find((f) => f.kind === "Directory").name));
+    const answer = (q, opts, vector) => {
+      for (let round = 0; round < 4; round++) {
+        const step = index.search(q, opts, vector);
+        if (!step.needs || step.needs.full_engine) return step;
+        for (const n of step.needs.files) index.attachFile(n, at(n));
+      }
+      throw new Error(`${q}: still needs files`);
     };
-    const index = glue.WasmIndex.open(readFileSync(path.join(dirs.single, "midashi-entry.bin")), file("Terms"), file("Sections"));
-    const keyword = index.search("ownership", {});
+    const keyword = answer("ownership", {});
     assert.equal(keyword.needs, null);
     assert.ok(keyword.answer.results.length > 0);
-    assert.deepEqual(index.search("ownership", { mode: "hybrid" }, new Float32Array(384)), { answer: null, needs: { files: [], full_engine: true } });
+    assert.deepEqual(answer("ownership", { mode: "hybrid" }, new Float32Array(384)), { answer: null, needs: { files: [], full_engine: true } });
     // Lookups and vectors are not in it at all.
     assert.equal(typeof index.getSection, "undefined");
     assert.equal(typeof index.attachVectors, "undefined");
     // And the instance still answers.
-    assert.ok(index.search("borrowing", {}).answer.results.length > 0);
+    assert.ok(answer("borrowing", {}).answer.results.length > 0);
   });
 
-  describe("the sharded keyword module (a large site's first module)", () => {
+  describe("the keyword module opens sharded indexes only", () => {
     const SHARDED_KEYWORD = {
       ...FULL_ONLY,
-      keywordWasmUrl: pathToFileURL(path.join(DIST, "wasm/midashi_keyword_sharded_bg.wasm")).href,
-      keywordGlueUrl: pathToFileURL(path.join(DIST, "wasm/midashi_keyword_sharded.js")).href,
+      keywordWasmUrl: pathToFileURL(path.join(DIST, "wasm/midashi_keyword_bg.wasm")).href,
+      keywordGlueUrl: pathToFileURL(path.join(DIST, "wasm/midashi_keyword.js")).href,
     };
 
     test("answers a sharded index as the keyword module does, and moves on the first lookup", async () => {
@@ -220,19 +229,19 @@ describe("keyword module, then the full engine", () => {
       }
     });
 
-    test("it has no single-file open at all, and is smaller than the keyword module", async () => {
-      const glue = await import(`${pathToFileURL(path.join(DIST, "wasm/midashi_keyword_sharded.js")).href}?direct`);
-      await glue.default({ module_or_path: readFileSync(path.join(DIST, "wasm/midashi_keyword_sharded_bg.wasm")) });
+    test("it has no single-file open at all, and is smaller than the full engine", async () => {
+      const glue = await import(`${pathToFileURL(path.join(DIST, "wasm/midashi_keyword.js")).href}?opens`);
+      await glue.default({ module_or_path: readFileSync(path.join(DIST, "wasm/midashi_keyword_bg.wasm")) });
       assert.equal(glue.version().engine, "keyword");
       assert.equal(typeof glue.WasmIndex.open, "undefined");
       assert.equal(typeof glue.WasmIndex.openSharded, "function");
       const size = (f) => readFileSync(path.join(DIST, "wasm", f)).length;
-      assert.ok(size("midashi_keyword_sharded_bg.wasm") < size("midashi_keyword_bg.wasm"));
+      assert.ok(size("midashi_keyword_bg.wasm") < size("midashi_wasm_bg.wasm"));
     });
 
     test("given the lexicon, the tree or a bundle, which it has no use for, it says which engine does, and goes on answering", async () => {
-      const glue = await import(`${pathToFileURL(path.join(DIST, "wasm/midashi_keyword_sharded.js")).href}?refuse`);
-      await glue.default({ module_or_path: readFileSync(path.join(DIST, "wasm/midashi_keyword_sharded_bg.wasm")) });
+      const glue = await import(`${pathToFileURL(path.join(DIST, "wasm/midashi_keyword.js")).href}?refuse`);
+      await glue.default({ module_or_path: readFileSync(path.join(DIST, "wasm/midashi_keyword_bg.wasm")) });
       const read = (name) => readFileSync(path.join(dirs.sharded, name));
       const manifest = glue.readManifest(read("midashi-entry.bin"));
       const named = (kind) => manifest.files.find((f) => f.kind === kind).name;
@@ -261,4 +270,14 @@ describe("keyword module, then the full engine", () => {
       index.free();
     });
   });
+});
+
+test("the loader's default URLs are web/wasm-modules.json's (bundlers need them as literals)", async () => {
+  const { wasmModule } = await import("../support/modules.mjs");
+  const loader = readFileSync(path.join(path.dirname(DIST), "src/assets.ts"), "utf8");
+  for (const name of ["keyword", "full", "semantic"]) {
+    const { out } = wasmModule(name);
+    assert.ok(loader.includes(`new URL("./${out}.js", import.meta.url)`), `${name}: ${out}.js`);
+    assert.ok(loader.includes(`new URL("./${out}_bg.wasm", import.meta.url)`), `${name}: ${out}_bg.wasm`);
+  }
 });

@@ -58,39 +58,27 @@ test("a French site's inflections match, through the package's default modules",
   assert.equal(cli.value.results[0].path, "routeur.md");
 });
 
-for (const variant of ["", "_sharded"]) {
-  test(`the languages keyword module${variant ? " (sharded only)" : ""} answers a French index without moving, as the full engine does`, async () => {
-    const module = {
-      ...LANGUAGES_MODULE,
-      keywordWasmUrl: pathToFileURL(path.join(DIST, `wasm/languages/midashi_keyword${variant}_bg.wasm`)).href,
-      keywordGlueUrl: pathToFileURL(path.join(DIST, `wasm/languages/midashi_keyword${variant}.js`)).href,
-    };
-    const idx = await load(french, module);
-    const full = await load(french, { wasmUrl: LANGUAGES_MODULE.wasmUrl, glueUrl: LANGUAGES_MODULE.glueUrl });
-    for (const q of ["avancé", "applications", "composant", "le routeur", "options avancées"]) {
-      const a = await idx.search(q, KEYWORD);
-      assert.deepEqual(a, { ...(await full.search(q, KEYWORD)), tookMs: a.tookMs }, q);
-    }
-    assert.equal(await idx.engine(), "keyword");
-  });
-}
+test("the languages keyword module answers a French index without moving, as the full engine does", async () => {
+  const idx = await load(french, LANGUAGES_MODULE);
+  const full = await load(french, { wasmUrl: LANGUAGES_MODULE.wasmUrl, glueUrl: LANGUAGES_MODULE.glueUrl });
+  for (const q of ["avancé", "applications", "composant", "le routeur", "options avancées"]) {
+    const a = await idx.search(q, KEYWORD);
+    assert.deepEqual(a, { ...(await full.search(q, KEYWORD)), tookMs: a.tookMs }, q);
+  }
+  assert.equal(await idx.engine(), "keyword");
+});
 
-test("build-index --site ships a languages keyword module to a French site, the small sharded one to a small English site", () => {
+test("build-index --site ships the languages keyword module to a French site, the keyword module to an English one", () => {
   const site = (input, extra) => {
     const out = tempDir("midashi-fr-site-");
     execFileSync(buildIndexBin(), [input, "--out", out, "--site", "--quiet", "--keyword-only", ...extra], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
     return readFileSync(path.join(out, "search/wasm/midashi_keyword_bg.wasm"));
   };
   const dist = (name) => readFileSync(path.join(DIST, `wasm/${name}_bg.wasm`));
-  // A sharded index (the default): the languages module's sharded-only variant; a single one:
-  // the languages module, which opens both.
-  assert.ok(site(docs, ["--lang", "fr"]).equals(dist("languages/midashi_keyword_sharded")));
-  assert.ok(site(docs, ["--lang", "fr", "--layout", "single"]).equals(dist("languages/midashi_keyword")));
+  assert.ok(site(docs, ["--lang", "fr"]).equals(dist("languages/midashi_keyword")));
   const english = tempDir("midashi-en-");
   mkdirSync(english, { recursive: true });
   writeFileSync(path.join(english, "a.md"), "# Router\n\nThe router takes settings.\n");
-  // A small English site: the sharded module without the bounded top-k (the bound pays only
-  // from build-index's LARGE_SITE_SECTIONS; tests/browser/large-site.test.mjs serves one above).
-  assert.ok(site(english, []).equals(dist("small/midashi_keyword_sharded")));
-  assert.ok(dist("small/midashi_keyword_sharded").length < dist("midashi_keyword_sharded").length);
+  assert.ok(site(english, []).equals(dist("midashi_keyword")));
+  assert.ok(dist("midashi_keyword").length < dist("languages/midashi_keyword").length);
 });

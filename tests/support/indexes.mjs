@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual, promisify } from "node:util";
+import { ENGINE_WASM } from "./modules.mjs";
 
 const execFileAsync = promisify(execFile);
 
@@ -22,9 +23,7 @@ export const TARGET_DIR = process.env.CARGO_TARGET_DIR ?? path.join(ROOT, "targe
 /** The package entry point, refusing to run tests against a missing build. */
 export function packageUrl() {
   const index = path.join(DIST, "index.js");
-  const wasm = ["keyword", "keyword_sharded", "wasm"].map((m) => path.join(DIST, `wasm/midashi_${m}_bg.wasm`));
-  wasm.push(...["", "_sharded"].map((v) => path.join(DIST, `wasm/languages/midashi_keyword${v}_bg.wasm`)));
-  wasm.push(path.join(DIST, "wasm/small/midashi_keyword_sharded_bg.wasm"));
+  const wasm = ENGINE_WASM.map((f) => path.join(DIST, f));
   for (const f of [index, ...wasm]) {
     if (!existsSync(f)) {
       throw new Error(`${path.relative(ROOT, f)} is missing: run \`npm run build:wasm\` (or build:wasm:dev) and \`npm run build:web\` first`);

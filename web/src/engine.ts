@@ -62,7 +62,7 @@ interface Glue {
   /** A fresh instance of the module in place of the current one (its memory released). */
   __wbg_reset_state(): void;
   WasmIndex: {
-    /** Absent from the sharded keyword module (`midashi_keyword_sharded_bg.wasm`). */
+    /** Absent from the keyword modules (web/wasm-modules.json): the full engine's. */
     open?(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex;
     openSharded(entry: Uint8Array, directory: Uint8Array): WasmIndex;
   };
@@ -202,7 +202,7 @@ export class Engine {
     return this.call(() => this.glue.readManifest(entry));
   }
 
-  /** Whether this module opens single-file indexes (the sharded keyword module does not). */
+  /** Whether this module opens single-file indexes (the keyword modules do not). */
   get opensSingleFile(): boolean {
     return typeof this.glue.WasmIndex.open === "function";
   }
@@ -210,7 +210,7 @@ export class Engine {
   open(entry: Uint8Array, terms: Uint8Array, sections: Uint8Array): WasmIndex {
     const cls = this.glue.WasmIndex;
     const open = cls.open?.bind(cls);
-    if (!open) throw new MidashiError("INTERNAL", "a single-file index reached the sharded keyword module; this is a bug, please report it");
+    if (!open) throw new MidashiError("INTERNAL", "a single-file index reached a keyword module; this is a bug, please report it");
     return this.call(() => open(entry, terms, sections));
   }
 

@@ -372,15 +372,14 @@ export type EngineKind = "keyword" | "full";
 /**
  * Where the package's own files are, when they are not next to `index.js`.
  *
- * The search engine is two wasm modules of one build: the keyword module
- * (`midashi_keyword_bg.wasm`), loaded first, which answers keyword queries and completions,
- * and the full engine (`midashi_wasm_bg.wasm`, ~10 KB gzip more), fetched only when vectors
- * or a section/document are first asked for. Give `wasmUrl` alone to load only the full
- * engine. A large site may give `midashi_keyword_sharded_bg.wasm` (and its glue) as the
- * keyword module: it opens only sharded indexes and makes no typo corrections and no previews
- * longer than a card's (5 lines), ~20 KB gzip smaller (a single-file index given to it opens
- * in the full engine instead, and a query that needs a correction or a long preview is
- * answered there); `build-index --site` serves it so.
+ * The search engine is two wasm modules of one build (web/wasm-modules.json): the keyword
+ * module (`midashi_keyword_bg.wasm`), loaded first, which answers keyword queries and
+ * completions on a sharded index, and the full engine (`midashi_wasm_bg.wasm`), fetched when
+ * the index is a single file, a word is to be corrected, a preview is longer than a card's
+ * (5 lines), or vectors or a section/document are first asked for. Give `wasmUrl` alone to
+ * load only the full engine. A page whose index is not all English may give the languages
+ * keyword module (`wasm/languages/midashi_keyword_bg.wasm`) as the keyword module;
+ * `build-index --site` serves it so.
  */
 export interface AssetOptions {
   /** URL (or, in Node, path) of the full engine `midashi_wasm_bg.wasm`. */

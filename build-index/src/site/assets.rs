@@ -9,6 +9,32 @@ use midashi_core::format::Manifest;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+/// The wasm modules (web/wasm-modules.json, the package's one list of them).
+const MODULES_JSON: &str = include_str!("../../../web/wasm-modules.json");
+
+/// The path under the assets folder, without `_bg.wasm` / `.js`, of the module named `name`
+/// in [`MODULES_JSON`].
+fn module_out(name: &str) -> String {
+    let modules: serde_json::Value =
+        serde_json::from_str(MODULES_JSON).expect("web/wasm-modules.json is JSON");
+    modules["modules"]
+        .as_array()
+        .and_then(|all| all.iter().find(|m| m["name"] == name))
+        .and_then(|m| m["out"].as_str())
+        .unwrap_or_else(|| panic!("web/wasm-modules.json names no module {name}"))
+        .to_string()
+}
+
+/// A module's glue and wasm file, from the assets folder to `search/` under `as_name`'s
+/// names (the keyword-languages module is served as the keyword module).
+fn module_files(name: &str, as_name: &str) -> Vec<(String, String)> {
+    let (from, to) = (module_out(name), module_out(as_name));
+    vec![
+        (format!("{from}.js"), format!("{to}.js")),
+        (format!("{from}_bg.wasm"), format!("{to}_bg.wasm")),
+    ]
+}
+
 /// Widget files, from the assets folder (web/dist) to `search/` of the site.
 const WIDGET_FILES: &[(&str, &str)] = &[
     ("bundle/midashi.js", "midashi.js"),
@@ -16,59 +42,20 @@ const WIDGET_FILES: &[(&str, &str)] = &[
     // The WebMCP tools, which midashi.js imports from beside itself in a browser that has WebMCP.
     ("bundle/webmcp.js", "webmcp.js"),
     ("bundle/midashi-file.js", "midashi-file.js"),
-    // The keyword module, what the widget loads; the full engine, fetched when vectors or
-    // a section are first asked for (see crates/midashi-wasm).
-    ("wasm/midashi_keyword.js", "wasm/midashi_keyword.js"),
-    (
-        "wasm/midashi_keyword_bg.wasm",
-        "wasm/midashi_keyword_bg.wasm",
-    ),
-    ("wasm/midashi_wasm.js", "wasm/midashi_wasm.js"),
-    ("wasm/midashi_wasm_bg.wasm", "wasm/midashi_wasm_bg.wasm"),
 ];
+
+/// The modules every site gets: the keyword module, what the widget loads first; the full
+/// engine, fetched when a query needs more (see web/wasm-modules.json).
+const SITE_MODULES: &[&str] = &["keyword", "full"];
 
 /// The semantic module and its worker (built by `scripts/build-wasm-embed.sh` and
 /// `npm run build:widget`): copied when the index has vectors, so that the site's widget
 /// answers hybrid queries once they have loaded.
-const SEMANTIC_FILES: &[(&str, &str)] = &[
-    ("bundle/embed-worker.js", "embed-worker.js"),
-    ("embed/midashi_wasm_embed.js", "embed/midashi_wasm_embed.js"),
-    (
-        "embed/midashi_wasm_embed_bg.wasm",
-        "embed/midashi_wasm_embed_bg.wasm",
-    ),
-];
-
-/// The wasm module inlined for file:// (keyword search only there: the keyword module),
-/// relative to the assets folder.
-const WASM: &str = "wasm/midashi_keyword_bg.wasm";
-
-/// The keyword module with every language's stemmer, for an index whose pages are not all
-/// English: served under the keyword module's names (and inlined for file://) in place of
-/// the English-only ones, which would hand every query to the full engine.
-const LANGUAGES_KEYWORD_FILES: &[(&str, &str)] = &[
-    (
-        "wasm/languages/midashi_keyword.js",
-        "wasm/midashi_keyword.js",
-    ),
-    (
-        "wasm/languages/midashi_keyword_bg.wasm",
-        "wasm/midashi_keyword_bg.wasm",
-    ),
-];
-
-/// [`LANGUAGES_KEYWORD_FILES`] for a sharded index: single-file search left out, as the
-/// sharded keyword module leaves it (~20 KB gzip less on every first query).
-const LANGUAGES_SHARDED_KEYWORD_FILES: &[(&str, &str)] = &[
-    (
-        "wasm/languages/midashi_keyword_sharded.js",
-        "wasm/midashi_keyword.js",
-    ),
-    (
-        "wasm/languages/midashi_keyword_sharded_bg.wasm",
-        "wasm/midashi_keyword_bg.wasm",
-    ),
-];
+fn semantic_files() -> Vec<(String, String)> {
+    let mut files = vec![("bundle/embed-worker.js".into(), "embed-worker.js".into())];
+    files.extend(module_files("semantic", "semantic"));
+    files
+}
 
 /// Whether an index's queries need a stemmer besides English's (see
 /// `midashi_core::analyzer::Language`).
@@ -78,10 +65,19 @@ pub fn needs_languages(manifest: &Manifest) -> bool {
 
 /// Whether the assets folder has every one of these files (optional modules are used only
 /// when they have been built).
-fn built(assets_dir: &Path, files: &[(&str, &str)]) -> bool {
+fn built(assets_dir: &Path, files: &[(String, String)]) -> bool {
     files
         .iter()
         .all(|(from, _)| assets_dir.join(from).is_file())
+}
+
+/// Every file a site gets whatever its index: the widget's and its modules'.
+fn site_files() -> Vec<(String, String)> {
+    let widget = WIDGET_FILES
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()));
+    let modules = SITE_MODULES.iter().flat_map(|m| module_files(m, m));
+    widget.chain(modules).collect()
 }
 
 /// Where the widget's files are when `--assets` is not given: beside the tool (the npm
@@ -100,7 +96,7 @@ pub fn default_assets_dir() -> Result<PathBuf> {
 
 /// Checks that every widget file is there; the error lists what is missing and how to build it.
 pub fn check(assets_dir: &Path) -> Result<()> {
-    let missing: Vec<String> = WIDGET_FILES
+    let missing: Vec<String> = site_files()
         .iter()
         .map(|(from, _)| assets_dir.join(from))
         .filter(|p| !p.is_file())
@@ -117,79 +113,16 @@ pub fn check(assets_dir: &Path) -> Result<()> {
     )))
 }
 
-/// The sharded keyword module, served under the keyword module's names to a site whose
-/// index is sharded: it opens only that layout, and is ~5 KB gzip smaller for it, on every
-/// first query (see crates/midashi-wasm, feature `whole`).
-const SHARDED_KEYWORD_FILES: &[(&str, &str)] = &[
-    ("wasm/midashi_keyword_sharded.js", "wasm/midashi_keyword.js"),
-    (
-        "wasm/midashi_keyword_sharded_bg.wasm",
-        "wasm/midashi_keyword_bg.wasm",
-    ),
-];
-
-/// [`SHARDED_KEYWORD_FILES`] without the bounded top-k (~3.5 KB gzip less): for a site
-/// below [`LARGE_SITE_SECTIONS`].
-const SMALL_SHARDED_KEYWORD_FILES: &[(&str, &str)] = &[
-    (
-        "wasm/small/midashi_keyword_sharded.js",
-        "wasm/midashi_keyword.js",
-    ),
-    (
-        "wasm/small/midashi_keyword_sharded_bg.wasm",
-        "wasm/midashi_keyword_bg.wasm",
-    ),
-];
-
-/// Sections from which a site's widget gets the keyword module with the bounded top-k
-/// (midashi-core's feature `bounded`): a common word's page found without ranking every
-/// candidate. Below, ranking every candidate takes well under a millisecond a keystroke,
-/// and the module without the bound is what every visitor's first query downloads.
-pub const LARGE_SITE_SECTIONS: u64 = 10_000;
-
-/// What decides a site's keyword module ([`copy_widget`]).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct IndexTraits {
-    /// The index is sharded (else single-file).
-    pub sharded: bool,
-    /// Its pages need a stemmer besides English's.
-    pub languages: bool,
-    /// Its sections.
-    pub sections: u64,
-}
-
-/// Copies the widget into `search_dir`. Its keyword module: for an index that needs
-/// `languages` other than English, the languages keyword module (its sharded-only variant
-/// for a `sharded` index); else for a `sharded` index the sharded keyword module — without
-/// the bounded top-k below [`LARGE_SITE_SECTIONS`]; each when the assets have it (else the
-/// keyword module, which opens both layouts and hands other languages to the full engine).
-pub fn copy_widget(assets_dir: &Path, search_dir: &Path, index: IndexTraits) -> Result<u64> {
-    let have = |files| built(assets_dir, files);
-    let IndexTraits {
-        sharded,
-        languages,
-        sections,
-    } = index;
-    let small = sections < LARGE_SITE_SECTIONS;
-    let replacement: &[(&str, &str)] =
-        if languages && sharded && have(LANGUAGES_SHARDED_KEYWORD_FILES) {
-            LANGUAGES_SHARDED_KEYWORD_FILES
-        } else if languages && have(LANGUAGES_KEYWORD_FILES) {
-            LANGUAGES_KEYWORD_FILES
-        } else if sharded && small && have(SMALL_SHARDED_KEYWORD_FILES) {
-            SMALL_SHARDED_KEYWORD_FILES
-        } else if sharded && have(SHARDED_KEYWORD_FILES) {
-            SHARDED_KEYWORD_FILES
-        } else {
-            &[]
-        };
-    // Each destination written once: the replacement in place of the keyword module's.
-    let files: Vec<(&str, &str)> = WIDGET_FILES
-        .iter()
-        .filter(|(_, to)| replacement.iter().all(|(_, t)| t != to))
-        .chain(replacement.iter())
-        .copied()
-        .collect();
+/// Copies the widget into `search_dir`, its keyword module the languages one when the
+/// index's pages need a stemmer besides English's (`languages`) and the assets have it
+/// (else the English one, which hands such pages' queries to the full engine).
+pub fn copy_widget(assets_dir: &Path, search_dir: &Path, languages: bool) -> Result<u64> {
+    let mut files = site_files();
+    let languages_module = module_files("keyword-languages", "keyword");
+    if languages && built(assets_dir, &languages_module) {
+        files.retain(|(_, to)| languages_module.iter().all(|(_, t)| t != to));
+        files.extend(languages_module);
+    }
     Ok(copy_files(assets_dir, search_dir, &files)? + copy_translations(assets_dir, search_dir)?)
 }
 
@@ -208,13 +141,9 @@ fn copy_translations(assets_dir: &Path, search_dir: &Path) -> Result<u64> {
         .filter(|n| n.ends_with(".js"))
         .collect();
     names.sort();
-    let pairs: Vec<(String, String)> = names
+    let files: Vec<(String, String)> = names
         .iter()
         .map(|n| (format!("{TRANSLATIONS}/{n}"), format!("strings/{n}")))
-        .collect();
-    let files: Vec<(&str, &str)> = pairs
-        .iter()
-        .map(|(a, b)| (a.as_str(), b.as_str()))
         .collect();
     copy_files(assets_dir, search_dir, &files)
 }
@@ -225,13 +154,14 @@ const TRANSLATIONS: &str = "bundle/strings";
 /// Copies the semantic module into `search_dir`; `Ok(None)` (and nothing copied) when it has
 /// not been built, so the site stays keyword-only.
 pub fn copy_semantic(assets_dir: &Path, search_dir: &Path) -> Result<Option<u64>> {
-    if !built(assets_dir, SEMANTIC_FILES) {
+    let files = semantic_files();
+    if !built(assets_dir, &files) {
         return Ok(None);
     }
-    copy_files(assets_dir, search_dir, SEMANTIC_FILES).map(Some)
+    copy_files(assets_dir, search_dir, &files).map(Some)
 }
 
-fn copy_files(assets_dir: &Path, search_dir: &Path, files: &[(&str, &str)]) -> Result<u64> {
+fn copy_files(assets_dir: &Path, search_dir: &Path, files: &[(String, String)]) -> Result<u64> {
     let mut bytes = 0;
     for (from, to) in files {
         let src = assets_dir.join(from);
@@ -262,13 +192,9 @@ pub fn inline_script(index_files: &[(String, Vec<u8>)], assets_dir: &Path) -> Re
         .filter(|f| f.needed_for_keyword)
         .map(|f| f.name.as_str())
         .collect();
-    let wasm_path = assets_dir.join(
-        if needs_languages(&manifest) && built(assets_dir, LANGUAGES_KEYWORD_FILES) {
-            LANGUAGES_KEYWORD_FILES[1].0
-        } else {
-            WASM
-        },
-    );
+    // The full engine: it opens the single-file copy a page from file:// is given, in any
+    // language (the keyword module opens sharded indexes only).
+    let wasm_path = assets_dir.join(format!("{}_bg.wasm", module_out("full")));
     let wasm = fs::read(&wasm_path).map_err(CliError::io(&wasm_path))?;
     let mut files = serde_json::Map::new();
     for (name, bytes) in index_files {
@@ -358,3 +284,24 @@ footer.site { color: var(--muted); font-size: 0.8rem; margin-top: 3rem; border-t
   .content { padding: 1rem; }
 }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::{module_files, module_out, semantic_files, site_files};
+
+    #[test]
+    fn the_site_writer_finds_its_modules_in_the_manifest() {
+        assert_eq!(module_out("keyword"), "wasm/midashi_keyword");
+        assert_eq!(module_out("full"), "wasm/midashi_wasm");
+        // The languages module is served under the keyword module's names.
+        let served = module_files("keyword-languages", "keyword");
+        assert_eq!(served[1].0, "wasm/languages/midashi_keyword_bg.wasm");
+        assert_eq!(served[1].1, "wasm/midashi_keyword_bg.wasm");
+        assert!(site_files()
+            .iter()
+            .any(|(from, _)| from == "wasm/midashi_wasm_bg.wasm"));
+        assert!(semantic_files()
+            .iter()
+            .any(|(from, _)| from == "embed/midashi_wasm_embed_bg.wasm"));
+    }
+}

@@ -382,8 +382,9 @@ fn copy_images(docs_root: &Path, out: &Path) -> Result<(usize, u64)> {
     Ok((n, bytes))
 }
 
-/// Copies the widget beside an index in `search`: the keyword module (the sharded one for a
-/// sharded index), the full engine, and the semantic module when the index ships a model.
+/// Copies the widget beside an index in `search`: the keyword module (with every language's
+/// stemmer when the pages need one), the full engine, and the semantic module when the
+/// index ships a model.
 fn copy_widget(
     assets_dir: &Path,
     search: &Path,
@@ -394,14 +395,8 @@ fn copy_widget(
         .iter()
         .find(|(n, _)| n == ENTRY_FILE_NAME)
         .and_then(|(_, b)| Manifest::decode(b).ok());
-    let traits = assets::IndexTraits {
-        sharded: manifest
-            .as_ref()
-            .is_some_and(|m| m.file(FileKind::Directory).is_some()),
-        languages: manifest.as_ref().is_some_and(assets::needs_languages),
-        sections: manifest.as_ref().map_or(0, |m| m.stats.sections),
-    };
-    report.bytes += assets::copy_widget(assets_dir, search, traits)?;
+    let languages = manifest.as_ref().is_some_and(assets::needs_languages);
+    report.bytes += assets::copy_widget(assets_dir, search, languages)?;
     if manifest.is_some_and(|m| m.file(FileKind::Model).is_some()) {
         match assets::copy_semantic(assets_dir, search)? {
             Some(bytes) => {

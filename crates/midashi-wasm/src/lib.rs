@@ -9,13 +9,11 @@
 //!   field by field ([`options`]; an unknown option is refused as the core refuses it);
 //! - core errors out, as JS `Error` objects with a `code` property ([`Error::code`]).
 //!
-//! Three modules come from this crate (scripts/build-wasm.sh): with the default features
-//! (`full`, `whole`) everything below; without `full` the *keyword module*, which leaves out
-//! the semantic leg and section/document lookups — ~10 KB gzip less for a page's first
-//! query, which only needs keyword search; and without either the *sharded keyword module*,
-//! which opens only sharded indexes, makes no typo corrections and reads no bundles (~20 KB
-//! less again: what a large site's first query loads; a query with a word to correct or a
-//! preview longer than a card's answers `needs.full_engine`). `version()` says which engine
+//! The modules built from this crate are web/wasm-modules.json's: the *keyword module*
+//! (features `bounded`, `memo`), which opens only sharded indexes, makes no typo corrections,
+//! reads no bundles and has no semantic leg or lookups — what every page's first query
+//! loads; the same with `languages`; and the *full engine* (the default features). A request
+//! the keyword module cannot answer says `needs.full_engine`. `version()` says which engine
 //! is loaded (`engine`).
 //!
 //! Requests that read files (`search`, `suggest`, `getSection`, `getDocument`) answer
@@ -140,7 +138,7 @@ pub struct WasmIndex {
 impl WasmIndex {
     /// Opens an index from its entry file and the two files keyword search needs (the
     /// manifest's `needed_for_keyword` files: terms and sections). Every file's header and
-    /// checksum are verified here. (Not in the sharded keyword module: feature `whole`.)
+    /// checksum are verified here. (Not in the keyword modules: feature `whole`.)
     #[cfg(feature = "whole")]
     pub fn open(entry: &[u8], terms: &[u8], sections: &[u8]) -> Result<WasmIndex, JsValue> {
         let inner = SearchIndex::open(entry, terms, sections).map_err(core_error)?;

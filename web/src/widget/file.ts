@@ -14,7 +14,7 @@ import type { SearchSource } from "./source.js";
 export interface InlineData {
   /** Index files by name (`midashi-entry.bin` and the ones it names), base64. */
   files: Record<string, string>;
-  /** The keyword wasm module, base64. */
+  /** The full engine's wasm module, base64 (it opens single-file indexes). */
   wasm: string;
 }
 
