@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { request } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -124,6 +126,57 @@ describe("build-index mcp --http", () => {
       await client.close();
     } finally {
       await stop(small);
+    }
+  });
+
+  test("a chunked body over the limit is 413, a body that is not JSON 400 with -32700", async () => {
+    const small = await serve(dir, ["--max-request-bytes", "2000"]);
+    try {
+      // No Content-Length: the body arrives in chunks and is cut while it is read.
+      const chunked = await new Promise((resolve, reject) => {
+        const req = request(small.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } }, resolve);
+        req.on("error", reject);
+        for (let i = 0; i < 10; i++) req.write("x".repeat(500));
+        req.end();
+      });
+      assert.equal(chunked.statusCode, 413);
+      chunked.resume();
+      const broken = await initialize(small.url, {}, '{"jsonrpc":"2.0","id":1,"method":"initi');
+      assert.equal(broken.status, 400);
+      assert.equal((await broken.json()).error.code, -32700);
+    } finally {
+      await stop(small);
+    }
+  });
+
+  test("idle connections from one client do not lock others out, and are closed", async () => {
+    const { port } = new URL(server.url);
+    // 127.0.0.2 is another client on the loopback interface.
+    const idle = [];
+    let closedEarly = 0;
+    for (let i = 0; i < 100; i++) {
+      const socket = connect({ host: "127.0.0.1", port: Number(port), localAddress: "127.0.0.2" });
+      socket.on("error", () => {});
+      socket.on("close", () => closedEarly++);
+      idle.push(socket);
+    }
+    await Promise.all(idle.map((s) => (s.connecting ? once(s, "connect").catch(() => {}) : null)));
+    try {
+      const res = await initialize(server.url);
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+      // The connections past the client's share are closed at once; the rest after the
+      // header timeout (10 s).
+      for (let t = 0; t < 40 && closedEarly < 100 - 32; t++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(closedEarly >= 100 - 32, `${closedEarly} closed`);
+      const half = connect({ host: "127.0.0.1", port: Number(port) });
+      half.on("error", () => {});
+      half.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+      const closed = once(half, "close");
+      const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("a half-sent request stayed open 20 s")), 20_000));
+      await Promise.race([closed, timeout]);
+    } finally {
+      for (const s of idle) s.destroy();
     }
   });
 

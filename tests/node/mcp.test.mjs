@@ -267,6 +267,19 @@ test("a request holding a lone surrogate escape (a string cut inside an emoji) i
     assert.match(refused.error?.message ?? "", /request over 1000000 bytes .*--max-request-bytes/, JSON.stringify(refused));
     send(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/list" }));
     assert.equal((await reply(4)).result.tools.length, 3);
+
+    // A line that is not JSON (cut short, or nested past any parser's depth): a parse error,
+    // as JSON-RPC says, never silence; the server goes on.
+    send('{"jsonrpc":"2.0","id":5,"method":"tools/li');
+    send("[".repeat(100_000));
+    for (let t = 0; t < 200 && replies.filter((r) => r.id === null).length < 2; t++) {
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    const parseErrors = replies.filter((r) => r.id === null);
+    assert.equal(parseErrors.length, 2, JSON.stringify(replies.slice(-3)));
+    for (const e of parseErrors) assert.equal(e.error?.code, -32700, JSON.stringify(e));
+    send(JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/list" }));
+    assert.equal((await reply(6)).result.tools.length, 3);
   } finally {
     child.kill();
   }

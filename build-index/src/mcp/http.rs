@@ -1,11 +1,18 @@
 //! `build-index mcp <dir> --http 127.0.0.1:PORT`: the same server over MCP's Streamable HTTP
 //! transport (rmcp's), at `/mcp`, for agents that reach a docs index over the network.
 //!
-//! In front of rmcp, each request passes three checks, cheapest first, so a refused request
+//! In front of rmcp, each request passes its checks cheapest first, so a refused request
 //! costs nothing: a per-client rate limit (429 with `Retry-After`), the bearer token when one
-//! is set (401), and the request size (413, by `Content-Length` and again while reading, for
-//! chunked bodies). rmcp itself refuses `Host` headers other than loopback names (DNS
-//! rebinding) unless the server is bound to another address.
+//! is set (401), the request size (413, by `Content-Length` and again while reading, for
+//! chunked bodies) and a body that is JSON (400 with JSON-RPC's `-32700`). rmcp itself
+//! refuses `Host` headers other than loopback names (DNS rebinding) unless the server is
+//! bound to another address.
+//!
+//! Slow or idle clients cannot hold the server: headers must arrive within
+//! [`HEADER_TIMEOUT`] (idle keep-alive connections close then too), a body within
+//! [`BODY_TIMEOUT`] (else 408), and one client address holds at most
+//! [`MAX_CONNECTIONS_PER_CLIENT`] connections at once (more are closed at once), so that it
+//! cannot use up the process's file descriptors before any check sees a request.
 
 use super::library::Library;
 use super::server::DocsServer;
@@ -14,13 +21,22 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How long a client may take to send a request's headers (or, between requests, to start
+/// the next one).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client may take to send a request's body once its headers are in.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// Connections one client address may have open at once: an agent needs a few (a request and
+/// an event stream); a flood of idle ones would starve everyone else.
+pub const MAX_CONNECTIONS_PER_CLIENT: usize = 32;
 
 /// Where and how to serve.
 #[derive(Debug, Clone)]
@@ -69,6 +85,44 @@ impl RateLimiter {
             Ok(())
         } else {
             Err(((1.0 - *tokens) * 60.0 / self.per_minute).ceil().max(1.0) as u64)
+        }
+    }
+}
+
+/// Open connections per client address.
+#[derive(Default, Clone)]
+struct Connections(Arc<Mutex<HashMap<IpAddr, usize>>>);
+
+/// One open connection, counted until it is dropped.
+struct Slot {
+    connections: Connections,
+    ip: IpAddr,
+}
+
+impl Connections {
+    /// A slot for a new connection from `ip`, or `None` when it has its share open.
+    fn enter(&self, ip: IpAddr) -> Option<Slot> {
+        let mut open = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let n = open.entry(ip).or_insert(0);
+        if *n >= MAX_CONNECTIONS_PER_CLIENT {
+            return None;
+        }
+        *n += 1;
+        Some(Slot {
+            connections: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut open = self.connections.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
         }
     }
 }
@@ -146,8 +200,46 @@ impl Gate {
                 &format!("request body over {max} bytes (--max-request-bytes)"),
             );
         }
-        // Chunked bodies are cut while they are read: rmcp answers the error.
-        let req = req.map(|body| Limited::new(body, max));
+        // The body is read here, bounded in size and time, so that a chunked body over the
+        // limit is 413 and one that is not JSON is a JSON-RPC parse error.
+        let (parts, body) = req.into_parts();
+        let body = match tokio::time::timeout(BODY_TIMEOUT, Limited::new(body, max).collect()).await
+        {
+            Err(_) => {
+                return refuse(
+                    StatusCode::REQUEST_TIMEOUT,
+                    &format!(
+                        "the request body did not arrive within {} s",
+                        BODY_TIMEOUT.as_secs()
+                    ),
+                )
+            }
+            Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+                return refuse(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    &format!("request body over {max} bytes (--max-request-bytes)"),
+                )
+            }
+            Ok(Err(e)) => {
+                return refuse(
+                    StatusCode::BAD_REQUEST,
+                    &format!("the request body could not be read: {e}"),
+                )
+            }
+            Ok(Ok(collected)) => collected.to_bytes(),
+        };
+        if parts.method == hyper::Method::POST && !super::stdio::is_json(&body) {
+            let mut res = Response::new(
+                Full::new(Bytes::from(super::stdio::parse_error(&body))).boxed_unsync(),
+            );
+            *res.status_mut() = StatusCode::BAD_REQUEST;
+            res.headers_mut().insert(
+                hyper::header::CONTENT_TYPE,
+                hyper::header::HeaderValue::from_static("application/json"),
+            );
+            return res;
+        }
+        let req = Request::from_parts(parts, Full::new(body));
         self.mcp.handle(req).await.map(|b| b.boxed_unsync())
     }
 }
@@ -194,6 +286,7 @@ pub fn serve(library: Arc<Library>, options: HttpOptions) -> Result<()> {
         });
         // The line a script or test waits for: the address with the real port.
         eprintln!("midashi MCP server listening on http://{local}/mcp");
+        let connections = Connections::default();
         loop {
             let (stream, peer) = match listener.accept().await {
                 Ok(c) => c,
@@ -203,8 +296,13 @@ pub fn serve(library: Arc<Library>, options: HttpOptions) -> Result<()> {
                     continue;
                 }
             };
+            let Some(slot) = connections.enter(peer.ip()) else {
+                drop(stream);
+                continue;
+            };
             let gate = gate.clone();
             tokio::spawn(async move {
+                let _slot = slot;
                 let service = hyper::service::service_fn(move |req| {
                     let gate = gate.clone();
                     async move {
@@ -213,6 +311,8 @@ pub fn serve(library: Arc<Library>, options: HttpOptions) -> Result<()> {
                 });
                 // A client that hangs up mid-request ends only its own connection.
                 let _ = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(HEADER_TIMEOUT)
                     .serve_connection(TokioIo::new(stream), service)
                     .await;
             });
@@ -238,6 +338,21 @@ mod tests {
         assert_eq!(limiter.take(a), Err(20));
         // Another client has its own bucket.
         assert!(limiter.take(b).is_ok());
+    }
+
+    #[test]
+    fn a_client_holds_a_bounded_number_of_connections() {
+        let connections = Connections::default();
+        let a: IpAddr = "127.0.0.1".parse().unwrap();
+        let b: IpAddr = "127.0.0.2".parse().unwrap();
+        let held: Vec<Slot> = (0..MAX_CONNECTIONS_PER_CLIENT)
+            .map(|_| connections.enter(a).unwrap())
+            .collect();
+        assert!(connections.enter(a).is_none());
+        assert!(connections.enter(b).is_some());
+        drop(held);
+        assert!(connections.enter(a).is_some());
+        assert!(connections.0.lock().unwrap().len() <= 1);
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod http;
 mod library;
 mod params;
 mod server;
-mod stdin;
+mod stdio;
 
 use crate::error::{CliError, Result};
 use library::Library;
@@ -32,17 +32,17 @@ pub fn run(dir: &Path, model: Option<&Path>, max_request_bytes: usize) -> Result
         .build()
         .map_err(|e| CliError::Mcp(format!("cannot start the async runtime: {e}")))?;
     runtime.block_on(async move {
+        let (input, output, writer) = stdio::stdio(max_request_bytes);
         let service = server
-            .serve((
-                stdin::repaired_stdin(max_request_bytes),
-                tokio::io::stdout(),
-            ))
+            .serve((input, output))
             .await
             .map_err(|e| CliError::Mcp(format!("the client did not initialise: {e}")))?;
         service
             .waiting()
             .await
             .map_err(|e| CliError::Mcp(e.to_string()))?;
+        // The service's output is closed now; the writer flushes its last lines.
+        let _ = writer.await;
         Ok(())
     })
 }
