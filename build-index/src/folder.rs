@@ -5,12 +5,12 @@
 
 use crate::embedding::{default_model_places, load_model, model_info, resolve_model_dir};
 use crate::error::{CliError, Result};
+use crate::folder_file::read_folder_file;
 use midashi_core::format::entry::ENTRY_FILE_NAME;
 use midashi_core::format::{FileKind, Manifest};
 use midashi_core::layout::sharded::FileSource;
 use midashi_core::{Mode, SearchIndex, SearchOptions, SearchResponse};
 use midashi_embed::{Embedder, ModelConfig};
-use std::fs;
 use std::path::Path;
 
 /// Opens the index in `dir` with the files keyword search needs (and vectors if present
@@ -20,7 +20,7 @@ pub fn open_index(dir: &Path, with_vectors: bool) -> Result<SearchIndex> {
     if !entry_path.exists() {
         return Err(CliError::NoIndex(dir.to_path_buf()));
     }
-    let entry = fs::read(&entry_path).map_err(CliError::io(&entry_path))?;
+    let entry = read_folder_file(dir, ENTRY_FILE_NAME, None)?;
     let manifest = Manifest::decode(&entry)?;
     let read = |kind: FileKind| -> Result<Vec<u8>> {
         let f = manifest.file(kind).ok_or_else(|| {
@@ -29,8 +29,7 @@ pub fn open_index(dir: &Path, with_vectors: bool) -> Result<SearchIndex> {
                 detail: format!("names no {kind} file"),
             })
         })?;
-        let p = dir.join(&f.name);
-        fs::read(&p).map_err(CliError::io(p))
+        Ok(read_folder_file(dir, &f.name, Some(f.bytes))?)
     };
     let vectors = match manifest.file(FileKind::Vectors) {
         Some(_) if with_vectors => Some(read(FileKind::Vectors)?),
@@ -44,12 +43,7 @@ pub fn open_index(dir: &Path, with_vectors: bool) -> Result<SearchIndex> {
         // Sharded: the directory now, the rest read from the folder as queries need it.
         let directory = read(FileKind::Directory)?;
         let folder = dir.to_path_buf();
-        let source: FileSource = Box::new(move |name: &str| {
-            fs::read(folder.join(name)).map_err(|e| midashi_core::Error::Malformed {
-                file: name.to_string(),
-                detail: format!("cannot read it from {}: {e}", folder.display()),
-            })
-        });
+        let source: FileSource = Box::new(move |name: &str| read_folder_file(&folder, name, None));
         SearchIndex::from_manifest_sharded(manifest, &directory, Some(source))?
     } else {
         let terms = read(FileKind::Terms)?;
@@ -149,7 +143,8 @@ pub fn shipped_model(dir: &Path, manifest: &Manifest) -> Result<Option<Embedder>
     // says a flipped bit or a swapped file.
     let read = |kind: FileKind, name: &str| {
         let p = dir.join(name);
-        let bytes = std::fs::read(&p).map_err(CliError::io(&p))?;
+        let size = manifest.file(kind).map(|f| f.bytes);
+        let bytes = read_folder_file(dir, name, size)?;
         if !kind.content_matches_name(name, &bytes) {
             return Err(CliError::Model(format!(
                 "{} does not match the hash in its name: the model shipped in {} is damaged or \

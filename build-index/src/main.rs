@@ -6,6 +6,7 @@ mod embedding;
 mod endpoint;
 mod error;
 mod folder;
+mod folder_file;
 mod lang;
 mod llms;
 mod locate;

@@ -328,3 +328,70 @@ fn nan_and_infinite_numbers_are_refused_with_the_option_named() {
         assert!(err.contains(named), "{args:?}: {err}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn special_files_in_an_index_folder_are_refused_not_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("idx");
+    assert!(build(&fixture(), &out).status.success());
+    let names: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let shards: Vec<&String> = names.iter().filter(|n| n.starts_with("shard.")).collect();
+    let secret = tmp.path().join("secret.bin");
+    fs::copy(out.join(shards[0]), &secret).unwrap();
+    // The entry a FIFO, every shard a link to /dev/zero, a link out of the folder, a sparse
+    // giant: each a typed error at once (a hang or an endless read before).
+    /// Which files are replaced, by what, and what the error says.
+    type Case<'a> = (&'a str, Box<dyn Fn(&Path) + 'a>, &'a str);
+    let cases: Vec<Case> = vec![
+        ("entry", Box::new(|p: &Path| mkfifo(p)), "a FIFO"),
+        ("shards", Box::new(|p: &Path| mkfifo(p)), "a FIFO"),
+        (
+            "shards",
+            Box::new(|p: &Path| std::os::unix::fs::symlink("/dev/zero", p).unwrap()),
+            "outside the folder",
+        ),
+        (
+            "shards",
+            Box::new(|p: &Path| std::os::unix::fs::symlink(&secret, p).unwrap()),
+            "outside the folder",
+        ),
+        (
+            "shards",
+            Box::new(|p: &Path| fs::File::create(p).unwrap().set_len(1 << 30).unwrap()),
+            "where the index expects at most",
+        ),
+    ];
+    for (i, (which, make, says)) in cases.into_iter().enumerate() {
+        let copy = tmp.path().join(format!("copy-{i}"));
+        fs::create_dir(&copy).unwrap();
+        for n in &names {
+            let target = copy.join(n);
+            let replaced = match which {
+                "entry" => n == "midashi-entry.bin",
+                _ => n.starts_with("shard."),
+            };
+            if replaced {
+                make(&target);
+            } else {
+                fs::copy(out.join(n), &target).unwrap();
+            }
+        }
+        let o = run(bin().arg("search").arg(&copy).arg("installation"));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{which}/{says}: accepted");
+        assert!(err.contains(says), "{which}/{says}: {err}");
+    }
+}
+
+#[cfg(unix)]
+fn mkfifo(p: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(p).status();
+    assert!(
+        made.is_ok_and(|s| s.success()),
+        "mkfifo (coreutils) is needed"
+    );
+}

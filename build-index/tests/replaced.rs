@@ -197,3 +197,78 @@ fn a_damaged_model_file_is_refused() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("does not match the hash in its name"), "{err}");
 }
+
+/// Copies folder `from` into `to`, subfolders too.
+fn copy_flat(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for e in fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_flat(&e.path(), &to.join(e.file_name()));
+        } else {
+            fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_shard_or_card_of_an_earlier_build_under_a_current_name_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let docs = tmp.path().join("docs");
+    copy_flat(&fixture(), &docs);
+    let older = tmp.path().join("older");
+    build(&docs, &older);
+    // The next build: one sentence more on one page.
+    let page = docs.join("guide/pagination.md");
+    let text = fs::read_to_string(&page).unwrap();
+    fs::write(
+        &page,
+        format!("{text}\nPagination also splits installation notes.\n"),
+    )
+    .unwrap();
+    let current = tmp.path().join("current");
+    build(&docs, &current);
+    for stem in ["shard.", "card."] {
+        let (ours, theirs) = (names(&current, stem), names(&older, stem));
+        let mixed = tmp.path().join(format!("mixed-{stem}"));
+        copy_flat(&current, &mixed);
+        // Shards keep their names across builds unless their group changed; cards are all
+        // renamed, so they are matched by position.
+        let mut swapped = 0;
+        for (i, name) in ours.iter().enumerate() {
+            let from = if stem == "shard." {
+                theirs.iter().find(|t| *t == name)
+            } else {
+                theirs.get(i)
+            };
+            let Some(from) = from else { continue };
+            let old = fs::read(older.join(from)).unwrap();
+            if old != fs::read(current.join(name)).unwrap() {
+                fs::write(mixed.join(name), old).unwrap();
+                swapped += 1;
+            }
+        }
+        // Shards whose group changed have new names: the older build's ones under them.
+        if stem == "shard." && swapped == 0 {
+            for (name, from) in ours.iter().filter(|n| !theirs.contains(n)).zip(&theirs) {
+                fs::copy(older.join(from), mixed.join(name)).unwrap();
+                swapped += 1;
+            }
+        }
+        assert!(swapped > 0, "{stem}: nothing differs");
+        let errors: Vec<String> = ["pagination", "installation", "computed", "算出"]
+            .iter()
+            .filter_map(|q| searches(&mixed, q).err())
+            .collect();
+        assert!(
+            !errors.is_empty(),
+            "{stem}: an earlier build's file was served"
+        );
+        for e in &errors {
+            assert!(
+                e.contains("another build") || e.contains("not the ones the directory places"),
+                "{stem}: {e}"
+            );
+        }
+    }
+}

@@ -5,7 +5,8 @@
 // server that drops the connection.
 
 import assert from "node:assert/strict";
-import { copyFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, cpSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
@@ -413,13 +414,20 @@ describe("errors of the default (sharded) layout", () => {
   };
   const cut = (b) => b.subarray(0, Math.floor(b.length * 0.6));
 
-  test("the directory, read at load: TRUNCATED, CORRUPTED, WRONG_FILE_KIND", async () => {
+  test("the directory, read at load: TRUNCATED, CORRUPTED, WRONG_FILE_KIND, SIZE_MISMATCH", async () => {
     const directory = names.find((n) => n.startsWith("directory."));
     await rejectsWith(Midashi.load(copyIndexWith(sharded, directory, cut)), "TRUNCATED", /fetch it again|rebuild/);
     await rejectsWith(Midashi.load(copyIndexWith(sharded, directory, corrupt)), "CORRUPTED", /corrupted/);
-    const card = names.find((n) => n.startsWith("card."));
-    const swapped = copyIndexWith(sharded, directory, () => readFileSync(path.join(sharded, card)));
-    await rejectsWith(Midashi.load(swapped), "WRONG_FILE_KIND", /rebuild/);
+    // Another kind's file in its place: a smaller one is read and named by its frame, a
+    // larger one refused by its size before it is read.
+    const size = (n) => readFileSync(path.join(sharded, n)).length;
+    const others = names.filter((n) => n !== directory && n !== "midashi-entry.bin");
+    const smaller = others.find((n) => size(n) < size(directory));
+    const larger = others.find((n) => size(n) > size(directory));
+    assert.ok(smaller && larger, names.join(" "));
+    const swapped = (n) => copyIndexWith(sharded, directory, () => readFileSync(path.join(sharded, n)));
+    await rejectsWith(Midashi.load(swapped(smaller)), "WRONG_FILE_KIND", /rebuild/);
+    await rejectsWith(Midashi.load(swapped(larger)), "SIZE_MISMATCH", /copy or build the index again/);
   });
 
   test("a shard or card read by a query: the query fails with a typed error, the index stays usable", async () => {
@@ -439,6 +447,87 @@ describe("errors of the default (sharded) layout", () => {
         } finally {
           idx.close();
         }
+      }
+    }
+  });
+
+  test("a shard, card or bundle of another build under this one's name: refused, not served", async () => {
+    // The same docs with one sentence more: every card and a few shards differ.
+    const docs = tempDir("midashi-docs-");
+    cpSync(FIXTURE_DOCS, docs, { recursive: true });
+    const page = readdirSync(path.join(docs, "en")).find((n) => n.endsWith(".md"));
+    appendFileSync(path.join(docs, "en", page), "\nComputed properties are cached, as a later build says.\n");
+    const older = buildIndex(docs);
+    const olderNames = readdirSync(older);
+    for (const prefix of ["card.", "shard.", "bundle."]) {
+      // Each file of the kind replaced by the older build's file in the same place (cards and
+      // bundles by position, shards by name), where the bytes differ.
+      const ours = names.filter((n) => n.startsWith(prefix)).sort();
+      const theirs = olderNames.filter((n) => n.startsWith(prefix)).sort();
+      const copy = tempDir("midashi-mixed-");
+      cpSync(sharded, copy, { recursive: true });
+      let swapped = 0;
+      ours.forEach((n, i) => {
+        const from = prefix === "shard." ? (theirs.includes(n) ? n : undefined) : theirs[i];
+        if (!from) return;
+        const bytes = readFileSync(path.join(older, from));
+        if (bytes.equals(readFileSync(path.join(sharded, n)))) return;
+        writeFileSync(path.join(copy, n), bytes);
+        swapped++;
+      });
+      // Shards whose group changed have new names: the older build's ones under them.
+      if (prefix === "shard." && swapped === 0) {
+        const fresh = ours.filter((n) => !theirs.includes(n));
+        const stale = theirs.filter((n) => !ours.includes(n));
+        fresh.forEach((n, i) => {
+          if (stale[i] === undefined) return;
+          copyFileSync(path.join(older, stale[i]), path.join(copy, n));
+          swapped++;
+        });
+      }
+      assert.ok(swapped > 0, `some ${prefix} file differs between the builds`);
+      const idx = await Midashi.load(copy);
+      try {
+        const asks = prefix === "bundle." ? () => idx.getDocument(`en/${page}`) : () => idx.search("computed properties");
+        await rejectsWith(asks(), "MALFORMED", /another build/);
+      } finally {
+        idx.close();
+      }
+    }
+  });
+
+  test("NOT_A_FILE and SIZE_MISMATCH: FIFOs, devices, links out of the folder, wrong sizes", async () => {
+    const directory = names.find((n) => n.startsWith("directory."));
+    const shards = names.filter((n) => n.startsWith("shard."));
+    const outside = tempDir("midashi-outside-");
+    writeFileSync(path.join(outside, "secret.bin"), readFileSync(path.join(sharded, shards[0])));
+    const withFile = (name, make) => {
+      const copy = tempDir("midashi-special-");
+      cpSync(sharded, copy, { recursive: true });
+      for (const n of Array.isArray(name) ? name : [name]) {
+        rmSync(path.join(copy, n));
+        make(path.join(copy, n));
+      }
+      return copy;
+    };
+    // At load: the entry a FIFO (it would block a read for ever), the directory a device.
+    const fifo = (p) => execFileSync("mkfifo", [p]);
+    await rejectsWith(Midashi.load(withFile("midashi-entry.bin", fifo)), "NOT_A_FILE", /FIFO/);
+    // A device is reached only through a link, which leaves the folder.
+    await rejectsWith(Midashi.load(withFile(directory, (p) => symlinkSync("/dev/zero", p))), "NOT_A_FILE", /outside the folder/);
+    await rejectsWith(Midashi.load(copyIndexWith(sharded, directory, (b) => Buffer.concat([b, Buffer.from([0])]))), "SIZE_MISMATCH", /expects/);
+    // By a query: shards linked out of the folder, to /dev/urandom, or sparse giants.
+    for (const [make, code, mention] of [
+      [(p) => symlinkSync(path.join(outside, "secret.bin"), p), "NOT_A_FILE", /outside the folder/],
+      [(p) => symlinkSync("/dev/urandom", p), "NOT_A_FILE", /outside the folder/],
+      [fifo, "NOT_A_FILE", /FIFO/],
+      [(p) => { writeFileSync(p, ""); truncateSync(p, 2 ** 30); }, "SIZE_MISMATCH", /at most/],
+    ]) {
+      const idx = await Midashi.load(withFile(shards, make));
+      try {
+        await rejectsWith(idx.search("computed properties"), code, mention);
+      } finally {
+        idx.close();
       }
     }
   });

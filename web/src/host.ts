@@ -4,7 +4,7 @@
 
 import { Engine, compileModule, type RawQuote, type Step, type WasmIndex } from "./engine.js";
 import { MidashiError, toMidashiError } from "./errors.js";
-import { ENTRY_FILE_NAME, join, readBytes } from "./loader.js";
+import { ENTRY_FILE_NAME, inBatches, readBytes, readIndexFile } from "./loader.js";
 import { mergeResponses, perIndexOptions, type RawResponse } from "./multi.js";
 import type { DocumentView, EngineKind, EngineSearchOptions, IndexInfo, Manifest, SectionView } from "./types.js";
 
@@ -233,7 +233,7 @@ export class Host {
     old.release();
     await Promise.all(
       carried.map(async ({ l, names }) => {
-        const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), { ...filesContext(l), timeoutMs: this.timeoutMs })));
+        const files = await readFilesOf(l, names, this.timeoutMs);
         // An index closed meanwhile is not in the new instance: nothing to give it.
         if (![...this.indexes.values()].includes(l)) return;
         names.forEach((name, i) => live.call(() => l.index.attachFile(name, files[i] as Uint8Array)));
@@ -285,12 +285,12 @@ export class Host {
   private async open({ name, source }: Requests["open"]["args"]): Promise<IndexInfo & { id: number }> {
     const engine = await this.ready();
     const ctx = { what: `index ${JSON.stringify(name)} (${source})`, missing: HOW_TO_BUILD, timeoutMs: this.timeoutMs };
-    const entry = await readBytes(join(source, ENTRY_FILE_NAME), ctx);
+    const entry = await readIndexFile(source, ENTRY_FILE_NAME, ctx);
     // The entry is decoded (magic, version, checksum) before anything else is fetched: a
     // wrong folder or an index of another format fails after one small request.
     const manifest: Manifest = engine.readManifest(entry);
     const needed = manifest.files.filter((f) => f.needed_for_keyword);
-    const read = await Promise.all(needed.map((f) => readBytes(join(source, f.name), ctx)));
+    const read = await inBatches(needed, (f) => readIndexFile(source, f.name, ctx, f.bytes));
     const bytesOf = (kind: string): Uint8Array => {
       const i = needed.findIndex((f) => f.kind === kind);
       const bytes = i >= 0 ? read[i] : undefined;
@@ -347,7 +347,7 @@ export class Host {
 
   /** Fetches files an index asked for and attaches them (vectors are kept for a rebuild). */
   private async attachFiles(l: Loaded, names: string[], fetching?: Promise<unknown>): Promise<void> {
-    const files = await Promise.all(names.map((n) => readBytes(join(l.info.source, n), { ...filesContext(l), timeoutMs: this.timeoutMs })));
+    const files = await readFilesOf(l, names, this.timeoutMs);
     // A move to the full engine started beside the download (vectors) finishes first.
     await fetching;
     const live = await this.ready();
@@ -476,6 +476,13 @@ function lookup(method: ((this: WasmIndex, arg: string) => unknown) | undefined,
 }
 
 /** How a failed read of a sharded index's file is explained. */
+/** Files `names` of an index, a few at a time, each checked against its size in the entry. */
+function readFilesOf(l: Loaded, names: string[], timeoutMs: number | undefined): Promise<Uint8Array[]> {
+  const ctx = { ...filesContext(l), timeoutMs };
+  const sizes = new Map(l.info.manifest.files.map((f) => [f.name, f.bytes]));
+  return inBatches(names, (n) => readIndexFile(l.info.source, n, ctx, sizes.get(n)));
+}
+
 function filesContext(l: Loaded) {
   return { what: `index ${JSON.stringify(l.info.name)} (${l.info.source})`, missing: "the index folder is incomplete or from another build: deploy every file build-index wrote" };
 }

@@ -46,21 +46,40 @@ export function absolute(location: string | URL, base?: string): string {
   return page ? new URL(s, page).href : s;
 }
 
-type ReadFile = (path: string) => Promise<Uint8Array>;
-let readFileImpl: ReadFile | undefined;
+/** The part of node:fs/promises the loader uses. */
+interface NodeFs {
+  readFile(path: string): Promise<Uint8Array>;
+  lstat(path: string): Promise<NodeStats>;
+  stat(path: string): Promise<NodeStats>;
+  realpath(path: string): Promise<string>;
+  open(path: string, flags: string): Promise<{
+    read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+    close(): Promise<void>;
+  }>;
+}
+interface NodeStats {
+  size: number;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isBlockDevice(): boolean;
+  isCharacterDevice(): boolean;
+}
+let fsImpl: NodeFs | undefined;
 let fileUrlToPath: ((u: string) => string) | undefined;
 
 /** node:fs, loaded only in Node (a variable specifier keeps bundlers from resolving it). */
-async function nodeFs(): Promise<{ readFile: ReadFile; toPath: (u: string) => string }> {
-  if (!readFileImpl || !fileUrlToPath) {
+async function nodeFs(): Promise<{ fs: NodeFs; toPath: (u: string) => string }> {
+  if (!fsImpl || !fileUrlToPath) {
     const fsName = "node:fs/promises";
     const urlName = "node:url";
-    const fs = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fsName)) as { readFile: ReadFile };
+    fsImpl = (await import(/* @vite-ignore */ /* webpackIgnore: true */ fsName)) as NodeFs;
     const url = (await import(/* @vite-ignore */ /* webpackIgnore: true */ urlName)) as { fileURLToPath: (u: string) => string };
-    readFileImpl = fs.readFile;
     fileUrlToPath = url.fileURLToPath;
   }
-  return { readFile: readFileImpl, toPath: fileUrlToPath };
+  return { fs: fsImpl, toPath: fileUrlToPath };
 }
 
 /** What a file is for, in messages ("the index entry file", "the wasm module"). */
@@ -75,6 +94,8 @@ export interface ReadContext {
    * {@link DEFAULT_TIMEOUT_MS}.
    */
   timeoutMs?: number;
+  /** Bytes past which a download is cut off (the caller reports the size). */
+  maxBytes?: number;
 }
 
 /**
@@ -93,10 +114,10 @@ export async function readBytes(location: string, ctx: ReadContext, onProgress?:
   if (!isNode()) {
     throw new MidashiError("NETWORK", `cannot read ${location}: not an http(s) URL; ${ctx.missing}`);
   }
-  const { readFile, toPath } = await nodeFs();
+  const { fs, toPath } = await nodeFs();
   const path = location.startsWith("file:") ? toPath(location) : location;
   try {
-    const buf = await readFile(path);
+    const buf = await fs.readFile(path);
     onProgress?.(buf.length, buf.length);
     // A Node Buffer is a Uint8Array view into a shared pool: copy it to own its memory.
     return new Uint8Array(buf);
@@ -107,6 +128,108 @@ export async function readBytes(location: string, ctx: ReadContext, onProgress?:
     }
     throw new MidashiError("IO", `${ctx.what}: cannot read ${path} (${code ?? String(e)}); check its permissions`, { cause: e });
   }
+}
+
+/**
+ * Most bytes a file the entry does not size may have (the entry itself, shards, cards,
+ * bundles): far above any real one, as build-index's reader (folder_file.rs).
+ */
+export const MAX_UNSIZED_BYTES = 64 * 1024 * 1024;
+
+/** Files of one index read at once: an entry naming thousands must not open them all. */
+export const MAX_PARALLEL_READS = 8;
+
+/**
+ * Reads file `name` of the index folder `folder`: `size` is its size as the entry records
+ * it, if it does. On disk (Node) only a regular file inside the folder is read (never a
+ * FIFO or a device, nor a link out of the folder), after its size is checked; over HTTP the
+ * download is cut off past the size. Larger than `size` (or than any index file) is
+ * `SIZE_MISMATCH`, anything but a file `NOT_A_FILE`.
+ */
+export async function readIndexFile(folder: string, name: string, ctx: ReadContext, size?: number): Promise<Uint8Array> {
+  if (!name || name === "." || name === ".." || /[\\/\0]/.test(name)) {
+    throw new MidashiError("NOT_A_FILE", `${ctx.what}: ${JSON.stringify(name)} is not a file name of an index folder (it has a path in it); copy or build the index again`);
+  }
+  const location = join(folder, name);
+  const limit = size ?? MAX_UNSIZED_BYTES;
+  // Larger than recorded is never read whole; smaller is, and its frame says what it is (cut
+  // short, another kind, another build).
+  const mismatch = (actual: number): MidashiError => {
+    const expected = size === undefined ? `at most ${MAX_UNSIZED_BYTES >> 20} MiB` : `${size} bytes`;
+    return new MidashiError("SIZE_MISMATCH", `${ctx.what}: ${name} has ${actual} bytes where the index expects ${expected}; the folder holds a damaged or foreign file: copy or build the index again`);
+  };
+  let bytes: Uint8Array;
+  if (isFetchable(location) || !isNode()) {
+    bytes = await readBytes(location, { ...ctx, maxBytes: limit });
+  } else {
+    bytes = await readDiskFile(folder, name, location, ctx, size, mismatch);
+  }
+  if (bytes.length > limit) throw mismatch(bytes.length);
+  return bytes;
+}
+
+/** {@link readIndexFile} from disk. */
+async function readDiskFile(
+  folder: string,
+  name: string,
+  location: string,
+  ctx: ReadContext,
+  size: number | undefined,
+  mismatch: (actual: number) => MidashiError,
+): Promise<Uint8Array> {
+  const { fs, toPath } = await nodeFs();
+  const path = location.startsWith("file:") ? toPath(location) : location;
+  const notAFile = (what: string) =>
+    new MidashiError("NOT_A_FILE", `${ctx.what}: ${name} is not a regular file inside the index folder (${what}); an index folder holds only the files build-index wrote: copy or build it again`);
+  try {
+    if ((await fs.lstat(path)).isSymbolicLink()) {
+      const dir = folder.startsWith("file:") ? toPath(folder) : folder;
+      const [target, inside] = await Promise.all([fs.realpath(path), fs.realpath(dir)]);
+      const sep = inside.includes("\\") && !inside.includes("/") ? "\\" : "/";
+      if (!target.startsWith(inside.endsWith(sep) ? inside : inside + sep)) throw notAFile("a link to a file outside the folder");
+    }
+    const stats = await fs.stat(path);
+    if (!stats.isFile()) {
+      throw notAFile(stats.isDirectory() ? "a folder" : stats.isFIFO() ? "a FIFO" : stats.isSocket() ? "a socket" : stats.isBlockDevice() || stats.isCharacterDevice() ? "a device" : "not a regular file");
+    }
+    if (stats.size > (size ?? MAX_UNSIZED_BYTES)) throw mismatch(stats.size);
+    // One byte more than the size: a file that grew since the stat is caught, not read on.
+    const out = new Uint8Array(stats.size + 1);
+    const handle = await fs.open(path, "r");
+    try {
+      let at = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(out, at, out.length - at, at);
+        if (bytesRead === 0) break;
+        at += bytesRead;
+        if (at === out.length) break;
+      }
+      return out.subarray(0, at);
+    } finally {
+      await handle.close();
+    }
+  } catch (e) {
+    if (e instanceof MidashiError) throw e;
+    const code = (e as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new MidashiError("NOT_FOUND", `${ctx.what}: ${path} does not exist; ${ctx.missing}`, { cause: e });
+    }
+    throw new MidashiError("IO", `${ctx.what}: cannot read ${path} (${code ?? String(e)}); check its permissions`, { cause: e });
+  }
+}
+
+/** `read` over `items`, at most `limit` at a time, results in order. */
+export async function inBatches<T, R>(items: readonly T[], read: (item: T) => Promise<R>, limit = MAX_PARALLEL_READS): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await read(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }
 
 async function fetchBytes(url: string, ctx: ReadContext, onProgress?: OnProgress): Promise<Uint8Array> {
@@ -142,10 +265,14 @@ async function fetchBytes(url: string, ctx: ReadContext, onProgress?: OnProgress
     try {
       arm();
       if (!res.body) return new Uint8Array(await res.arrayBuffer());
-      return await readStream(res, (loaded, total) => {
-        arm();
-        onProgress?.(loaded, total);
-      });
+      return await readStream(
+        res,
+        (loaded, total) => {
+          arm();
+          onProgress?.(loaded, total);
+        },
+        ctx.maxBytes,
+      );
     } catch (e) {
       if (stalled) throw stall(e);
       throw new MidashiError(
@@ -210,8 +337,11 @@ export async function compileModule(location: string, ctx: ReadContext): Promise
   return WebAssembly.compile((await readBytes(location, ctx)) as Uint8Array<ArrayBuffer>);
 }
 
-/** Reads a response body chunk by chunk, telling `onProgress` as bytes arrive. */
-async function readStream(res: Response, onProgress: OnProgress): Promise<Uint8Array> {
+/**
+ * Reads a response body chunk by chunk, telling `onProgress` as bytes arrive; past `maxBytes`
+ * it stops and returns what it has (one chunk over, for the caller to report).
+ */
+async function readStream(res: Response, onProgress: OnProgress, maxBytes = Infinity): Promise<Uint8Array> {
   // Content-Length is the encoded size; with compression the decoded bytes outgrow it, so it
   // is only a hint (the total then grows to what arrived).
   const header = Number(res.headers.get("content-length"));
@@ -226,6 +356,10 @@ async function readStream(res: Response, onProgress: OnProgress): Promise<Uint8A
     chunks.push(value);
     loaded += value.length;
     onProgress(loaded, hint === undefined ? undefined : Math.max(hint, loaded));
+    if (loaded > maxBytes) {
+      void reader.cancel().catch(() => undefined);
+      break;
+    }
   }
   const out = new Uint8Array(loaded);
   let at = 0;

@@ -45,6 +45,27 @@ pub enum Error {
         /// Bytes present.
         actual: u64,
     },
+    /// What the index names is not a regular file inside its folder (a FIFO, a device, a
+    /// folder, a link that leaves the folder, a name with a path in it): never read, so a
+    /// folder cannot make a reader hang or read elsewhere.
+    #[error("{file}: not a regular file inside the index folder ({what}); an index folder holds only the files build-index wrote: copy or build it again")]
+    NotAFile {
+        /// Which file.
+        file: String,
+        /// What it is instead.
+        what: String,
+    },
+    /// A file's size is not what the index records (or past any index file's), checked
+    /// before it is read.
+    #[error("{file}: {actual} bytes where the index expects {expected}; the folder holds a damaged or foreign file: copy or build the index again")]
+    SizeMismatch {
+        /// Which file.
+        file: String,
+        /// Its size.
+        actual: u64,
+        /// What the index expects ("1234 bytes", "at most 64 MiB").
+        expected: String,
+    },
     /// The payload does not match its checksum: corrupted in transit or on disk.
     #[error(
         "{file}: checksum mismatch, the file is corrupted; fetch it again or rebuild the index"
@@ -108,6 +129,8 @@ impl Error {
             Error::UnsupportedVersion { .. } => "FORMAT_VERSION",
             Error::Truncated { .. } => "TRUNCATED",
             Error::Corrupted { .. } => "CORRUPTED",
+            Error::NotAFile { .. } => "NOT_A_FILE",
+            Error::SizeMismatch { .. } => "SIZE_MISMATCH",
             Error::Malformed { .. } => "MALFORMED",
             Error::QueryTooLong { .. } => "QUERY_TOO_LONG",
             Error::InvalidOption { .. } => "INVALID_OPTION",

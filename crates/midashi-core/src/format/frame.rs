@@ -44,11 +44,15 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// 13: the vectors file stores 4-bit rows (`VectorsData::data`, the kind tag 22); 1.12
 /// vectors (tag 4, int8 rows) are refused with a request to rebuild, and a 1.12 reader
 /// refuses the new ones as a kind it does not know, rather than misreading them.
+/// 14: the sharded layout's shards end with their group's hash and cards with the cards'
+/// salt, so that a valid shard or card of another build put under this one's name is
+/// refused (bundles are checked against the content hash in their names); a 1.13 reader
+/// leaves the stamps unread.
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 13;
+pub const FORMAT_MINOR: u16 = 14;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.

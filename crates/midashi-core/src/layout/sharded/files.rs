@@ -15,6 +15,10 @@ use crate::section::IdPaths;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
+/// The format minor from which shards and cards carry their build's stamp
+/// ([`Shard::group`], [`Card::salt`]).
+pub(super) const STAMPED_MINOR: u16 = 14;
+
 /// One bundle, as the directory names it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BundleRef {
@@ -78,6 +82,11 @@ pub struct Card {
     pub links: Vec<Vec<Link>>,
     /// Whether ids of 0 are to be derived (as [`Bundle::derived_ids`]).
     pub derived_ids: bool,
+    /// The build's [`Directory::cards_salt`], [`super::names::NAME_HASH_BYTES`] of it (format
+    /// 1.14; 0 from an older build): a card of another build put under this one's name is
+    /// refused, though it decodes and fits.
+    #[serde(with = "name_hash")]
+    pub salt: u64,
 }
 
 /// A document as a card's results show it.
@@ -239,6 +248,11 @@ pub struct Shard {
     /// format 1.12; empty from an older build, whose sections then all count as having text).
     #[serde(with = "serde_bytes")]
     pub bare: Vec<u8>,
+    /// Its group's hash, as the directory gives it (format 1.14; 0 from an older build): a
+    /// shard of another build whose terms fall in the same range is refused. The hash is of
+    /// the group's shards with this field 0, so a shard's bytes change only when its name
+    /// does.
+    pub group: u32,
 }
 
 /// The payload of the lexicon file.
@@ -439,6 +453,7 @@ impl Decode for Card {
             link_docs: Decode::decode(r)?,
             links: Decode::decode(r)?,
             derived_ids: r.bool()?,
+            salt: if r.remaining() > 0 { name_hash(r)? } else { 0 },
         })
     }
 }
@@ -467,6 +482,7 @@ impl Decode for Shard {
             } else {
                 Vec::new()
             },
+            group: if r.remaining() > 0 { r.u32()? } else { 0 },
         })
     }
 }

@@ -3,6 +3,7 @@
 //! file of the same kind put in another's place is refused instead of answering wrongly.
 
 use super::files::{Card, Shard};
+use super::names::NAME_HASH_MASK;
 use super::read::{LoadedShard, Sharded};
 use super::scores::read_sections;
 use crate::error::{Error, Result};
@@ -21,11 +22,19 @@ impl Sharded {
             detail: format!("{detail}; fetch or copy the index folder again, or rebuild it"),
         };
         // Shards are named by their first term, not their content: a valid shard of another
-        // range put in this one's place is caught by its terms.
+        // range put in this one's place is caught by its terms, one of another build by its
+        // group's stamp.
         if !self.shard_in_range(i, &map) {
             return Err(refuse(
                 "its terms are not the ones the directory places in this shard: another shard \
                  (from another build?) was put in its place",
+            ));
+        }
+        let group = self.dir.shards.get(i as usize).map_or(0, |s| s.group);
+        if self.stamped && data.group != group {
+            return Err(refuse(
+                "it is not the shard the directory names: it comes from another build of the \
+                 index (its stamp differs)",
             ));
         }
         let bare = read_sections(&data.bare, self.dir.n_sections)
@@ -45,6 +54,21 @@ impl Sharded {
         let from = self.dir.shards.get(i).map(|s| s.first_term.as_bytes());
         let to = self.dir.shards.get(i + 1).map(|s| s.first_term.as_bytes());
         from.is_some_and(|f| first >= f) && to.is_none_or(|t| first < t)
+    }
+
+    /// Refuses card `data` (file `name`) unless it comes from the directory's build (carries
+    /// its stamp), when the index stamps its cards.
+    pub(super) fn card_of_this_build(&self, name: &str, data: &Card) -> Result<()> {
+        if !self.stamped || data.salt == self.dir.cards_salt & NAME_HASH_MASK {
+            return Ok(());
+        }
+        Err(Error::Malformed {
+            file: name.to_string(),
+            detail:
+                "it is not the card the directory names: it comes from another build of the \
+                     index (its stamp differs); fetch or copy the index folder again, or rebuild it"
+                    .into(),
+        })
     }
 
     /// Whether card `data` is what the directory says card `i` is: its sections, in their

@@ -206,6 +206,7 @@ mod bundle_ids {
                 vec![],
             ],
             derived_ids: false,
+            salt: 0,
         };
         assert_eq!(
             card.sections.iter().map(|s| s.id_key).collect::<Vec<_>>(),
@@ -280,6 +281,7 @@ mod card_text {
             sections,
             link_docs: Vec::new(),
             derived_ids: false,
+            salt: 0,
         }
     }
 

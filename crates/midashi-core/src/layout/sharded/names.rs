@@ -6,6 +6,8 @@ use crate::format::kind::FileKind;
 /// Bytes of content hash in a bundle's name (unique within a build: the writer resolves the
 /// rare clash). Shards are named otherwise: see `columns::shard_columns`.
 pub const NAME_HASH_BYTES: usize = 5;
+/// The bits of a hash that [`NAME_HASH_BYTES`] keep.
+pub const NAME_HASH_MASK: u64 = (1 << (8 * NAME_HASH_BYTES)) - 1;
 
 /// A name hash as [`NAME_HASH_BYTES`] raw bytes (a varint `u64` would take up to ten).
 pub(crate) mod name_hash {

@@ -5,11 +5,11 @@
 //! with [`Error::NeedsFiles`] naming them; the caller fetches them, attaches them with
 //! [`Sharded::attach`] and asks again (the JS loader does this; a query needs two rounds).
 
-use super::files::{Bundle, Card, Directory, Lexicon, Paths, Shard, Tree};
+use super::files::{Bundle, Card, Directory, Lexicon, Paths, Shard, Tree, STAMPED_MINOR};
 use super::names::{card_hash, card_name, card_ordinal, MAX_CARDS};
 use super::scores::HeadingPostings;
 use crate::error::{Error, Result};
-use crate::format::frame::decode;
+use crate::format::frame::{decode, minor_version};
 use crate::format::kind::FileKind;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -178,6 +178,9 @@ pub struct Sharded {
     pub(super) cards: Mutex<Loaded<Card>>,
     /// Number of cards.
     pub(super) n_cards: u32,
+    /// Whether its shards and cards carry their build's stamp (format ≥ 1.14), so that one
+    /// without the directory's is refused.
+    pub(super) stamped: bool,
     pub(super) lexicon: Mutex<Option<Arc<LoadedLexicon>>>,
     pub(super) tree: Mutex<Option<Arc<Tree>>>,
     pub(super) paths: Mutex<Option<Arc<Paths>>>,
@@ -196,6 +199,7 @@ impl Sharded {
     /// Opens the directory file (`name` for messages).
     pub fn open(name: &str, bytes: &[u8], source: Option<FileSource>) -> Result<Self> {
         let dir: Directory = decode(FileKind::Directory, name, bytes)?;
+        let stamped = minor_version(bytes).is_some_and(|minor| minor >= STAMPED_MINOR);
         let malformed = |detail: &str| Error::Malformed {
             file: name.to_string(),
             detail: detail.to_string(),
@@ -240,6 +244,7 @@ impl Sharded {
             bundles: Mutex::new(Loaded::default()),
             cards: Mutex::new(Loaded::default()),
             n_cards,
+            stamped,
             lexicon: Mutex::default(),
             tree: Mutex::default(),
             paths: Mutex::default(),
@@ -305,6 +310,7 @@ impl Sharded {
             }
             FileKind::Card => {
                 let mut data: Card = decode(kind, name, bytes)?;
+                self.card_of_this_build(name, &data)?;
                 if !self.card_fits(i, &data) {
                     return Err(Error::Malformed {
                         file: name.to_string(),

@@ -102,28 +102,34 @@ impl ShortNames {
     }
 }
 
-/// Gives each shard its group's hash (see [`super::shard_columns`]) and returns the shards
-/// with their file names.
-fn name_shards(refs: &mut [ShardRef], shards: Vec<Vec<u8>>) -> Result<Vec<(String, Vec<u8>)>> {
+/// Gives each shard its group's hash (see [`super::shard_columns`]), stamped into the shard
+/// too ([`Shard::group`]), and returns the shards' bytes with their file names.
+fn name_shards(refs: &mut [ShardRef], mut shards: Vec<Shard>) -> Result<Vec<(String, Vec<u8>)>> {
+    // Hashed unstamped, so that a stamp does not change the hash it records.
+    let unstamped = shards
+        .iter()
+        .map(|s| encode(FileKind::Shard, s))
+        .collect::<Result<Vec<_>>>()?;
     let mut start = 0;
     while start < refs.len() {
         let end = (start + 1..refs.len())
             .find(|&i| super::starts_group(i, &refs[i].first_term))
             .unwrap_or(refs.len());
-        let contents: Vec<u8> = shards[start..end]
+        let contents: Vec<u8> = unstamped[start..end]
             .iter()
             .flat_map(|bytes| content_hash(bytes).to_le_bytes())
             .collect();
         let group = (content_hash(&contents) & ((1 << (8 * GROUP_HASH_BYTES)) - 1)) as u32;
-        for r in &mut refs[start..end] {
+        for (r, s) in refs[start..end].iter_mut().zip(&mut shards[start..end]) {
             r.group = group;
+            s.group = group;
         }
         start = end;
     }
     let mut seen = HashSet::new();
     refs.iter()
         .zip(shards)
-        .map(|(r, bytes)| {
+        .map(|(r, shard)| {
             let hash = r.name_hash();
             if !seen.insert(hash) {
                 // Two distinct first terms hashing alike in 64 bits: not seen in practice.
@@ -131,7 +137,10 @@ fn name_shards(refs: &mut [ShardRef], shards: Vec<Vec<u8>>) -> Result<Vec<(Strin
                     "two shards would share the name hash {hash:016x}; please report this"
                 )));
             }
-            Ok((FileKind::Shard.name_for_hash(hash), bytes))
+            Ok((
+                FileKind::Shard.name_for_hash(hash),
+                encode(FileKind::Shard, &shard)?,
+            ))
         })
         .collect()
 }
@@ -220,7 +229,7 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
     }
 
     let map = fst::Map::new(terms.fst.clone()).map_err(|e| malformed(e.to_string()))?;
-    let mut shards: Vec<Vec<u8>> = Vec::new();
+    let mut shards: Vec<Shard> = Vec::new();
     let mut shard_refs: Vec<ShardRef> = Vec::new();
     let mut lexicon_fst = fst::MapBuilder::memory();
     let mut lexicon_refs = Vec::new();
@@ -238,7 +247,7 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
         bare: Vec<u32>,
     }
     // Shards are named once all are written: a name hashes its group's contents.
-    let close = |open: Open, shards: &mut Vec<Vec<u8>>, refs: &mut Vec<ShardRef>| -> Result<()> {
+    let close = |open: Open, shards: &mut Vec<Shard>, refs: &mut Vec<ShardRef>| -> Result<()> {
         let shard = Shard {
             fst: open
                 .fst
@@ -252,8 +261,9 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
                 bare.dedup();
                 write_sections(&bare)
             },
+            group: 0,
         };
-        shards.push(encode(FileKind::Shard, &shard)?);
+        shards.push(shard);
         refs.push(ShardRef {
             first_term: open.first_term,
             group: 0,
@@ -429,6 +439,7 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
         ));
     }
     let mut card_bytes = Vec::new();
+    let mut card_data = Vec::new();
     let mut starts: Option<(u32, Vec<u32>)> = None;
     for first in (0..n).step_by(CARD_SECTIONS as usize) {
         let range = first as usize..(first + CARD_SECTIONS).min(n) as usize;
@@ -481,22 +492,31 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
             link_docs,
             links,
             derived_ids: false,
+            salt: 0,
         };
         card.elide_ids();
         card_bytes.push(encode(FileKind::Card, &card)?);
+        card_data.push(card);
     }
-    // Every card's name changes when any card does (see `card_name`).
+    // Every card's name changes when any card does (see `card_name`), and every card
+    // carries the salt (hashed unstamped), so that one of another build is refused.
     let cards_salt = content_hash(
         &card_bytes
             .iter()
             .flat_map(|b| content_hash(b).to_le_bytes())
             .collect::<Vec<u8>>(),
     );
-    let cards = card_bytes
+    let cards = card_data
         .into_iter()
         .enumerate()
-        .map(|(i, b)| (card_name(cards_salt, i as u32), b))
-        .collect();
+        .map(|(i, mut card)| {
+            card.salt = cards_salt & super::names::NAME_HASH_MASK;
+            Ok((
+                card_name(cards_salt, i as u32),
+                encode(FileKind::Card, &card)?,
+            ))
+        })
+        .collect::<Result<Vec<_>>>()?;
 
     let bare: Vec<u32> = (0..n).filter(|&s| facts[s as usize].bare).collect();
     let tree = Tree {

@@ -1,7 +1,7 @@
 //! Tests of how shards are named and separated.
 
 use super::{name_shards, separator, ShortNames};
-use crate::layout::sharded::{starts_group, ShardRef};
+use crate::layout::sharded::{starts_group, Shard, ShardRef};
 
 #[test]
 fn separators_are_the_shortest_prefix_after_the_previous_term() {
@@ -44,16 +44,20 @@ fn shards(n: usize, edited: Option<usize>) -> Vec<(String, Vec<u8>)> {
             group: 0,
         })
         .collect();
-    let bytes = (0..n)
-        .map(|i| {
-            format!(
+    let shards = (0..n)
+        .map(|i| Shard {
+            fst: Vec::new(),
+            lists: format!(
                 "shard {i}{}",
                 if edited == Some(i) { " edited" } else { "" }
             )
-            .into_bytes()
+            .into_bytes(),
+            surfaces: Vec::new(),
+            bare: Vec::new(),
+            group: 0,
         })
         .collect();
-    name_shards(&mut refs, bytes).unwrap()
+    name_shards(&mut refs, shards).unwrap()
 }
 
 #[test]

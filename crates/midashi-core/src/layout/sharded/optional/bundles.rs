@@ -6,9 +6,10 @@ use crate::answer::marks::Shown;
 use crate::answer::SearchHit;
 use crate::error::{Error, Result};
 use crate::format::frame::decode;
-use crate::format::kind::FileKind;
+use crate::format::kind::{content_hash, FileKind};
 use crate::layout::sharded::files::Bundle;
 use crate::layout::sharded::fits::{lines_fit, links_fit};
+use crate::layout::sharded::names::NAME_HASH_MASK;
 use crate::layout::sharded::rank::{hits_from, Located};
 use crate::layout::sharded::read::{LockOk, Sharded};
 use crate::rank::versions::Collapsed;
@@ -24,12 +25,24 @@ impl Sharded {
         bytes: &[u8],
     ) -> Result<()> {
         let mut data: Bundle = decode(FileKind::Bundle, name, bytes)?;
-        let expected = self
+        let (expected, named, bundles) = self
             .paths
             .lock_ok()
             .as_ref()
-            .and_then(|p| p.bundles.get(i as usize))
-            .map_or(u32::MAX, |b| b.first_doc);
+            .and_then(|p| Some((p.bundles.get(i as usize)?, p.bundles.len())))
+            .map_or((u32::MAX, 0, 0), |(b, n)| (b.first_doc, b.hash, n));
+        // Its name is its content's hash, or a few steps above it where two bundles of the
+        // build shared one (the writer's `ShortNames`; at most one step per bundle).
+        let steps = named.wrapping_sub(content_hash(bytes) & NAME_HASH_MASK) & NAME_HASH_MASK;
+        if steps >= bundles as u64 {
+            return Err(Error::Malformed {
+                file: name.to_string(),
+                detail: "its content does not match the hash in its name: a bundle of another \
+                         build was put in its place; fetch or copy the index folder again, or \
+                         rebuild it"
+                    .into(),
+            });
+        }
         let consistent = data.first_doc == expected
             && links_fit(&data.link_docs, &data.links, data.sections.len())
             && data.docs.iter().enumerate().all(|(j, d)| {
