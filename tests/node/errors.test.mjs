@@ -331,6 +331,21 @@ describe("queries", () => {
     await rejectsWith(idx.suggest(null), "INVALID_OPTION", /the prefix must be a string/);
     await rejectsWith(idx.suggest("wat", { limit: -1 }), "INVALID_OPTION", /`limit` must be a whole number/);
     await rejectsWith(idx.loadVectors({ indexes: 1 }), "INVALID_OPTION", /`indexes`/);
+    // Options that throw when read (a getter, a Proxy, a revoked Proxy): INVALID_OPTION, the
+    // caller's exception as its cause.
+    const boom = new Error("boom");
+    const getter = { get limit() { throw boom; } };
+    const proxy = new Proxy({}, { ownKeys() { throw boom; } });
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    for (const bad of [getter, proxy, revoked.proxy]) {
+      await rejectsWith(idx.search("watchers", bad), "INVALID_OPTION", /options could not be read/);
+      await rejectsWith(idx.getSection("x", bad), "INVALID_OPTION", /could not be read/);
+    }
+    // A getter that works is read once.
+    let reads = 0;
+    assert.ok((await idx.search("watchers", { get limit() { reads++; return 3; } })).results.length <= 3);
+    assert.equal(reads, 1);
     // `null` options are no options.
     assert.ok((await idx.search("watchers", null)).total > 0);
     // And the engine was never in trouble: it answers as before, from the same instance.

@@ -26,11 +26,23 @@ export function text(value: unknown, what: string): string {
   return value;
 }
 
-/** An options object: `undefined` or `null` for none. */
+/**
+ * An options object (`undefined` or `null` for none), as a plain copy of its own properties:
+ * a getter or a Proxy runs here, once, and what it throws is an `INVALID_OPTION` naming it
+ * rather than the caller's exception escaping from inside a query.
+ */
 export function options<T extends object>(value: unknown, what = "options"): Partial<T> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) throw invalid(what, "an object such as { limit: 10 }", value);
-  return value as Partial<T>;
+  try {
+    if (typeof value !== "object" || Array.isArray(value)) throw invalid(what, "an object such as { limit: 10 }", value);
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) copy[key] = (value as Record<string, unknown>)[key];
+    return copy as Partial<T>;
+  } catch (e) {
+    if (e instanceof MidashiError) throw e;
+    const why = e instanceof Error ? e.message : String(e);
+    throw new MidashiError("INVALID_OPTION", `${what} could not be read (${why}); pass a plain object such as { limit: 10 }`, { cause: e });
+  }
 }
 
 /** An optional boolean option. */
