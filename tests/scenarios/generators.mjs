@@ -18,7 +18,9 @@ export const GENERATORS = [
   {
     name: "mdbook",
     // From crates.io, as mdBook ships.
-    install: () => cargoInstalled("mdbook", "0.4.52"),
+    // Without `serve`, `watch` and `search` (a web server, a file watcher, mdBook's own
+    // search): `mdbook build` is all a scenario runs, with 97 crates to compile, not 250.
+    install: () => cargoInstalled("mdbook", "0.4.52", { args: ["--no-default-features"] }),
     home: "/index.html",
     file: identity,
     files(pages) {

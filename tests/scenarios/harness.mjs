@@ -74,8 +74,8 @@ export function installed(name, packages) {
  * A crate's binaries installed from crates.io into the cache (`cargo install --locked`), for
  * generators that ship that way (mdBook); the path of the binary `bin`.
  */
-export function cargoInstalled(crate, version, bin = crate) {
-  const root = join(CACHE, `${crate}-${version}`);
+export function cargoInstalled(crate, version, { bin = crate, args = [] } = {}) {
+  const root = join(CACHE, [`${crate}-${version}`, ...args.map((a) => a.replace(/^-+/, ""))].join("-"));
   const exe = join(root, "bin", bin);
   if (existsSync(exe)) return exe;
   try {
@@ -84,7 +84,7 @@ export function cargoInstalled(crate, version, bin = crate) {
     // No tight limit: prefetch.mjs runs this at nice 19 beside the Rust build, where mdBook
     // took over the 30 minutes it once had (killed mid-build, it was compiled again in the
     // foreground); CI's own limit is 90.
-    run("cargo", ["install", crate, "--version", version, "--locked", "--root", root], {
+    run("cargo", ["install", crate, "--version", version, "--locked", "--root", root, ...args], {
       timeout: 90 * 60_000,
       env: { CARGO_TARGET_DIR: undefined },
     });
