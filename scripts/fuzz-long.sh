@@ -9,7 +9,7 @@
 # Sanitizer: none by default (MIDASHI_FUZZ_SANITIZER=address to change). The engine has no
 # unsafe code of its own, so what a long run looks for — panics, overflow and debug
 # assertions (all on in fuzz builds), hangs, memory past 2 GB — needs no AddressSanitizer,
-# which costs 3-4x the executions; scripts/fuzz.sh's short runs (and CI's smoke) keep it.
+# which costs 3-4x the executions; scripts/fuzz.sh's short runs keep it.
 #
 # Exits non-zero if a target crashed; the input is kept in fuzz/artifacts/<target>/.
 set -euo pipefail
@@ -39,7 +39,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
 fi
 echo "== building fuzz targets (sanitizer: $SANITIZER)"
-(cd fuzz && cargo fuzz build --sanitizer "$SANITIZER" --target-dir "$FUZZ_TARGET_DIR")
+(cd fuzz && cargo fuzz build --features libfuzzer --sanitizer "$SANITIZER" --target-dir "$FUZZ_TARGET_DIR")
 BIN_DIR=$(dirname "$(find "$FUZZ_TARGET_DIR" -path '*/release/load_index' -type f | head -1)")
 
 run_one() {

@@ -7,8 +7,9 @@
 # Exits non-zero if any target crashed (a panic, an AddressSanitizer report, a hang past
 # 10 s on one input, or memory past 2 GB); the crashing input is kept in
 # fuzz/artifacts/<target>/ — reproduce it with
-#   RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/artifacts/<target>/<file>   (in fuzz/)
-# and turn it into a regression test in the normal suite.
+#   RUSTC_BOOTSTRAP=1 cargo fuzz run <target> --features libfuzzer fuzz/artifacts/<target>/<file>   (in fuzz/)
+# and commit it to fuzz/regressions/<target>-<what>.bin: `cargo test` replays every seed,
+# regression and corpus input through the targets (fuzz/tests/replay.rs).
 #
 # Only the stable toolchain is installed: RUSTC_BOOTSTRAP=1 lets it accept the -Z flags that
 # cargo-fuzz passes. AddressSanitizer is used when it builds; otherwise the targets are built
@@ -38,6 +39,8 @@ fi
 
 export RUSTC_BOOTSTRAP=1
 FUZZ_TARGET_DIR=${FUZZ_TARGET_DIR:-$ROOT/target/fuzz}
+# Line tables in crash reports (the workspace's release profile has none).
+export CARGO_PROFILE_RELEASE_DEBUG=1
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "== installing cargo-fuzz"
@@ -50,10 +53,10 @@ cd fuzz
 SANITIZER_FILE="$FUZZ_TARGET_DIR/sanitizer"
 SANITIZER=$(cat "$SANITIZER_FILE" 2>/dev/null || echo address)
 echo "== building fuzz targets (sanitizer: $SANITIZER)"
-if ! cargo fuzz build --sanitizer "$SANITIZER" --target-dir "$FUZZ_TARGET_DIR"; then
+if ! cargo fuzz build --features libfuzzer --sanitizer "$SANITIZER" --target-dir "$FUZZ_TARGET_DIR"; then
     SANITIZER=none
     echo "== AddressSanitizer build failed: building without a sanitizer"
-    cargo fuzz build --sanitizer none --target-dir "$FUZZ_TARGET_DIR"
+    cargo fuzz build --features libfuzzer --sanitizer none --target-dir "$FUZZ_TARGET_DIR"
 fi
 mkdir -p "$FUZZ_TARGET_DIR"
 echo "$SANITIZER" > "$SANITIZER_FILE"
@@ -80,7 +83,7 @@ for t in "${TARGETS[@]}"; do
     log="$FUZZ_TARGET_DIR/$t.log"
     echo "== fuzzing $t for ${SECONDS_EACH}s"
     set +e
-    cargo fuzz run "$t" --sanitizer "$SANITIZER" --target-dir "$FUZZ_TARGET_DIR" \
+    cargo fuzz run "$t" --features libfuzzer --sanitizer "$SANITIZER" --target-dir "$FUZZ_TARGET_DIR" \
         "$work" "$ROOT/fuzz/seeds/$t" $([[ -d "$ROOT/fuzz/corpus/$t" ]] && echo "$ROOT/fuzz/corpus/$t") -- \
         -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
         -max_len="$(max_len "$t")" -artifact_prefix="$art/" -print_final_stats=1 \

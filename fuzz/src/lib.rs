@@ -3,14 +3,16 @@
 //! drives every read path of a loaded index, so a malformed file that loads but breaks a
 //! later query is caught too.
 
+use midashi_core::build::{BuildOutput, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_core::format::entry::ModelInfo;
 use midashi_core::format::FileKind;
-use midashi_core::build::{BuildOutput, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_core::section::SectionId;
 use midashi_core::vectors::VectorsData;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
 use midashi_markdown::{parse_document, Options, SlugStyle};
 use std::sync::OnceLock;
+
+pub mod targets;
 
 /// The fixed corpus: `(path, source)`, the same files build-index's CLI tests index.
 pub const CORPUS: [(&str, &str); 4] = [
@@ -210,11 +212,7 @@ pub fn exercise_for(idx: &SearchIndex, kind: FileKind) {
     }
     if matches!(
         kind,
-        FileKind::Entry
-            | FileKind::Sections
-            | FileKind::Bundle
-            | FileKind::Card
-            | FileKind::Paths
+        FileKind::Entry | FileKind::Sections | FileKind::Bundle | FileKind::Card | FileKind::Paths
     ) {
         let _ = run("computed", Mode::Keyword, false, usize::MAX);
         if let Ok(r) = &first {
@@ -282,9 +280,17 @@ mod tests {
         let dir = root.join("load_sharded");
         std::fs::create_dir_all(&dir).unwrap();
         let files = &tiny_sharded_files().files;
-        for (i, stem) in ["directory", "shard", "bundle", "lexicon", "tree", "paths", "card"]
-            .iter()
-            .enumerate()
+        for (i, stem) in [
+            "directory",
+            "shard",
+            "bundle",
+            "lexicon",
+            "tree",
+            "paths",
+            "card",
+        ]
+        .iter()
+        .enumerate()
         {
             let (_, file) = files
                 .iter()
@@ -310,13 +316,17 @@ mod tests {
                 .unwrap()
         };
         let all = files.clone();
-        let source: midashi_core::layout::sharded::FileSource = Box::new(move |name: &str| {
-            Ok(all.iter().find(|(n, _)| n == name).unwrap().1.clone())
-        });
+        let source: midashi_core::layout::sharded::FileSource =
+            Box::new(move |name: &str| Ok(all.iter().find(|(n, _)| n == name).unwrap().1.clone()));
         let idx =
             SearchIndex::open_sharded(&get("midashi-entry"), &get("directory."), Some(source))
                 .unwrap();
-        let opts = SearchOptions::default();
+        // Excerpts differ by design: a card holds a section's own text, a single file the
+        // whole section's (tests/node/sharded.test.mjs compares the same way).
+        let opts = SearchOptions {
+            excerpts: false,
+            ..SearchOptions::default()
+        };
         assert_eq!(
             idx.search("pagination", &opts, None).unwrap(),
             tiny_index().search("pagination", &opts, None).unwrap()
