@@ -171,6 +171,7 @@ describe("build-index mcp --http", () => {
       assert.ok(closedEarly >= 100 - 32, `${closedEarly} closed`);
       const half = connect({ host: "127.0.0.1", port: Number(port) });
       half.on("error", () => {});
+      half.resume();
       half.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
       const closed = once(half, "close");
       const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("a half-sent request stayed open 20 s")), 20_000));

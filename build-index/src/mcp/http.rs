@@ -134,13 +134,19 @@ fn same_secret(a: &[u8], b: &[u8]) -> bool {
 
 type Body = http_body_util::combinators::UnsyncBoxBody<Bytes, std::convert::Infallible>;
 
-/// A plain-text refusal.
+/// A plain-text refusal. The connection closes after it: the request's body may be unread,
+/// and hyper would otherwise wait for the rest of it before the next request, for ever if
+/// the client never sends it.
 fn refuse(status: StatusCode, message: &str) -> Response<Body> {
     let mut res = Response::new(Full::new(Bytes::from(format!("{message}\n"))).boxed_unsync());
     *res.status_mut() = status;
     res.headers_mut().insert(
         hyper::header::CONTENT_TYPE,
         hyper::header::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    res.headers_mut().insert(
+        hyper::header::CONNECTION,
+        hyper::header::HeaderValue::from_static("close"),
     );
     res
 }
