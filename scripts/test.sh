@@ -136,7 +136,7 @@ fi
 if want rust; then
     step "Rust tests (unit, integration, quality)"
     cargo test --workspace
-    # The planner as the sharded keyword module builds it, without typo corrections.
+    # The planner as the keyword modules build it, without typo corrections.
     cargo test -p midashi-core --no-default-features --lib query::
 fi
 

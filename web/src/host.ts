@@ -77,8 +77,8 @@ const MAX_ROUNDS = 8;
  *
  * It starts on the keyword module when it is given one (keyword queries and completions,
  * ~10 KB gzip less for a page's first query) and moves to the full engine the first time
- * vectors or a section/document are asked for, or (sharded keyword module) a typo is to be
- * corrected: the full module is fetched, every index is
+ * vectors or a section/document are asked for, or a typo is to be corrected, or a page
+ * longer than a card's lines is previewed: the full module is fetched, every index is
  * reopened in it from the bytes kept for a rebuild, and a sharded index is given again the
  * files it had loaded (read from the HTTP cache in a browser).
  */
@@ -300,8 +300,7 @@ export class Host {
       return bytes;
     };
     const sharded = needed.some((f) => f.kind === "Directory");
-    // The sharded keyword module (a large site's first module) opens no single-file index:
-    // the full engine does.
+    // The keyword module opens no single-file index: the full engine does.
     let live = await this.ready();
     if (!sharded && !live.opensSingleFile) live = await this.fullEngine();
     let loaded: Omit<Loaded, "info" | "index">;

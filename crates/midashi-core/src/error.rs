@@ -113,8 +113,8 @@ pub enum Error {
     /// folder) and attach them, then ask again. The JS loader does this by itself.
     #[error("the sharded index needs {} more file(s) to answer: {}; fetch them from the index folder and attach them, then ask again", .0.len(), .0.join(", "))]
     NeedsFiles(Vec<String>),
-    /// This build of the engine lacks what the query needs: the sharded keyword module
-    /// makes no typo corrections. Run the query in the full engine (`midashi_wasm_bg.wasm`);
+    /// This build of the engine lacks what the query needs: the keyword modules make no
+    /// typo corrections. Run the query in the full engine (`midashi_wasm_bg.wasm`);
     /// the JS loader moves there by itself.
     #[error("this engine module cannot make {0}; run the query in midashi's full engine (midashi_wasm_bg.wasm), as the JS loader does by itself")]
     NeedsFullEngine(&'static str),

@@ -7,9 +7,8 @@
 //! the tables are what the browser build leaves out; tests check each against NFKC and
 //! `to_lowercase` over every character (`normalize.rs`, `tests.rs`).
 //!
-//! Feature `scripts`: the size-first sharded keyword module (English sites below 10,000
-//! sections) goes without (`scripts_off.rs`, ~0.35 KB gzip less): its pages' text is ASCII
-//! but for a quote or a Greek letter here and there, which the host still answers.
+//! Feature `scripts`: every wasm module has it; a build without it (`scripts_off.rs`, ~0.35 KB
+//! gzip less) leaves these characters to the JS host, which answers them as any other.
 
 /// Whether NFKC keeps `c` as it is, and nothing composes with it when nothing follows
 /// that can (it is a starter whose quick check is "yes").

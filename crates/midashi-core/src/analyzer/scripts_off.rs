@@ -1,6 +1,6 @@
-//! Without feature `scripts` (the size-first sharded keyword module): the Latin, Greek and
-//! Cyrillic characters are normalised and lower-cased by the JS host, as any other
-//! (`scripts.rs` says why the others have them).
+//! Without feature `scripts` (midashi-core with no default features; every wasm module has
+//! it, through midashi-wasm's `memo`): the Latin, Greek and Cyrillic characters are
+//! normalised and lower-cased by the JS host, as any other (`scripts.rs` says why).
 
 /// No: ask NFKC.
 pub(super) fn nfkc_keeps(_: char) -> bool {

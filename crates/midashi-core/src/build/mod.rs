@@ -44,9 +44,10 @@ pub struct IndexSettings {
 pub enum Layout {
     /// What `build-index` writes by default: the sharded layout, at every size. Measured
     /// (`npm run bench:large`), a visitor's first query on a sharded site fetches less than
-    /// on a single-file one even for the smallest sites: the sharded keyword module is ~22 KB
-    /// gzip smaller than the single-file one, more than the shards a query reads, and a
-    /// single-file index of any real site is larger than that again. The single layout wins
+    /// on a single-file one even for the smallest sites: the keyword module a sharded index
+    /// starts on is ~125 KB gzip smaller than the full engine a single-file one needs, more
+    /// than the shards a query reads, and a single-file index of any real site is larger
+    /// than that again. The single layout wins
     /// only where bytes are not fetched per query (an app that opens an index from disk and
     /// wants no reads after load): ask for it with [`Layout::Single`].
     #[default]

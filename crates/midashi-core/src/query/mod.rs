@@ -120,7 +120,7 @@ pub struct QueryPlan {
     /// (a display word) if any: material for "did you mean".
     pub unknown: Vec<(usize, usize, Option<String>)>,
     /// A word wanted typo corrections that this build cannot make (midashi-core without
-    /// feature `typos`, as in the sharded keyword module): the query must run in an engine
+    /// feature `typos`, as in the keyword modules): the query must run in an engine
     /// that can, or its answer would differ from one.
     pub needs_corrections: bool,
 }

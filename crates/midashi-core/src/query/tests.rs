@@ -137,7 +137,7 @@ fn completions_are_bounded_per_word_and_per_query() {
     assert!(p.clauses.len() <= MAX_QUERY_TERMS);
 }
 
-/// Built without typo corrections (the sharded keyword module), planning hands over to
+/// Built without typo corrections (the keyword modules), planning hands over to
 /// the full engine exactly the queries with a word it would try to correct; with them,
 /// it never does. Run both ways by scripts/test.sh.
 #[test]

@@ -1,4 +1,4 @@
-//! Stands in for `typos.rs` in builds without feature `typos` (the sharded keyword module):
+//! Stands in for `typos.rs` in builds without feature `typos` (the keyword modules):
 //! no corrections are made, and a plan that wanted some cannot run here.
 use super::{may_have_corrections, QueryPlan, WeightedTerm};
 use crate::analyzer::{Analyzer, QueryToken};

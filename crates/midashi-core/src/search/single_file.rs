@@ -1,5 +1,4 @@
-//! Opening a single-file index (feature `single-file`; the sharded keyword module leaves it
-//! out).
+//! Opening a single-file index (feature `single-file`; the keyword modules leave it out).
 
 use super::{SearchIndex, Store};
 use crate::error::Result;

@@ -1,6 +1,6 @@
 //! Queries over a single-file index: everything in memory, scored at query time.
 //!
-//! Compiled with feature `single-file` (the sharded keyword module leaves it out).
+//! Compiled with feature `single-file` (the keyword modules leave it out).
 use super::dictionary::Dictionary;
 use super::postings::ListReader;
 use super::TermsData;

@@ -5,7 +5,7 @@
 //! - [`lexicon`] (feature `typos`): every term, for typo corrections;
 //! - [`tree`] (feature `semantic`): every section's facts, for the semantic leg.
 //!
-//! The sharded keyword module is built without all three (see `midashi-wasm`'s features).
+//! The keyword modules are built without all three (web/wasm-modules.json).
 
 #[cfg_attr(not(feature = "bundles"), path = "bundles_off.rs")]
 mod bundles;
