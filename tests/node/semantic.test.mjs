@@ -330,9 +330,9 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     // no site, rounds to nearest and keeps those in 6 bits (`MQ6G`). The shipped one's
     // vocabulary is trimmed to the site's pieces, which groups the word table's rows into
     // other 4-bit blocks. Questions in the docs' words and common English: the same best
-    // answer, nearly the same five and scores. (Not "how are results ranked": every section
-    // of ranking.md is a near-tie for it, led by its context "Ranking > …", and each copy,
-    // the exact model too, puts another first.)
+    // answer up to a near-tie, nearly the same five and scores. (Not "how are results
+    // ranked": every section of ranking.md is a near-tie for it, led by its context
+    // "Ranking > …", and each copy, the exact model too, puts another first.)
     const graph = readFileSync(path.join(dir, names.find((f) => f.startsWith("model."))));
     assert.ok(graph.subarray(0, 4).toString() === "MBRT", "the encoder file");
     assert.ok(graph.includes("MQ4G") && !graph.includes("MQ6G"), "every weight of the shipped copy in 4 bits");
@@ -342,7 +342,14 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
       const a = await shipped.search(q, { mode: "semantic", limit: 5, cache: false });
       const b = await own.search(q, { mode: "semantic", limit: 5, cache: false });
       assert.ok(a.results.length === 5 && b.results.length === 5, q);
-      assert.equal(a.results[0].id, b.results[0].id, q);
+      // The same best answer, or one the other copy ties with it (within 0.025): the docs'
+      // "The search widget", "Quick start with npm" and "Add the search box" lie within 0.013
+      // for the second question, and the two roundings order them differently.
+      const nearBest = (x, y) => {
+        const scores = new Map(y.results.map((h) => [h.id, h.score]));
+        return scores.has(x.results[0].id) && y.results[0].score - scores.get(x.results[0].id) < 0.025;
+      };
+      assert.ok(nearBest(a, b) && nearBest(b, a), `${q}: ${a.results[0].heading} / ${b.results[0].heading}`);
       const exact = new Map(b.results.map((h) => [h.id, h.score]));
       const shared = a.results.filter((h) => exact.has(h.id));
       assert.ok(shared.length >= 4, `${q}: ${shared.length} of 5 shared`);
