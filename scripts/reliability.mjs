@@ -22,7 +22,7 @@
 // Prints a table of counts and exits 1 if any failure occurred.
 
 import { spawn, execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync, appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -169,7 +169,8 @@ function probesOf(dir, older, name, names) {
   const stem = name.split(".")[0];
   const theirs = readdirSync(older).filter((o) => o.split(".")[0] === stem && !readFileSync(path.join(older, o)).equals(bytes));
   if (theirs.length) out.push(["build", `an older ${stem} as ${name}`, write(readFileSync(path.join(older, theirs[0])))]);
-  const outside = path.join(tempDir("midashi-outside-"), "file.bin");
+  // A copy of the file outside the folder (in the work folder, removed at the end).
+  const outside = path.join(path.dirname(dir), `outside-${name}`);
   writeFileSync(outside, bytes);
   out.push(
     ["special", `${name} a FIFO`, (p) => execFileSync("mkfifo", [p])],
