@@ -320,6 +320,7 @@ describe("queries", () => {
     await rejectsWith(idx.search("watchers", "fast"), "INVALID_OPTION", /options must be an object/);
     await rejectsWith(idx.search("watchers", [5]), "INVALID_OPTION", /options must be an object/);
     await rejectsWith(idx.search("watchers", { limit: 10n }), "INVALID_OPTION", /`limit` must be .* not the BigInt 10n/);
+    await rejectsWith(idx.search("watchers", { limit: 1e12 }), "INVALID_OPTION", /`limit` is too large: 1000000000000/);
     await rejectsWith(idx.search("watchers", { indexes: "default" }), "INVALID_OPTION", /`indexes` must be a list of index names/);
     await rejectsWith(idx.search("watchers", { supersede: "no" }), "INVALID_OPTION", /`supersede` must be true or false/);
     await rejectsWith(idx.search("watchers", { cache: 1 }), "INVALID_OPTION", /`cache` must be true or false/);

@@ -102,10 +102,13 @@ pub fn search_options(value: &JsValue) -> Result<SearchOptions, String> {
 }
 
 fn whole(name: &str, v: &JsValue) -> Result<usize, String> {
-    v.as_f64()
+    let n = v
+        .as_f64()
         .filter(|f| f.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(f))
-        .map(|f| f as usize)
-        .ok_or_else(|| format!("`{name}` must be a whole number of 0 or more"))
+        .map(|f| f as u64)
+        .ok_or_else(|| format!("`{name}` must be a whole number of 0 or more"))?;
+    // usize has 32 bits here: a larger number is refused as given, not as 4294967295.
+    usize::try_from(n).map_err(|_| format!("`{name}` is too large: {n}"))
 }
 
 fn number(name: &str, v: &JsValue) -> Result<f64, String> {
