@@ -122,12 +122,17 @@ export async function readBytes(location: string, ctx: ReadContext, onProgress?:
     // A Node Buffer is a Uint8Array view into a shared pool: copy it to own its memory.
     return new Uint8Array(buf);
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new MidashiError("NOT_FOUND", `${ctx.what}: ${path} does not exist; ${ctx.missing}`, { cause: e });
-    }
-    throw new MidashiError("IO", `${ctx.what}: cannot read ${path} (${code ?? String(e)}); check its permissions`, { cause: e });
+    throw diskError(e, path, ctx);
   }
+}
+
+/** A failed disk read as the loader's error: `NOT_FOUND` for a missing file, else `IO`. */
+function diskError(e: unknown, path: string, ctx: ReadContext): MidashiError {
+  const code = (e as { code?: string }).code;
+  if (code === "ENOENT" || code === "ENOTDIR") {
+    return new MidashiError("NOT_FOUND", `${ctx.what}: ${path} does not exist; ${ctx.missing}`, { cause: e });
+  }
+  return new MidashiError("IO", `${ctx.what}: cannot read ${path} (${code ?? String(e)}); check its permissions`, { cause: e });
 }
 
 /**
@@ -209,12 +214,7 @@ async function readDiskFile(
       await handle.close();
     }
   } catch (e) {
-    if (e instanceof MidashiError) throw e;
-    const code = (e as { code?: string }).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new MidashiError("NOT_FOUND", `${ctx.what}: ${path} does not exist; ${ctx.missing}`, { cause: e });
-    }
-    throw new MidashiError("IO", `${ctx.what}: cannot read ${path} (${code ?? String(e)}); check its permissions`, { cause: e });
+    throw e instanceof MidashiError ? e : diskError(e, path, ctx);
   }
 }
 

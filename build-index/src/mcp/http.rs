@@ -234,10 +234,11 @@ impl Gate {
             }
             Ok(Ok(collected)) => collected.to_bytes(),
         };
-        if parts.method == hyper::Method::POST && !super::stdio::is_json(&body) {
-            let mut res = Response::new(
-                Full::new(Bytes::from(super::stdio::parse_error(&body))).boxed_unsync(),
-            );
+        let not_json = (parts.method == hyper::Method::POST)
+            .then(|| super::stdio::parse_error(&body))
+            .flatten();
+        if let Some(answer) = not_json {
+            let mut res = Response::new(Full::new(Bytes::from(answer)).boxed_unsync());
             *res.status_mut() = StatusCode::BAD_REQUEST;
             res.headers_mut().insert(
                 hyper::header::CONTENT_TYPE,

@@ -88,26 +88,21 @@ fn id_of(head: &[u8]) -> Option<&[u8]> {
     (len > 0 && len <= 64).then_some(&rest[..len])
 }
 
-/// The JSON-RPC parse error (`-32700`) for `text`, which is not JSON, as one line.
-pub fn parse_error(text: &[u8]) -> Vec<u8> {
+/// The JSON-RPC parse error (`-32700`) for `text` as one line, or `None` when `text` is one
+/// JSON value in UTF-8 (checked apart: serde_json skips strings' bytes unchecked when it
+/// ignores them).
+pub fn parse_error(text: &[u8]) -> Option<Vec<u8>> {
     let why = match std::str::from_utf8(text) {
         Err(e) => format!("invalid UTF-8 after byte {}", e.valid_up_to()),
         Ok(text) => serde_json::from_str::<serde::de::IgnoredAny>(text)
-            .err()
-            .map_or_else(|| "empty".to_string(), |e| e.to_string()),
+            .err()?
+            .to_string(),
     };
-    error_line(
+    Some(error_line(
         b"null",
         -32700,
         &format!("parse error: the request is not JSON ({why})"),
-    )
-}
-
-/// Whether `text` is one JSON value in UTF-8 (serde_json alone skips strings' bytes
-/// unchecked when it ignores them).
-pub fn is_json(text: &[u8]) -> bool {
-    std::str::from_utf8(text)
-        .is_ok_and(|t| serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok())
+    ))
 }
 
 /// A JSON-RPC error answer, one line. `id` is raw JSON (`null` when the request's is unknown).
@@ -147,10 +142,9 @@ fn triage(line: &[u8], over: bool, max: usize) -> Line<'_> {
     let text = line
         .strip_prefix(b"\xEF\xBB\xBF".as_slice())
         .unwrap_or(&line);
-    if is_json(text) {
-        Line::Pass(line)
-    } else {
-        Line::Answer(parse_error(text))
+    match parse_error(text) {
+        None => Line::Pass(line),
+        Some(answer) => Line::Answer(answer),
     }
 }
 
