@@ -102,7 +102,8 @@ pub fn load_sharded(data: &[u8]) {
         .find(|(n, _)| n.starts_with(stem))
         .map(|(n, _)| n.clone())
         .unwrap_or_default();
-    let get = |name: &str| -> Option<Vec<u8>> {
+    // The fixture's files with the target replaced: what the reader opens and fetches.
+    let get = move |name: &str| -> Option<Vec<u8>> {
         if name == target {
             return Some(file.clone());
         }
@@ -117,21 +118,11 @@ pub fn load_sharded(data: &[u8]) {
         .find(|(n, _)| n.starts_with("directory."))
         .and_then(|(n, _)| get(n))
         .unwrap_or_default();
-    let replaced = file.clone();
-    let name = target.clone();
-    let others: &'static [(String, Vec<u8>)] = files;
     let source: FileSource = Box::new(move |wanted: &str| {
-        if wanted == name {
-            return Ok(replaced.clone());
-        }
-        others
-            .iter()
-            .find(|(n, _)| n == wanted)
-            .map(|(_, b)| b.clone())
-            .ok_or_else(|| midashi_core::Error::Malformed {
-                file: wanted.to_string(),
-                detail: "no such file".into(),
-            })
+        get(wanted).ok_or_else(|| midashi_core::Error::Malformed {
+            file: wanted.to_string(),
+            detail: "no such file".into(),
+        })
     });
     let Ok(mut idx) = SearchIndex::open_sharded(&entry, &directory, Some(source)) else {
         return;
