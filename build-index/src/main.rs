@@ -153,6 +153,11 @@ enum Command {
         /// keyword and a semantic run.
         #[arg(long)]
         run: Option<PathBuf>,
+        /// Also report, for the questions that get a vector, how candidate relevance floors
+        /// count the sections only the semantic leg finds: precision and recall against the
+        /// judgments, results counted per question.
+        #[arg(long)]
+        floor: bool,
     },
 }
 
@@ -241,6 +246,7 @@ fn main() -> ExitCode {
                 fusion,
                 json,
                 run,
+                floor,
             }),
             _,
             _,
@@ -268,6 +274,7 @@ fn main() -> ExitCode {
                 commands::eval::Report {
                     json: *json,
                     run: run.as_deref(),
+                    floor: *floor,
                 },
             )
         }),

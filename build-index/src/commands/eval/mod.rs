@@ -17,6 +17,8 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::time::Instant;
 
+pub mod floor;
+
 /// Relevance judgments: query id → (doc id → grade).
 pub type Qrels = HashMap<String, HashMap<String, f64>>;
 
@@ -254,6 +256,9 @@ pub struct Report<'a> {
     pub json: bool,
     /// Where to write a TREC run file of each query's first [`RUN_DEPTH`] results.
     pub run: Option<&'a Path>,
+    /// Also print how candidate relevance floors count the semantic leg's sections
+    /// ([`floor`]).
+    pub floor: bool,
 }
 
 /// How many results per query a run file holds: deep enough to fuse two runs offline as
@@ -307,6 +312,7 @@ pub fn run(
     let mut by_kind: std::collections::BTreeMap<&str, (f64, usize)> = Default::default();
     let mut latencies = Vec::new();
     let mut encode_ms = Vec::new();
+    let mut floor_report = floor::FloorReport::default();
     for query in &queries {
         let (qid, text) = (&query.id, &query.text);
         let Some(judged) = qrels.get(qid) else {
@@ -316,6 +322,9 @@ pub fn run(
         let vector = crate::folder::query_vector(&index, mode, text, embedder.as_ref())?;
         if vector.is_some() {
             encode_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        if let (true, Some(v)) = (report.floor, vector.as_deref()) {
+            floor_report.add(&index, text, v, judged)?;
         }
         let started = Instant::now();
         let scored: Vec<(String, f32)> = index
@@ -393,6 +402,9 @@ pub fn run(
         if let Some(e) = encode_p50 {
             println!("query encoding p50={e:.2} ms (native, the shipped encoder file, 1 thread per query)");
         }
+    }
+    if report.floor {
+        floor_report.print();
     }
     Ok(())
 }
