@@ -180,35 +180,106 @@ impl FloorReport {
             }
         };
         for rule in Self::rules() {
-            let (mut only, mut only_hits, mut above, mut hits) = (0usize, 0usize, 0usize, 0usize);
-            let mut counted: Vec<usize> = Vec::with_capacity(n);
-            for q in &self.questions {
-                let floor = (rule.floor)(q);
-                let kept = q.head.iter().filter(|h| h.0 >= floor);
-                let mut kept_only = 0;
-                for &(_, judged, words) in kept {
-                    above += 1;
-                    hits += usize::from(judged);
-                    if !words {
-                        kept_only += 1;
-                        only_hits += usize::from(judged);
-                    }
-                }
-                only += kept_only;
-                counted.push(q.keyword_matches + kept_only);
-            }
-            counted.sort_unstable();
+            let t = self.tally(&rule);
             println!(
                 "  | {} | {} | {:.1} | {} | {} | {:.1} | {} | {} |",
                 rule.name,
-                counted[n / 2],
-                only as f64 / n as f64,
-                ratio(only_hits, only),
-                ratio(only_hits, judged_only),
-                above as f64 / n as f64,
-                ratio(hits, above),
-                ratio(hits, judged_head),
+                t.counted_median,
+                t.semantic_only as f64 / n as f64,
+                ratio(t.semantic_only_judged, t.semantic_only),
+                ratio(t.semantic_only_judged, judged_only),
+                t.above as f64 / n as f64,
+                ratio(t.above_judged, t.above),
+                ratio(t.above_judged, judged_head),
             );
         }
+    }
+
+    /// What `rule` keeps of every question's head.
+    fn tally(&self, rule: &Rule) -> Tally {
+        let mut t = Tally::default();
+        let mut counted: Vec<usize> = Vec::with_capacity(self.questions.len());
+        for q in &self.questions {
+            let floor = (rule.floor)(q);
+            let mut kept_only = 0;
+            for &(_, judged, words) in q.head.iter().filter(|h| h.0 >= floor) {
+                t.above += 1;
+                t.above_judged += usize::from(judged);
+                if !words {
+                    kept_only += 1;
+                    t.semantic_only_judged += usize::from(judged);
+                }
+            }
+            t.semantic_only += kept_only;
+            counted.push(q.keyword_matches + kept_only);
+        }
+        counted.sort_unstable();
+        t.counted_median = counted.get(counted.len() / 2).copied().unwrap_or(0);
+        t
+    }
+}
+
+/// What one floor keeps, summed over the questions.
+#[derive(Debug, Default, PartialEq)]
+struct Tally {
+    /// Results a question reports, median.
+    counted_median: usize,
+    /// Head sections without a query word above the floor, and the judged among them.
+    semantic_only: usize,
+    semantic_only_judged: usize,
+    /// Head sections above the floor, and the judged among them.
+    above: usize,
+    above_judged: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_floor_counts_word_matches_and_semantic_sections_above_it() {
+        let question = |best: f32, head: Vec<(f32, bool, bool)>| Question {
+            noise: 0.5,
+            best,
+            keyword_matches: 10,
+            judged: 2,
+            judged_with_words: 1,
+            head,
+        };
+        let report = FloorReport {
+            questions: vec![
+                // Above the noise floor: a judged section with words, an unjudged one
+                // without; below it: a judged one without words.
+                question(
+                    0.9,
+                    vec![(0.9, true, true), (0.6, false, false), (0.4, true, false)],
+                ),
+                question(0.45, vec![(0.45, false, false)]),
+            ],
+        };
+        let noise = Rule {
+            name: String::new(),
+            floor: Box::new(|q| q.noise),
+        };
+        assert_eq!(
+            report.tally(&noise),
+            Tally {
+                counted_median: 11,
+                semantic_only: 1,
+                semantic_only_judged: 0,
+                above: 2,
+                above_judged: 1,
+            }
+        );
+        let none = Rule {
+            name: String::new(),
+            floor: Box::new(|_| f32::NEG_INFINITY),
+        };
+        let all = report.tally(&none);
+        assert_eq!((all.semantic_only, all.semantic_only_judged), (3, 1));
+        assert_eq!(
+            (all.above, all.above_judged, all.counted_median),
+            (4, 2, 12)
+        );
     }
 }
