@@ -61,10 +61,10 @@ step() {
 
 # Say up front how much disk there is: a run that fills it fails mid-build (its footprint is printed at the end).
 df -h "$CARGO_TARGET_DIR" 2>/dev/null || df -h .
-step "set-up (scripts/setup.sh: toolchains, npm packages, Chromium, models)"
-bash scripts/setup.sh --browser --model
-# The model is installed now and the semantic module is built below: the semantic tests
-# (Rust and Node) must run, not skip.
+step "set-up (scripts/setup.sh: toolchains, npm packages, Chromium; the models below)"
+bash scripts/setup.sh --browser
+# The models are installed below (awaited before any test runs) and the semantic module is
+# built: the semantic tests (Rust and Node) must run, not skip.
 export MIDASHI_REQUIRE_SEMANTIC=1
 
 # Work that waits mostly on the registries, or that the tests need only later, runs in the
@@ -105,6 +105,17 @@ trap stop_background EXIT
 # The wasm modules are awaited first (right after the Rust tests): less nice than the others,
 # which are needed only at the end. A clean clone's run took 42 min with all three at 19,
 # the wasm modules then finishing 7.8 min after the Rust tests.
+# The embedding models (setup.sh --model): downloads and a Python conversion, ~2 of a clean
+# clone's minutes, which the Rust build leaves cores for; awaited before the first tests.
+if want rust || want node || want scenarios; then
+    background models 5 bash -c 'bash scripts/fetch-model.sh && bash scripts/fetch-e5.sh'
+fi
+await_models() {
+    if [ -n "${BG_PID[models]:-}" ]; then
+        step "embedding models (installed in the background since the set-up)"
+        await models
+    fi
+}
 if want node || want scenarios; then
     background wasm 10 env CARGO_TARGET_DIR="$PWD/target-wasm" \
         bash -c 'bash scripts/build-wasm.sh release && bash scripts/build-wasm-embed.sh wasm-dev'
@@ -144,7 +155,10 @@ if want structure; then
 fi
 
 if want rust; then
-    step "Rust tests (unit, integration, quality${RUSTC_WORKSPACE_WRAPPER:+; clippy with warnings as errors})"
+    step "Rust test build${RUSTC_WORKSPACE_WRAPPER:+ (clippy with warnings as errors)}"
+    cargo test --workspace --no-run
+    await_models
+    step "Rust tests (unit, integration, quality)"
     cargo test --workspace
     # The planner as the keyword modules build it, without typo corrections.
     cargo test -p midashi-core --no-default-features --lib query::
@@ -165,6 +179,7 @@ if want neutrality; then
 fi
 
 if want node || want scenarios; then
+    await_models
     step "wasm modules (built in the background since the set-up)"
     await wasm
 
