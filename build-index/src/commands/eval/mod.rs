@@ -308,6 +308,8 @@ pub fn run(
         ..SearchOptions::default()
     };
     let (mut ndcg, mut recall, mut mrr, mut n) = (0.0, 0.0, 0.0, 0usize);
+    // Queries whose first judged result is first, and within the first three.
+    let (mut top1, mut top3) = (0usize, 0usize);
     // nDCG@10 sum and count per query kind.
     let mut by_kind: std::collections::BTreeMap<&str, (f64, usize)> = Default::default();
     let mut latencies = Vec::new();
@@ -353,6 +355,8 @@ pub fn run(
         ndcg += a;
         recall += b;
         mrr += c;
+        top1 += usize::from(c >= 1.0);
+        top3 += usize::from(c >= 1.0 / 3.0);
         n += 1;
     }
     if let Some(path) = report.run {
@@ -372,6 +376,7 @@ pub fn run(
         let v = serde_json::json!({
             "queries": n, "mode": mode,
             "ndcg@10": ndcg / n_f, "recall@10": recall / n_f, "mrr@10": mrr / n_f,
+            "top1": top1 as f64 / n_f, "top3": top3 as f64 / n_f,
             "latency_ms": { "p50": pct(0.5), "p95": pct(0.95), "p99": pct(0.99) },
             "query_encode_ms_p50": encode_p50,
             "ndcg@10_by_kind": by_kind
@@ -382,10 +387,12 @@ pub fn run(
         println!("{v}");
     } else {
         println!(
-            "nDCG@10={:.4} Recall@10={:.4} MRR@10={:.4}",
+            "nDCG@10={:.4} Recall@10={:.4} MRR@10={:.4} Top-1={:.3} Top-3={:.3}",
             ndcg / n_f,
             recall / n_f,
-            mrr / n_f
+            mrr / n_f,
+            top1 as f64 / n_f,
+            top3 as f64 / n_f
         );
         println!(
             "queries={n} mode={mode:?} latency p50={:.3} ms p95={:.3} ms p99={:.3} ms",
