@@ -311,7 +311,7 @@ pub fn run(
     // Queries whose first judged result is first, and within the first three.
     let (mut top1, mut top3) = (0usize, 0usize);
     // nDCG@10 sum and count per query kind.
-    let mut by_kind: std::collections::BTreeMap<&str, (f64, usize)> = Default::default();
+    let mut by_kind: std::collections::BTreeMap<&str, (f64, usize, usize)> = Default::default();
     let mut latencies = Vec::new();
     let mut encode_ms = Vec::new();
     let mut floor_report = floor::FloorReport::default();
@@ -351,6 +351,7 @@ pub fn run(
             let e = by_kind.entry(kind.as_str()).or_default();
             e.0 += a;
             e.1 += 1;
+            e.2 += usize::from(c >= 1.0);
         }
         ndcg += a;
         recall += b;
@@ -381,7 +382,7 @@ pub fn run(
             "query_encode_ms_p50": encode_p50,
             "ndcg@10_by_kind": by_kind
                 .iter()
-                .map(|(k, (sum, count))| (k.to_string(), serde_json::json!({ "queries": count, "ndcg@10": sum / *count as f64 })))
+                .map(|(k, (sum, count, top1))| (k.to_string(), serde_json::json!({ "queries": count, "ndcg@10": sum / *count as f64, "top1": *top1 as f64 / *count as f64 })))
                 .collect::<serde_json::Map<_, _>>(),
         });
         println!("{v}");
@@ -400,10 +401,11 @@ pub fn run(
             pct(0.95),
             pct(0.99)
         );
-        for (kind, (sum, count)) in &by_kind {
+        for (kind, (sum, count, top1)) in &by_kind {
             println!(
-                "  {kind}: nDCG@10={:.4} over {count} queries",
-                sum / *count as f64
+                "  {kind}: nDCG@10={:.4} Top-1={:.3} over {count} queries",
+                sum / *count as f64,
+                *top1 as f64 / *count as f64
             );
         }
         if let Some(e) = encode_p50 {
