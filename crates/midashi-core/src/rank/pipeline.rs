@@ -340,7 +340,10 @@ pub(crate) fn lift_exact_headings(
             continue;
         };
         if m.exact {
-            r.1 += top;
+            // A page titled exactly so is the page about it: above a section of another page
+            // that happens to carry the same heading ("Suspense" the guide's page, not the
+            // API reference's entry).
+            r.1 += if m.depth <= 1 { 2.0 * top } else { top };
             lifted.push(r.0);
         } else if m.contains_all {
             r.1 *= match m.depth {
