@@ -41,6 +41,6 @@ if [ "$node_tests" = 1 ]; then
   npm run --silent build:widget >/dev/null
   step "Node tests"
   cargo build --quiet -p build-index
-  MIDASHI_BUILD_INDEX="$CARGO_TARGET_DIR/debug/build-index" node --test tests/node/
+  MIDASHI_BUILD_INDEX="$CARGO_TARGET_DIR/debug/build-index" node --test --test-concurrency=2 tests/node/
 fi
 step "check passed in $SECONDS s"

@@ -100,11 +100,6 @@ stop_background() {
     done
 }
 trap stop_background EXIT
-# The wasm modules in their own target folder: cargo locks a target folder while it runs, and
-# the Rust tests hold this one.
-# The wasm modules are awaited first (right after the Rust tests): less nice than the others,
-# which are needed only at the end. A clean clone's run took 42 min with all three at 19,
-# the wasm modules then finishing 7.8 min after the Rust tests.
 # The embedding models (setup.sh --model): downloads and a Python conversion, ~2 of a clean
 # clone's minutes, which the Rust build leaves cores for; awaited before the first tests.
 if want rust || want node || want scenarios; then
@@ -116,9 +111,18 @@ await_models() {
         await models
     fi
 }
+# The wasm modules in their own target folder: cargo locks a target folder while it runs, and
+# the Rust tests hold this one.
+# The wasm modules are awaited first (right after the Rust tests): less nice than the others,
+# which are needed only at the end. A clean clone's run took 42 min with all three at 19,
+# the wasm modules then finishing 7.8 min after the Rust tests.
 if want node || want scenarios; then
+    # With them, the query planner's tests as the keyword modules build it (without typo
+    # corrections): another feature set of midashi-core's dependencies, compiled here, off
+    # the critical path (in the Rust step it took 1.7 min of a clean clone's run).
     background wasm 10 env CARGO_TARGET_DIR="$PWD/target-wasm" \
-        bash -c 'bash scripts/build-wasm.sh release && bash scripts/build-wasm-embed.sh wasm-dev'
+        bash -c 'bash scripts/build-wasm.sh release && bash scripts/build-wasm-embed.sh wasm-dev &&
+            cargo test --quiet -p midashi-core --no-default-features --lib query::'
 fi
 if want scenarios; then
     background scenario-installs 19 node tests/scenarios/prefetch.mjs
@@ -160,16 +164,20 @@ if want rust; then
     await_models
     step "Rust tests (unit, integration, quality)"
     cargo test --workspace
-    # The planner as the keyword modules build it, without typo corrections.
-    cargo test -p midashi-core --no-default-features --lib query::
+    if ! want node && ! want scenarios; then
+        # The planner as the keyword modules build it (the wasm job runs it otherwise).
+        cargo test -p midashi-core --no-default-features --lib query::
+    fi
 fi
 
 # The JS tests drive the same build-index the Rust tests just built (the engine crate is
 # optimised even in dev builds), instead of compiling a second, release copy of everything.
 export MIDASHI_BUILD_INDEX="$CARGO_TARGET_DIR/debug/build-index"
 export BUILD_INDEX="$MIDASHI_BUILD_INDEX"
-if want neutrality || want node || want scenarios; then
-    # Built already when the Rust tests ran; seconds otherwise.
+if (want neutrality || want node || want scenarios) && ! want rust; then
+    # After the Rust step this is the binary its tests ran; `cargo build -p build-index`
+    # there resolved the dependencies' features for one package, not the workspace, and
+    # compiled tract again (2 of a clean clone's minutes).
     cargo build --quiet -p build-index
 fi
 
@@ -191,7 +199,9 @@ if want node; then
     step "Node and browser tests"
     # The spec reporter ends with the failing tests, named, with their messages: the end of a
     # long log is what a CI summary shows.
-    node --test --test-reporter=spec tests/node/ tests/browser/
+    # Two files at a time (Node's default on two cores is one): the browser tests wait on
+    # Chromium and servers as much as they compute; 3.9 → 3.0 min on 2 cores.
+    node --test --test-concurrency=2 --test-reporter=spec tests/node/ tests/browser/
 fi
 
 if want scenarios; then
