@@ -4,7 +4,7 @@
 //! view, as an index ships them) close to it; the file is deterministic, and damage is an
 //! error, never a panic.
 
-mod common;
+use crate::common;
 
 use midashi_embed::{bert, graph, EmbedError, Embedder, ModelDir};
 

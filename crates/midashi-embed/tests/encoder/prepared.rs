@@ -4,7 +4,7 @@
 //! be much smaller and embed close to it; either way come out the same on every build, and
 //! refuse damage with an error instead of a panic.
 
-mod common;
+use crate::common;
 
 use midashi_embed::{graph, EmbedError, Embedder, ModelDir};
 

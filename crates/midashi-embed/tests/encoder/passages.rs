@@ -5,7 +5,7 @@
 //! Needs models/all-MiniLM-L6-v2 and models/multilingual-e5-small (scripts/setup.sh
 //! --model); without them each test says so and passes, unless MIDASHI_REQUIRE_SEMANTIC=1.
 
-mod common;
+use crate::common;
 
 use common::cosine;
 use midashi_embed::{Embedder, PASSAGE_TOKENS};

@@ -6,7 +6,7 @@
 //! Needs models/multilingual-e5-small (or $MIDASHI_E5_DIR); without it each test says so and
 //! passes, unless MIDASHI_REQUIRE_SEMANTIC=1 (scripts/test.sh), which makes it a failure.
 
-mod common;
+use crate::common;
 
 use common::cosine;
 use std::path::PathBuf;

@@ -6,7 +6,7 @@
 //! test prints a notice and passes when either is absent, so `cargo test` works on a fresh
 //! clone.
 
-mod common;
+use crate::common;
 
 use common::cosine;
 use std::path::PathBuf;

@@ -3,7 +3,7 @@
 //! match picks the same pieces when only pieces the site never used are gone), and a
 //! visitor's words the site lacks still embed close to the whole model's vector.
 
-mod common;
+use crate::common;
 
 use midashi_embed::{Embedder, ModelDir};
 use std::collections::BTreeSet;
