@@ -26,7 +26,7 @@ const SITE: &[(&str, &str)] = &[
 ];
 
 /// An in-memory single-file index of `SITE` (the server reads a sharded folder from disk the
-/// same way; tests/cli.rs runs it on a default, sharded, build).
+/// same way; tests/cli/commands.rs runs it on a default, sharded, build).
 fn library() -> Library {
     let mut b = IndexBuilder::new(IndexSettings {
         layout: Layout::Single,

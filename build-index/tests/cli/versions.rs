@@ -1,7 +1,7 @@
 //! Versioned docs (`5.1/…`, `7.4/…` side by side): the version filter, and one result per
 //! section across versions instead of one per copy.
 
-mod common;
+use crate::common;
 
 use common::{bin, run_ok as run};
 use std::fs;

@@ -7,7 +7,7 @@
 //! Without the model these tests skip with a note, unless MIDASHI_REQUIRE_SEMANTIC=1
 //! (scripts/test.sh sets it), which makes a missing model a failure.
 
-mod common;
+use crate::common;
 
 use common::{bin, model, model_build, result_ids as ids, root, run_ok as run};
 use std::fs;

@@ -1,7 +1,7 @@
 //! The CLI end to end: build a fixture site, search it, fetch sections, and refuse damaged
 //! indexes with a clear error and a non-zero exit (never a panic).
 
-mod common;
+use crate::common;
 
 use common::{bin, run};
 use std::fs;

@@ -3,7 +3,7 @@
 //! full-width input). They need ../shared beside the repository and fail without it: a
 //! quality test that passes by skipping measures nothing.
 
-mod common;
+use crate::common;
 
 use common::bin;
 use std::path::{Path, PathBuf};

@@ -8,7 +8,7 @@
 //! spares a rebuild every request (the probe included), and a server of another model or
 //! none at all is refused with a clear error before anything is written.
 
-mod common;
+use crate::common;
 
 use common::{bin, model, model_build, result_ids, root, run, run_ok};
 use std::io::{BufRead, BufReader, Read, Write};

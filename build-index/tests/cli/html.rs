@@ -2,7 +2,7 @@
 //! into the site with the widget beside it; and a build that does not depend on the folder
 //! it is started from.
 
-mod common;
+use crate::common;
 
 use common::{bin, run, run_ok};
 use std::fs;

@@ -2,7 +2,7 @@
 //! files in the docs folder, thread counts, a build killed mid-write, an output folder that
 //! cannot be written. Nothing may panic, and the previous index must survive.
 
-mod common;
+use crate::common;
 
 use common::{bin, run};
 use std::fs;

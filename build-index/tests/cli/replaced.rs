@@ -1,7 +1,7 @@
 //! A valid file of the right kind put in another's place (a shard, the lexicon, the model)
 //! is a clear error, never a different answer (#27 items 2 and 3).
 
-mod common;
+use crate::common;
 
 use common::{bin, run, run_ok};
 use std::fs;
