@@ -9,7 +9,7 @@ use midashi_markdown::{parse_document, Options};
 fn index(pages: &[(&str, &str)], synonyms: &str) -> SearchIndex {
     let mut b = IndexBuilder::new(IndexSettings {
         synonyms: Synonyms::parse(synonyms).unwrap(),
-        // In memory, one file set; the sharded layout answers the same (core's tests/sharded.rs).
+        // In memory, one file set; the sharded layout answers the same (core's tests/engine/sharded.rs).
         layout: Layout::Single,
         ..IndexSettings::default()
     });

@@ -11,7 +11,7 @@ use midashi_wasm::values::ToOut;
 use serde::Serialize;
 use std::path::Path;
 
-#[path = "../../midashi-core/tests/common/mod.rs"]
+#[path = "../../midashi-core/tests/engine/common.rs"]
 mod common;
 use common::unit_vector;
 

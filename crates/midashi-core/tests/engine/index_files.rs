@@ -21,7 +21,7 @@ use proptest::prelude::*;
 use std::path::Path;
 use std::time::Instant;
 
-mod common;
+use crate::common;
 use common::unit_vector;
 
 /// The fixture index's files in the single-file layout (`--layout single`): entry, terms,

@@ -2,7 +2,7 @@
 //! language of its document, most first, alike in both layouts — what the widget offers as
 //! filters, each value being what the filter option of the same name takes.
 
-mod common;
+use crate::common;
 
 use midashi_core::answer::FacetCount;
 use midashi_core::{Mode, SearchIndex, SearchOptions};

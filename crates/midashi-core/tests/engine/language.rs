@@ -2,7 +2,7 @@
 //! results in the wanted one come first, untagged pages next, the rest after — in both
 //! layouts alike, nothing left out, pages cut after the reorder.
 
-mod common;
+use crate::common;
 
 use midashi_core::{Mode, SearchIndex, SearchOptions};
 

@@ -15,7 +15,7 @@ use midashi_markdown::{parse_document, Options};
 use serde::Serialize;
 use std::path::Path;
 
-mod common;
+use crate::common;
 
 fn build(corpus: &str, folders: &[&str], layout: Layout, ann: bool) -> Vec<(String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -2,7 +2,7 @@
 //! and next to each other, `-word` leaves out every section holding it, in English and
 //! Japanese, in both layouts (the sharded one checks a phrase in its sections' bundles).
 
-mod common;
+use crate::common;
 
 use midashi_core::{Mode, SearchIndex, SearchOptions};
 

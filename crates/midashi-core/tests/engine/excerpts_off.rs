@@ -1,7 +1,7 @@
 //! `excerpts: false`: the same results, in the same order, with the same scores, previews
 //! and highlights, only without excerpts — in both layouts.
 
-mod common;
+use crate::common;
 
 use midashi_core::{SearchOptions, SearchResponse};
 

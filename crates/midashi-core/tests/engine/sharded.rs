@@ -17,7 +17,7 @@ use midashi_markdown::{parse_document, Options};
 use std::collections::HashMap;
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::unit_vector;
 
 /// `(file name → bytes)` of one layout.

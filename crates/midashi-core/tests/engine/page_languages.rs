@@ -2,7 +2,7 @@
 //! list), and queries are read by the reader's language's rules with the index's other
 //! languages tried too — in both layouts alike. The entry file names the languages.
 
-mod common;
+use crate::common;
 
 use midashi_core::{Mode, SearchIndex, SearchOptions};
 

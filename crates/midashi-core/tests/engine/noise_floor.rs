@@ -8,7 +8,7 @@ use midashi_core::format::{decode, encode, frame_as_minor, FileKind};
 use midashi_core::vectors::VectorsData;
 use midashi_core::{Mode, SearchIndex, SearchOptions};
 
-mod common;
+use crate::common;
 use common::unit_vector;
 
 const DOCS: [(&str, &str); 3] = [
