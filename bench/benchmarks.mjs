@@ -8,6 +8,7 @@
 //   <date>-large-<corpus>.json   `npm run bench:large -- --corpus <corpus>`: bytes a visitor fetches
 //   <date>.json                  `npm run bench` (`--only quality`): ranking and latency per system
 //   <date>-speed-<set>.json      `npm run bench:speed`: latency at the tail, keystrokes included
+//   <date>-aws-docs.json         `npm run bench:aws`: keyword search against plain BM25 on documentation
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./lib/data.mjs";
@@ -26,6 +27,7 @@ function latestRuns() {
     if (rest === "quality") kind = "quality";
     else if (/^large-[a-z0-9-]+$/.test(rest) && !rest.endsWith("-semantic")) kind = rest;
     else if (/^speed-(scifact|jsquad-valid|mix)$/.test(rest)) kind = rest;
+    else if (rest === "aws-docs") kind = rest;
     else continue; // variants measured for one change (…-rerun, …-bounded): in their own files
     const prev = latest.get(kind);
     if (!prev || prev.date <= date) latest.set(kind, { date, file, data: JSON.parse(readFileSync(path.join(RESULTS, file), "utf8")) });
@@ -126,6 +128,23 @@ function speedTable(run) {
   return lines.join("\n");
 }
 
+function bm25Table(run) {
+  const d = run.data;
+  const lines = [
+    `The AWS documentation QA set (bench/aws-docs: 26,624 pages, 100 questions people asked), from \`${d.command}\` (${run.date}; \`bench/results/${run.file}\`), beside ${d.baseline} on the same records.`,
+    "",
+    "| set | records | queries | Midashi nDCG@10 | BM25 nDCG@10 | Δ | Midashi R@10 | BM25 R@10 |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const r of d.rows) {
+    const delta = r.midashi.ndcg10 - r.bm25s.ndcg10;
+    lines.push(
+      `| ${r.set} | ${r.records.toLocaleString("en")} | ${r.queries} | ${r.midashi.ndcg10.toFixed(3)} | ${r.bm25s.ndcg10.toFixed(3)} | ${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(3)} | ${r.midashi.recall10.toFixed(3)} | ${r.bm25s.recall10.toFixed(3)} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
 function benchmarks(latest, rows) {
   const out = [
     "# Benchmarks",
@@ -147,6 +166,8 @@ function benchmarks(latest, rows) {
   ];
   const quality = latest.get("quality");
   if (quality) out.push("", "## Ranking", "", qualityTable(quality));
+  const aws = latest.get("aws-docs");
+  if (aws) out.push("", "## Against plain BM25 on documentation (`npm run bench:aws`)", "", bm25Table(aws));
   const speed = ["speed-mix", "speed-scifact", "speed-jsquad-valid"].filter((k) => latest.has(k));
   if (speed.length) {
     out.push("", "## Latency at the tail (`npm run bench:speed`)", "");

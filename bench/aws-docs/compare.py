@@ -1,6 +1,6 @@
 """Midashi's keyword search against plain BM25 on the AWS documentation sets.
 
-    python3 bench/aws-docs/compare.py [--sets target/eval/aws-docs] [--build-index BIN] [--out FILE]
+    python3 bench/aws-docs/compare.py [--sets target/eval/aws-docs] [--build-index BIN] [--no-record]
 
 Reads the folders bench/aws-docs/make.mjs writes and prints nDCG@10 and Recall@10 for:
   - beir-sections, beir-pages, beir-2k: Midashi (`build-index eval <set> --mode keyword`, records
@@ -8,9 +8,11 @@ Reads the folders bench/aws-docs/make.mjs writes and prints nDCG@10 and Recall@1
     "title\\ntext", English Snowball stems and English stopwords (bm25s's own tokeniser);
   - questions: Midashi as a site's visitors get it (`build-index eval questions --docs pages`,
     heading weights, results grouped), beside the same bm25s over the sections (beir-sections).
-It measures; it asserts nothing. bm25s and PyStemmer go into target/bench-venv (PyPI) once.
+Records bench/results/<date>-aws-docs.json (BENCHMARKS.md's "Against plain BM25" table, written
+by bench/benchmarks.mjs) unless --no-record. It measures; it asserts nothing. bm25s and
+PyStemmer go into target/bench-venv (PyPI) once.
 """
-import argparse, json, math, os, subprocess, sys
+import argparse, datetime, json, os, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -45,7 +47,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sets", default=os.path.join(ROOT, "target/eval/aws-docs"))
     ap.add_argument("--build-index", default=os.environ.get("MIDASHI_BUILD_INDEX", os.path.join(ROOT, "target/release/build-index")))
-    ap.add_argument("--out")
+    ap.add_argument("--no-record", action="store_true")
     args = ap.parse_args()
     ensure_venv()
     rows = []
@@ -61,15 +63,27 @@ def main():
     sections_bm25 = rows[0][4]
     print(f"{'questions':14} as a site (grouped)      midashi nDCG@10 {site[0]:.3f} R@10 {site[1]:.3f}"
           f"   bm25s (sections) nDCG@10 {sections_bm25[0]:.3f}   {site[0] - sections_bm25[0]:+.3f}", flush=True)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write("| set | records | queries | Midashi nDCG@10 | bm25s nDCG@10 | Δ | Midashi R@10 | bm25s R@10 |\n")
-            f.write("|---|---:|---:|---:|---:|---:|---:|---:|\n")
-            for name, nd, nq, m, b in rows:
-                f.write(f"| {name} | {nd:,} | {nq} | {m[0]:.3f} | {b[0]:.3f} | {m[0] - b[0]:+.3f} | {m[1]:.3f} | {b[1]:.3f} |\n")
-            f.write(f"| questions, as a site (grouped) | {rows[0][1]:,} sections | {rows[0][2]} | {site[0]:.3f} | "
-                    f"{sections_bm25[0]:.3f} | {site[0] - sections_bm25[0]:+.3f} | {site[1]:.3f} | {sections_bm25[1]:.3f} |\n")
-
+    if args.no_record:
+        return
+    record = {
+        "date": datetime.date.today().isoformat(),
+        "command": "python3 bench/aws-docs/compare.py",
+        "baseline": "bm25s 0.2.14 (k1 1.5, b 0.75, English stems and stopwords, title + text)",
+        "rows": [
+            {"set": name, "records": nd, "queries": nq, "midashi": {"ndcg10": m[0], "recall10": m[1]},
+             "bm25s": {"ndcg10": b[0], "recall10": b[1]}}
+            for name, nd, nq, m, b in rows
+        ] + [
+            {"set": "questions (as a site, grouped)", "records": rows[0][1], "queries": rows[0][2],
+             "midashi": {"ndcg10": site[0], "recall10": site[1]},
+             "bm25s": {"ndcg10": sections_bm25[0], "recall10": sections_bm25[1]}}
+        ],
+    }
+    out = os.path.join(ROOT, "bench/results", f"{record['date']}-aws-docs.json")
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(record, f, indent=1)
+        f.write("\n")
+    print(f"recorded {os.path.relpath(out, ROOT)}; node bench/benchmarks.mjs writes it into BENCHMARKS.md")
 
 if __name__ == "__main__":
     main()
