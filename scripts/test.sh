@@ -117,12 +117,13 @@ await_models() {
 # which are needed only at the end. A clean clone's run took 42 min with all three at 19,
 # the wasm modules then finishing 7.8 min after the Rust tests.
 if want node || want scenarios; then
-    # With them, the query planner's tests as the keyword modules build it (without typo
-    # corrections): another feature set of midashi-core's dependencies, compiled here, off
-    # the critical path (in the Rust step it took 1.7 min of a clean clone's run).
+    # Dev builds (no LTO, no wasm-opt): the tests check what the modules do, and the same
+    # code does the same in a release build; fat LTO and wasm-opt's -Oz --converge for three
+    # modules were ~8 minutes of CPU on two cores, which a clean clone's run waited on after
+    # the Rust tests. `scripts/build-wasm.sh release` (the benchmarks, a release) prints the
+    # shipped sizes.
     background wasm 10 env CARGO_TARGET_DIR="$PWD/target-wasm" \
-        bash -c 'bash scripts/build-wasm.sh release && bash scripts/build-wasm-embed.sh wasm-dev &&
-            cargo test --quiet -p midashi-core --no-default-features --lib query::'
+        bash -c 'bash scripts/build-wasm.sh dev && bash scripts/build-wasm-embed.sh wasm-dev'
 fi
 if want scenarios; then
     background scenario-installs 19 node tests/scenarios/prefetch.mjs
@@ -165,7 +166,8 @@ if want rust; then
     step "Rust tests (unit, integration, quality)"
     cargo test --workspace
     if ! want node && ! want scenarios; then
-        # The planner as the keyword modules build it (the wasm job runs it otherwise).
+        # The planner as the keyword modules build it (a background job beside the Node
+        # tests otherwise).
         cargo test -p midashi-core --no-default-features --lib query::
     fi
 fi
@@ -193,6 +195,13 @@ if want node || want scenarios; then
 
     step "JavaScript package and widget"
     npm run --silent build:widget
+fi
+if want rust && (want node || want scenarios); then
+    # The query planner's tests as the keyword modules build it (without typo corrections):
+    # another feature set of midashi-core's dependencies (60 crates, 1.7 min), compiled
+    # beside the Node tests, which wait on Chromium as much as they compute.
+    background planner 10 env CARGO_TARGET_DIR="$PWD/target-wasm" \
+        cargo test --quiet -p midashi-core --no-default-features --lib query::
 fi
 
 if want node; then
@@ -224,6 +233,11 @@ if want fuzz; then
 
     step "fuzz smoke (10 s per target)"
     bash scripts/fuzz.sh 10
+fi
+
+if [ -n "${BG_PID[planner]:-}" ]; then
+    step "the keyword modules' query planner (tested in the background since the Node tests)"
+    await planner
 fi
 
 step "disk used by this run's builds"
