@@ -562,9 +562,13 @@ proptest! {
     ) {
         let kind = KINDS[kind];
         let mut b = original(kind).to_vec();
+        // One change per byte: two XORs of the same byte can cancel out.
+        let mut changed = std::collections::BTreeSet::new();
         for (at, x) in changes {
             let i = at.index(b.len());
-            b[i] ^= x;
+            if changed.insert(i) {
+                b[i] ^= x;
+            }
         }
         prop_assert!(open(&with(kind, b)).is_err());
     }
