@@ -223,7 +223,8 @@ if want scenarios; then
     await scenario-installs || true
 
     step "scenarios: real generators and bundlers from the registries, the packed tarball, Chromium"
-    # Installs are cached in .cache/scenarios (cargo hidden from PATH for npx midashi).
+    # Installs are cached in .cache/scenarios, mdBook in ~/.cache/midashi/crates (kept across
+    # clones); cargo is hidden from PATH for npx midashi.
     node --test --test-reporter=spec --test-concurrency=1 tests/scenarios/
 fi
 
