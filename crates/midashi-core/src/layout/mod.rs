@@ -17,6 +17,7 @@ use crate::answer::marks::Shown;
 use crate::answer::{DocumentView, SearchHit, SearchOptions, SectionView};
 use crate::error::Result;
 use crate::query::{PlanOptions, QueryPlan, WeightedTerm};
+use crate::rank::headings::Asked;
 use crate::rank::pipeline::{SectionFacts, Seen};
 use crate::rank::versions::Collapsed;
 use crate::section::SectionId;
@@ -39,14 +40,17 @@ pub(crate) trait Ranking {
     /// `Err(NeedsFiles)` when something read so far was missing.
     fn ready(&self) -> Result<()>;
     fn passes_filters(&self, s: u32, opts: &SearchOptions, facts: &Seen) -> bool;
+    /// The exact-heading lift ([`crate::rank::headings`]) over `ranked`.
     fn lift(
         &self,
         analyzer: &Analyzer,
         ranked: &mut [(u32, f32)],
-        wanted: &[&str],
-        query_len: usize,
+        asked: &Asked<'_>,
         facts: &Seen,
     ) -> Result<Vec<u32>>;
+    /// Whether `term`, which the query planned, is one of the site's own words
+    /// ([`crate::rank::headings::is_site_word`]).
+    fn site_word(&self, term: &str) -> bool;
     /// Loads what the semantic leg's candidates need.
     #[cfg(feature = "semantic")]
     fn prepare_semantic(&self) -> Result<()>;

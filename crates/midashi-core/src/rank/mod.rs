@@ -5,6 +5,7 @@
 //! - [`fields`]: the indexed fields, their weights and the field-length table;
 //! - [`facts`]: what ranking knows of a section beyond its score;
 //! - [`pipeline`]: what happens after scoring, one rule for both layouts;
+//! - [`headings`]: the exact-heading lift (a page titled as the query first);
 //! - [`fusion`]: the keyword and semantic legs combined;
 //! - [`coverage`]: how much of a Japanese or Korean question a section holds, for fusion;
 //! - [`grouping`]: a passage shown once — which sections of an ancestor chain are results;
@@ -22,6 +23,7 @@ pub mod facts;
 pub mod fields;
 pub mod fusion;
 pub mod grouping;
+pub mod headings;
 pub mod language;
 pub mod pipeline;
 pub(crate) mod topk;

@@ -1,9 +1,8 @@
 //! The ranking pipeline after scoring, one rule for both layouts: BM25F summed over a
-//! plan's clauses (`accumulate`), the filters (`filters_pass`), the exact-heading lift
-//! (`lift_exact_headings`); grouping by ancestor chains is `grouping.rs`. Each
+//! plan's clauses (`accumulate`) and the filters (`filters_pass`); the exact-heading lift
+//! is `headings.rs`, grouping by ancestor chains `grouping.rs`. Each
 //! layout hands in what it knows of a section; the arithmetic and the order of float
 //! additions happen here once, so the two layouts rank alike, bit for bit.
-use crate::analyzer::Analyzer;
 use crate::answer::SearchOptions;
 use crate::query::Clause;
 use crate::query::{QueryPlan, WeightedTerm};
@@ -11,20 +10,6 @@ use crate::rank::bound;
 pub use crate::rank::facts::{SectionFacts, Seen};
 use crate::rank::topk::{Below, Bits, Partial, Pruning, Split};
 use crate::rank::workspace::{Scratch, Sums, Totals};
-/// A section's heading as the exact-heading lift compares it with a query: its distinct
-/// query terms, sorted. (The sharded layout's writer stores the same, per posting.)
-pub fn heading_terms(analyzer: &Analyzer, heading: &str) -> Vec<String> {
-    let mut have: Vec<String> = analyzer
-        .analyze_query(heading)
-        .into_iter()
-        .filter(|t| !t.part)
-        .map(|t| t.term)
-        .collect();
-    crate::sort::sort(&mut have);
-    have.dedup();
-    have
-}
-
 /// Sums BM25F over a plan's clauses: each clause scores its best alternative, the clauses
 /// add up. `scores` hands each term's `(section, score)` pairs to the callback. One
 /// function for both layouts, so the float additions happen in the same order and the
@@ -310,62 +295,6 @@ fn add_clause(
         to.add(s, v);
     }
 }
-
-/// How a section's heading compares with the query, for `lift_exact_headings`.
-pub(crate) struct HeadingMatch {
-    /// The heading says exactly what was asked (same length, same terms).
-    pub exact: bool,
-    /// The heading contains every query word.
-    pub contains_all: bool,
-    /// The section's depth.
-    pub depth: u8,
-}
-
-/// A section whose heading says exactly what was asked comes first: its score is lifted
-/// above the best non-exact score (keeping order among exact matches). Headings that merely
-/// contain every query word get a smaller lift, larger for page-level headings (a page about
-/// X beats a subsection mentioning X). `matching(i, s)` describes the heading of the `i`th
-/// ranked section `s` (`None`: no match worth checking). Returns the sections lifted:
-/// hybrid fusion keeps their keyword places ([`crate::rank::fusion::keep_places`]).
-pub(crate) fn lift_exact_headings(
-    ranked: &mut [(u32, f32)],
-    mut matching: impl FnMut(usize, u32) -> Option<HeadingMatch>,
-) -> Vec<u32> {
-    let top = ranked.first().map_or(0.0, |r| r.1);
-    let mut lifted = Vec::new();
-    // Exact matches are near the top anyway; looking further only costs time.
-    let head = ranked.len().min(LIFT_HEAD);
-    for (i, r) in ranked[..head].iter_mut().enumerate() {
-        let Some(m) = matching(i, r.0) else {
-            continue;
-        };
-        if m.exact {
-            // A page titled exactly so is the page about it: above a section of another page
-            // that happens to carry the same heading ("Suspense" the guide's page, not the
-            // API reference's entry).
-            r.1 += if m.depth <= 1 { 2.0 * top } else { top };
-            lifted.push(r.0);
-        } else if m.contains_all {
-            r.1 *= match m.depth {
-                0 | 1 => 1.25,
-                2 => 1.15,
-                _ => 1.1,
-            };
-            lifted.push(r.0);
-        }
-    }
-    if !lifted.is_empty() {
-        // Only the head needs sorting again: a lift only raises scores, and every section
-        // after the head was ranked below every section in it (by score, then ordinal), so
-        // it still is. Re-sorting a common prefix's tens of thousands of candidates was a
-        // tenth of such a keystroke's time.
-        crate::rank::bm25::sort_ranked(&mut ranked[..head]);
-    }
-    lifted
-}
-
-/// How many of a ranked list's first sections the exact-heading lift looks at.
-pub(crate) const LIFT_HEAD: usize = 200;
 
 /// The filters of `opts`, one rule for both layouts: what a section's document says of its
 /// path (asked only under a path filter), its depth (only under a depth filter), category,

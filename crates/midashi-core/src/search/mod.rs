@@ -28,7 +28,8 @@ use crate::query::{PlanOptions, WeightedTerm, MAX_QUERY_BYTES};
 use crate::rank::bm25::sort_ranked;
 use crate::rank::bound;
 use crate::rank::fusion::{anchored, keep_places};
-use crate::rank::pipeline::{accumulate_above, LIFT_HEAD};
+use crate::rank::headings::{Asked, LIFT_HEAD};
+use crate::rank::pipeline::accumulate_above;
 use crate::rank::topk::{self, Below};
 use crate::rank::versions::{collapse, newest_first, Collapsed};
 use crate::rank::workspace::{Workspace, Workspaces};
@@ -433,11 +434,8 @@ impl SearchIndex {
             crate::sort::sort(&mut wanted);
             wanted.dedup();
             if !wanted.is_empty() {
-                // Counted, not analysed into tokens (a string each: 35 for a Japanese
-                // question's bigrams).
-                let mut query_len = 0;
-                analyzer.visit_terms(query, &mut |_, _| query_len += 1);
-                let lifted = store.lift(analyzer, &mut ranked, &wanted, query_len, facts)?;
+                let asked = Asked::new(analyzer, query, &wanted, |t| store.site_word(t));
+                let lifted = store.lift(analyzer, &mut ranked, &asked, facts)?;
                 places = anchored(&ranked, &lifted);
             }
             ranked

@@ -12,7 +12,10 @@ use crate::layout::{DocFacets, Layout, Ranking};
 use crate::query::lexicon::Lexicon;
 use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
 use crate::rank::grouping::group_chains;
-use crate::rank::pipeline::{filters_pass, lift_exact_headings, HeadingMatch, SectionFacts, Seen};
+use crate::rank::headings::{
+    is_site_word, lift_exact_headings, Asked, HeadingMatch, Shape, LIFT_ANY_LEN,
+};
+use crate::rank::pipeline::{filters_pass, SectionFacts, Seen};
 use crate::rank::topk::{Below, Split};
 use crate::rank::versions::Collapsed;
 use crate::section::records::SectionRecord;
@@ -135,14 +138,13 @@ impl Ranking for Sharded {
         &self,
         _: &Analyzer,
         ranked: &mut [(u32, f32)],
-        wanted: &[&str],
-        query_len: usize,
+        asked: &Asked<'_>,
         facts: &Seen,
     ) -> Result<Vec<u32>> {
-        // Per section: how many of the query's words its heading has, its heading's length
-        // and its number of distinct heading terms (the postings of heading terms say).
-        let mut flags: HashMap<u32, (usize, u32, u32)> = HashMap::default();
-        for w in wanted {
+        // Per section: how many of the query's words its heading has, and its heading's
+        // shape (the postings of heading terms say: the writer's `Shape::of`).
+        let mut flags: HashMap<u32, (usize, Shape)> = HashMap::default();
+        for w in asked.wanted {
             let Some(reference) = Lexicon::lookup(self, w) else {
                 continue;
             };
@@ -150,24 +152,29 @@ impl Ranking for Sharded {
                 continue;
             };
             for &(section, len, count) in heads.iter() {
-                let e = flags.entry(section).or_insert((0, len, count));
+                let e = flags.entry(section).or_insert((0, Shape { len, count }));
                 e.0 += 1;
             }
         }
         self.need()?;
         let lifted = lift_exact_headings(ranked, |i, s| {
-            let &(have, len, count) = flags.get(&s)?;
-            let same_len = len as usize == query_len;
-            if !same_len && i >= 50 {
+            let &(have, shape) = flags.get(&s)?;
+            if shape.len != asked.shape.len && i >= LIFT_ANY_LEN {
                 return None;
             }
-            Some(HeadingMatch {
-                exact: same_len && count as usize == wanted.len() && have == wanted.len(),
-                contains_all: have == wanted.len(),
-                depth: self.facts_of(s, facts).depth,
-            })
+            Some(HeadingMatch::new(
+                asked,
+                shape,
+                have,
+                self.facts_of(s, facts).depth,
+            ))
         });
         Ok(lifted)
+    }
+
+    fn site_word(&self, term: &str) -> bool {
+        Lexicon::lookup(self, term)
+            .is_some_and(|r| is_site_word(Lexicon::df(self, term, r), self.section_count()))
     }
 
     #[cfg(feature = "semantic")]

@@ -16,9 +16,9 @@ use crate::format::kind::FileKind;
 use crate::layout::single::postings::ListReader;
 use crate::layout::single::TermsData;
 use crate::rank::bm25::Bm25f;
-use crate::rank::fields::{field_len, Field};
 use crate::rank::grouping::section_facts;
-use crate::rank::pipeline::{heading_terms, SectionFacts};
+use crate::rank::headings::{heading_terms, is_site_word, Shape};
+use crate::rank::pipeline::SectionFacts;
 use crate::rank::versions::Families;
 use crate::section::records::{line_starts, lines_of, SectionsData};
 use fst::Streamer;
@@ -210,25 +210,33 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
         &terms.field_lengths,
         &terms.section_weights,
     );
-    let heading_len =
-        |s: u32| field_len(&terms.field_lengths, s, Field::Heading as usize).map_or(0, u32::from);
+    let map = fst::Map::new(terms.fst.clone()).map_err(|e| malformed(e.to_string()))?;
+    // The site's words leave the headings' shapes as the readers' `Ranking::site_word` does.
+    let site_word = |t: &str| {
+        map.get(t)
+            .and_then(|offset| ListReader::open(&terms.postings, offset as usize))
+            .is_some_and(|list| is_site_word(list.df, sections.sections.len()))
+    };
 
-    // The heading terms of every section, the way the exact-heading lift computes them.
-    let mut heading_of: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+    // The heading terms and shape of every section, the way the exact-heading lift computes
+    // them.
+    let mut heading_of: HashMap<String, Vec<u32>> = HashMap::new();
+    let mut shapes: Vec<Shape> = Vec::with_capacity(sections.sections.len());
     for (s, sec) in sections.sections.iter().enumerate() {
         // By its page's language's rules, as its terms were made.
         let lang = sections
             .docs
             .get(sec.doc as usize)
             .and_then(|d| d.hints.lang.as_deref());
-        let have = heading_terms(&Analyzer::for_tag(lang), &sec.heading);
-        let count = have.len() as u32;
+        let analyzer = Analyzer::for_tag(lang);
+        let have = heading_terms(&analyzer, &sec.heading);
+        let names: Vec<&str> = have.iter().map(String::as_str).collect();
+        shapes.push(Shape::of(&analyzer, &sec.heading, &names, site_word));
         for t in have {
-            heading_of.entry(t).or_default().push((s as u32, count));
+            heading_of.entry(t).or_default().push(s as u32);
         }
     }
 
-    let map = fst::Map::new(terms.fst.clone()).map_err(|e| malformed(e.to_string()))?;
     let mut shards: Vec<Shard> = Vec::new();
     let mut shard_refs: Vec<ShardRef> = Vec::new();
     let mut lexicon_fst = fst::MapBuilder::memory();
@@ -281,10 +289,11 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
         let list = ListReader::open(&terms.postings, offset as usize)
             .ok_or_else(|| malformed(format!("posting list of {term:?}")))?;
         let (idf, df) = (list.idf, list.df);
-        let flagged: HashMap<u32, u32> = heading_of
+        let flagged: HashMap<u32, (u32, u32)> = heading_of
             .remove(term)
             .unwrap_or_default()
             .into_iter()
+            .map(|s| (s, (shapes[s as usize].len, shapes[s as usize].count)))
             .collect();
         let mut postings: Vec<ScoredPosting> = Vec::with_capacity(df as usize);
         for p in list {
@@ -292,9 +301,7 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
                 section: p.section,
                 score: scorer.score(idf, p.section, &p.tf),
                 facts: facts[p.section as usize],
-                heading: flagged
-                    .get(&p.section)
-                    .map(|&c| (heading_len(p.section), c)),
+                heading: flagged.get(&p.section).copied(),
             });
         }
         // Heading terms the section's indexed text lacks: a zero-score posting carries the
@@ -302,11 +309,11 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
         let mut extra: Vec<ScoredPosting> = flagged
             .iter()
             .filter(|(&s, _)| postings.binary_search_by_key(&s, |p| p.section).is_err())
-            .map(|(&s, &c)| ScoredPosting {
+            .map(|(&s, &shape)| ScoredPosting {
                 section: s,
                 score: 0.0,
                 facts: facts[s as usize],
-                heading: Some((heading_len(s), c)),
+                heading: Some(shape),
             })
             .collect();
         if !extra.is_empty() {

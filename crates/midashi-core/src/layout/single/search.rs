@@ -17,9 +17,10 @@ use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
 use crate::rank::bm25::Bm25f;
 use crate::rank::fields::{field_len, Field, NUM_FIELDS};
 use crate::rank::grouping::{group_chains, section_facts};
-use crate::rank::pipeline::{
-    filters_pass, heading_terms, lift_exact_headings, HeadingMatch, SectionFacts, Seen,
+use crate::rank::headings::{
+    heading_terms, is_site_word, lift_exact_headings, Asked, HeadingMatch, Shape, LIFT_ANY_LEN,
 };
+use crate::rank::pipeline::{filters_pass, SectionFacts, Seen};
 use crate::rank::versions::{Collapsed, Families};
 use crate::search::suggest::suggest_in;
 use crate::section::records::{line_starts, lines_of, SectionsData};
@@ -186,31 +187,49 @@ impl Ranking for Whole {
         &self,
         analyzer: &Analyzer,
         ranked: &mut [(u32, f32)],
-        wanted: &[&str],
-        query_len: usize,
+        asked: &Asked<'_>,
         _: &Seen,
     ) -> Result<Vec<u32>> {
+        // Which heading terms are the site's words, each looked up once.
+        let mut site: HashMap<String, bool> = HashMap::default();
         let lifted = lift_exact_headings(ranked, |i, s| {
-            // The heading field's stored length is its term count under the same analyzer:
-            // only headings as long as the query can say exactly the same thing; the rest is
-            // only checked for the head of the list, where it can change what is seen.
-            let same_len = self.field_len(s, Field::Heading) == query_len;
-            if !same_len && i >= 50 {
+            // The heading field's stored length is its term count under the same analyzer,
+            // and the shape only leaves terms out of it: past the head of the list, where
+            // only headings as long as the query (in shape) can change what is seen, shorter
+            // ones are not analysed.
+            let len = self.field_len(s, Field::Heading) as u32;
+            if len < asked.shape.len && i >= LIFT_ANY_LEN {
                 return None;
             }
             let sec = &self.sections.sections[s as usize];
             let have = heading_terms(analyzer, &sec.heading);
-            Some(HeadingMatch {
-                exact: same_len
-                    && have.len() == wanted.len()
-                    && have.iter().zip(wanted).all(|(a, b)| a == b),
-                contains_all: wanted
-                    .iter()
-                    .all(|w| have.binary_search_by(|h| h.as_str().cmp(w)).is_ok()),
-                depth: sec.depth,
-            })
+            let terms: Vec<&str> = have.iter().map(String::as_str).collect();
+            let shape = Shape::of(analyzer, &sec.heading, &terms, |t| {
+                if let Some(&known) = site.get(t) {
+                    return known;
+                }
+                let is = self.site_word(t);
+                site.insert(t.to_string(), is);
+                is
+            });
+            if shape.len != asked.shape.len && i >= LIFT_ANY_LEN {
+                return None;
+            }
+            let found = asked
+                .wanted
+                .iter()
+                .filter(|w| have.binary_search_by(|h| h.as_str().cmp(w)).is_ok())
+                .count();
+            Some(HeadingMatch::new(asked, shape, found, sec.depth))
         });
         Ok(lifted)
+    }
+
+    fn site_word(&self, term: &str) -> bool {
+        let dictionary = self.dictionary();
+        dictionary.lookup(term).is_some_and(|offset| {
+            is_site_word(dictionary.df(term, offset), self.sections.sections.len())
+        })
     }
 
     #[cfg(feature = "semantic")]
