@@ -17,7 +17,7 @@ use crate::answer::marks::Shown;
 use crate::answer::{DocumentView, SearchHit, SearchOptions, SectionView};
 use crate::error::Result;
 use crate::query::{PlanOptions, QueryPlan, WeightedTerm};
-use crate::rank::headings::Asked;
+use crate::rank::headings::{Asked, Lifted};
 use crate::rank::pipeline::{SectionFacts, Seen};
 use crate::rank::versions::Collapsed;
 use crate::section::SectionId;
@@ -47,7 +47,7 @@ pub(crate) trait Ranking {
         ranked: &mut [(u32, f32)],
         asked: &Asked<'_>,
         facts: &Seen,
-    ) -> Result<Vec<u32>>;
+    ) -> Result<Lifted>;
     /// Whether `term`, which the query planned, is one of the site's own words
     /// ([`crate::rank::headings::is_site_word`]).
     fn site_word(&self, term: &str) -> bool;
@@ -55,7 +55,8 @@ pub(crate) trait Ranking {
     #[cfg(feature = "semantic")]
     fn prepare_semantic(&self) -> Result<()>;
     /// The ranked list grouped by ancestor chains ([`crate::rank::grouping::group_chains`]).
-    fn group(&self, ranked: Vec<(u32, f32)>, facts: &Seen) -> Vec<(u32, f32)>;
+    /// `named`: sections that stand as themselves, bare or not ([`Lifted::named`]).
+    fn group(&self, ranked: Vec<(u32, f32)>, facts: &Seen, named: &[u32]) -> Vec<(u32, f32)>;
     fn versioned(&self) -> bool;
     fn family(&self, s: u32, facts: &Seen) -> Option<u32>;
     fn version_of(&self, s: u32) -> Option<&str>;

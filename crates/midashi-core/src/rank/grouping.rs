@@ -60,10 +60,29 @@ pub fn section_facts(
 /// Measured on the docs question sets (bench/questions, keyword nDCG@10, against keeping
 /// only each chain's best node): Rust book 0.752 → 0.792, Vue ja 0.550 → 0.575, Vue fr
 /// 0.493 → 0.540, Rust book de 0.732 → 0.786.
+///
+/// A section in `named` (its heading names the query:
+/// [`crate::rank::headings::Lifted::named`]) is shown as itself, bare or not, unless one of
+/// its descendants is named too (a page's node and its title heading): a visitor who types
+/// a page's title wants the page's top, not its first subsection.
 pub(crate) fn group_chains(
     ranked: Vec<(u32, f32)>,
+    named: &[u32],
     facts: impl Fn(u32) -> SectionFacts,
 ) -> Vec<(u32, f32)> {
+    let innermost: Vec<u32> = named
+        .iter()
+        .copied()
+        .filter(|&a| {
+            let last = a.saturating_add(facts(a).subtree);
+            !named.iter().any(|&b| b > a && b <= last)
+        })
+        .collect();
+    let facts = |s: u32| {
+        let mut f = facts(s);
+        f.bare &= !innermost.contains(&s);
+        f
+    };
     Chains::new(&facts).group(ranked)
 }
 
@@ -321,30 +340,42 @@ mod tests {
 
     #[test]
     fn a_parent_and_its_child_with_text_are_two_passages() {
-        let got = group_chains(vec![(1, 9.0), (2, 8.0)], facts);
+        let got = group_chains(vec![(1, 9.0), (2, 8.0)], &[], facts);
         assert_eq!(got, vec![(1, 9.0), (2, 8.0)]);
+    }
+
+    #[test]
+    fn a_bare_section_named_by_the_query_is_shown_as_itself() {
+        // H2 3 (bare) is headed as the query: shown, not replaced by its H3.
+        let got = group_chains(vec![(3, 10.0), (4, 9.0)], &[3], facts);
+        assert_eq!(got, vec![(3, 10.0), (4, 9.0)]);
+        let got = group_chains(vec![(3, 10.0), (4, 9.0)], &[], facts);
+        assert_eq!(got, vec![(4, 10.0)]);
+        // The page's node and its H2 both named: the innermost stands for the page.
+        let got = group_chains(vec![(0, 10.0), (3, 9.0), (4, 8.0)], &[0, 3], facts);
+        assert_eq!(got, vec![(3, 10.0), (4, 8.0)]);
     }
 
     #[test]
     fn a_bare_section_gives_its_place_to_its_first_relative_with_text() {
         // The page's title ranks first; its H1 takes its place and score.
-        let got = group_chains(vec![(0, 10.0), (6, 9.5), (1, 9.0), (2, 8.0)], facts);
+        let got = group_chains(vec![(0, 10.0), (6, 9.5), (1, 9.0), (2, 8.0)], &[], facts);
         assert_eq!(got, vec![(1, 10.0), (6, 9.5), (2, 8.0)]);
         // A bare section after a shown descendant is left out.
-        let got = group_chains(vec![(4, 10.0), (3, 9.0), (0, 8.0), (5, 7.0)], facts);
+        let got = group_chains(vec![(4, 10.0), (3, 9.0), (0, 8.0), (5, 7.0)], &[], facts);
         assert_eq!(got, vec![(4, 10.0), (5, 7.0)]);
         // Under a shown bare ancestor too; under a shown ancestor with text it is a result
         // (its heading is its own) until its first descendant with text comes.
-        let got = group_chains(vec![(0, 10.0), (3, 9.0)], facts);
+        let got = group_chains(vec![(0, 10.0), (3, 9.0)], &[], facts);
         assert_eq!(got, vec![(0, 10.0)]);
-        let got = group_chains(vec![(1, 10.0), (3, 9.0), (6, 8.0), (4, 7.0)], facts);
+        let got = group_chains(vec![(1, 10.0), (3, 9.0), (6, 8.0), (4, 7.0)], &[], facts);
         assert_eq!(got, vec![(1, 10.0), (4, 9.0), (6, 8.0)]);
     }
 
     #[test]
     fn a_section_with_text_replaces_bare_descendants_on_several_branches() {
         // 3 and 5 are not relatives; 0 is bare and an ancestor of 3 only.
-        let got = group_chains(vec![(3, 10.0), (5, 9.0), (1, 8.0), (4, 7.0)], facts);
+        let got = group_chains(vec![(3, 10.0), (5, 9.0), (1, 8.0), (4, 7.0)], &[], facts);
         // 1 takes 3's place (3 is its descendant); 4 is a child of bare 3, now gone, and
         // shown on its own as a passage inside 1.
         assert_eq!(got, vec![(1, 10.0), (5, 9.0), (4, 7.0)]);
@@ -352,7 +383,7 @@ mod tests {
 
     #[test]
     fn a_bare_page_alone_stands_for_itself() {
-        assert_eq!(group_chains(vec![(5, 3.0)], facts), vec![(5, 3.0)]);
+        assert_eq!(group_chains(vec![(5, 3.0)], &[], facts), vec![(5, 3.0)]);
     }
 
     proptest::proptest! {
@@ -394,7 +425,7 @@ mod tests {
                 }
             }
             ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            let out = group_chains(ranked.clone(), facts);
+            let out = group_chains(ranked.clone(), &[], facts);
             let related = |a: u32, b: u32| {
                 let within = |x: u32, y: u32| y > x && y <= x + subtree[x as usize];
                 within(a, b) || within(b, a)

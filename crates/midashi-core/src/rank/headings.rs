@@ -114,14 +114,13 @@ impl HeadingMatch {
 /// above the best non-exact score (keeping order among exact matches). Headings that merely
 /// contain every query word get a smaller lift, larger for page-level headings (a page about
 /// X beats a subsection mentioning X). `matching(i, s)` describes the heading of the `i`th
-/// ranked section `s` (`None`: no match worth checking). Returns the sections lifted:
-/// hybrid fusion keeps their keyword places ([`crate::rank::fusion::keep_places`]).
+/// ranked section `s` (`None`: no match worth checking).
 pub(crate) fn lift_exact_headings(
     ranked: &mut [(u32, f32)],
     mut matching: impl FnMut(usize, u32) -> Option<HeadingMatch>,
-) -> Vec<u32> {
+) -> Lifted {
     let top = ranked.first().map_or(0.0, |r| r.1);
-    let mut lifted = Vec::new();
+    let mut lifted = Lifted::default();
     // Exact matches are near the top anyway; looking further only costs time.
     let head = ranked.len().min(LIFT_HEAD);
     for (i, r) in ranked[..head].iter_mut().enumerate() {
@@ -133,17 +132,18 @@ pub(crate) fn lift_exact_headings(
             // that happens to carry the same heading ("Suspense" the guide's page, not the
             // API reference's entry).
             r.1 += if m.depth <= 1 { 2.0 * top } else { top };
-            lifted.push(r.0);
+            lifted.all.push(r.0);
+            lifted.named.push(r.0);
         } else if m.contains_all {
             r.1 *= match m.depth {
                 0 | 1 => 1.25,
                 2 => 1.15,
                 _ => 1.1,
             };
-            lifted.push(r.0);
+            lifted.all.push(r.0);
         }
     }
-    if !lifted.is_empty() {
+    if !lifted.all.is_empty() {
         // Only the head needs sorting again: a lift only raises scores, and every section
         // after the head was ranked below every section in it (by score, then ordinal), so
         // it still is. Re-sorting a common prefix's tens of thousands of candidates was a
@@ -151,6 +151,18 @@ pub(crate) fn lift_exact_headings(
         crate::rank::bm25::sort_ranked(&mut ranked[..head]);
     }
     lifted
+}
+
+/// The sections [`lift_exact_headings`] lifted.
+#[derive(Debug, Default)]
+pub(crate) struct Lifted {
+    /// Every section lifted: hybrid fusion keeps their keyword places
+    /// ([`crate::rank::fusion::keep_places`]).
+    pub all: Vec<u32>,
+    /// Those whose heading names the query exactly: grouping shows them as themselves even
+    /// when they have no text of their own ([`crate::rank::grouping::group_chains`]), since
+    /// a visitor who types a page's title wants the page's top, not its first subsection.
+    pub named: Vec<u32>,
 }
 
 /// How many of a ranked list's first sections the exact-heading lift looks at.

@@ -355,6 +355,7 @@ impl SearchIndex {
         // Keyword results whose heading has every query word, and where they stand: the
         // fused list keeps them there.
         let mut places: Vec<(u32, usize)> = Vec::new();
+        let mut named: Vec<u32> = Vec::new();
         // What the postings left out hold, and the results certain to be there.
         let mut below = Below::with_subtrees(
             store.section_count(),
@@ -436,7 +437,8 @@ impl SearchIndex {
             if !wanted.is_empty() {
                 let asked = Asked::new(analyzer, query, &wanted, |t| store.site_word(t));
                 let lifted = store.lift(analyzer, &mut ranked, &asked, facts)?;
-                places = anchored(&ranked, &lifted);
+                places = anchored(&ranked, &lifted.all);
+                named = lifted.named;
             }
             ranked
         };
@@ -465,7 +467,7 @@ impl SearchIndex {
             None => ranked,
         };
         let grouped = if opts.group {
-            store.group(ranked, facts)
+            store.group(ranked, facts, &named)
         } else {
             ranked
         };

@@ -13,7 +13,7 @@ use crate::query::lexicon::Lexicon;
 use crate::query::{plan, PlanOptions, QueryPlan, WeightedTerm};
 use crate::rank::grouping::group_chains;
 use crate::rank::headings::{
-    is_site_word, lift_exact_headings, Asked, HeadingMatch, Shape, LIFT_ANY_LEN,
+    is_site_word, lift_exact_headings, Asked, HeadingMatch, Lifted, Shape, LIFT_ANY_LEN,
 };
 use crate::rank::pipeline::{filters_pass, SectionFacts, Seen};
 use crate::rank::topk::{Below, Split};
@@ -140,7 +140,7 @@ impl Ranking for Sharded {
         ranked: &mut [(u32, f32)],
         asked: &Asked<'_>,
         facts: &Seen,
-    ) -> Result<Vec<u32>> {
+    ) -> Result<Lifted> {
         // Per section: how many of the query's words its heading has, and its heading's
         // shape (the postings of heading terms say: the writer's `Shape::of`).
         let mut flags: HashMap<u32, (usize, Shape)> = HashMap::default();
@@ -183,8 +183,8 @@ impl Ranking for Sharded {
         self.need()
     }
 
-    fn group(&self, ranked: Vec<(u32, f32)>, facts: &Seen) -> Vec<(u32, f32)> {
-        group_chains(ranked, |s| self.facts_of(s, facts))
+    fn group(&self, ranked: Vec<(u32, f32)>, facts: &Seen, named: &[u32]) -> Vec<(u32, f32)> {
+        group_chains(ranked, named, |s| self.facts_of(s, facts))
     }
 
     fn versioned(&self) -> bool {

@@ -18,7 +18,8 @@ use crate::rank::bm25::Bm25f;
 use crate::rank::fields::{field_len, Field, NUM_FIELDS};
 use crate::rank::grouping::{group_chains, section_facts};
 use crate::rank::headings::{
-    heading_terms, is_site_word, lift_exact_headings, Asked, HeadingMatch, Shape, LIFT_ANY_LEN,
+    heading_terms, is_site_word, lift_exact_headings, Asked, HeadingMatch, Lifted, Shape,
+    LIFT_ANY_LEN,
 };
 use crate::rank::pipeline::{filters_pass, SectionFacts, Seen};
 use crate::rank::versions::{Collapsed, Families};
@@ -189,7 +190,7 @@ impl Ranking for Whole {
         ranked: &mut [(u32, f32)],
         asked: &Asked<'_>,
         _: &Seen,
-    ) -> Result<Vec<u32>> {
+    ) -> Result<Lifted> {
         // Which heading terms are the site's words, each looked up once.
         let mut site: HashMap<String, bool> = HashMap::default();
         let lifted = lift_exact_headings(ranked, |i, s| {
@@ -237,8 +238,8 @@ impl Ranking for Whole {
         Ok(())
     }
 
-    fn group(&self, ranked: Vec<(u32, f32)>, _: &Seen) -> Vec<(u32, f32)> {
-        group_chains(ranked, |s| {
+    fn group(&self, ranked: Vec<(u32, f32)>, _: &Seen, named: &[u32]) -> Vec<(u32, f32)> {
+        group_chains(ranked, named, |s| {
             self.facts.get(s as usize).copied().unwrap_or_default()
         })
     }
