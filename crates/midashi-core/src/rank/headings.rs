@@ -94,6 +94,8 @@ pub(crate) struct HeadingMatch {
     pub exact: bool,
     /// The heading contains every query word.
     pub contains_all: bool,
+    /// The share of the heading's terms (the site's words aside) that the query holds.
+    pub coverage: f32,
     /// The section's depth.
     pub depth: u8,
 }
@@ -105,6 +107,11 @@ impl HeadingMatch {
         HeadingMatch {
             exact: contains_all && shape == asked.shape,
             contains_all,
+            coverage: if shape.count == 0 {
+                1.0
+            } else {
+                (asked.shape.count as f32 / shape.count as f32).min(1.0)
+            },
             depth,
         }
     }
@@ -135,11 +142,14 @@ pub(crate) fn lift_exact_headings(
             lifted.all.push(r.0);
             lifted.named.push(r.0);
         } else if m.contains_all {
-            r.1 *= match m.depth {
-                0 | 1 => 1.25,
-                2 => 1.15,
-                _ => 1.1,
+            let lift: f32 = match m.depth {
+                0 | 1 => 0.25,
+                2 => 0.15,
+                _ => 0.1,
             };
+            // A heading that is mostly other words ("… Kinesis Data Firehose" for
+            // "kinesis") names the query less than one that is half of it.
+            r.1 *= 1.0 + lift * (2.0 * m.coverage).min(1.0);
             lifted.all.push(r.0);
         }
     }
