@@ -36,7 +36,7 @@ venv=.cache/venv
 dl=.cache/model-download
 src=.cache/model-src
 stamp="$out/.fetch-stamp"
-reference="${MIDASHI_MINILM_REFERENCE:-/work/shared/eval/minilm-reference.json}"
+reference="${MIDASHI_MINILM_REFERENCE:-../shared/eval/minilm-reference.json}"
 
 sha256_of() { sha256sum "$1" | awk '{print $1}'; }
 
