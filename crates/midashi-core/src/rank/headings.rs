@@ -64,6 +64,20 @@ impl Shape {
     }
 }
 
+/// A section's heading as the lift compares it, one definition for the sharded writer and
+/// the single-file reader: its distinct meaningful terms, sorted ([`heading_terms`]), and its
+/// shape ([`Shape::of`]).
+pub fn heading_shape(
+    analyzer: &Analyzer,
+    heading: &str,
+    site_word: impl FnMut(&str) -> bool,
+) -> (Vec<String>, Shape) {
+    let have = heading_terms(analyzer, heading);
+    let terms: Vec<&str> = have.iter().map(String::as_str).collect();
+    let shape = Shape::of(analyzer, heading, &terms, site_word);
+    (have, shape)
+}
+
 /// The query as the lift reads it: its distinct meaningful terms, sorted, and its shape.
 pub(crate) struct Asked<'a> {
     /// Distinct meaningful query terms, sorted.

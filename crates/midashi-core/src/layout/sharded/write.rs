@@ -17,7 +17,7 @@ use crate::layout::single::postings::ListReader;
 use crate::layout::single::TermsData;
 use crate::rank::bm25::Bm25f;
 use crate::rank::grouping::section_facts;
-use crate::rank::headings::{heading_terms, is_site_word, Shape};
+use crate::rank::headings::{heading_shape, is_site_word, Shape};
 use crate::rank::pipeline::SectionFacts;
 use crate::rank::versions::Families;
 use crate::section::records::{line_starts, lines_of, SectionsData};
@@ -229,9 +229,8 @@ pub fn write(terms: &TermsData, sections: &SectionsData) -> Result<ShardedFiles>
             .get(sec.doc as usize)
             .and_then(|d| d.hints.lang.as_deref());
         let analyzer = Analyzer::for_tag(lang);
-        let have = heading_terms(&analyzer, &sec.heading);
-        let names: Vec<&str> = have.iter().map(String::as_str).collect();
-        shapes.push(Shape::of(&analyzer, &sec.heading, &names, site_word));
+        let (have, shape) = heading_shape(&analyzer, &sec.heading, site_word);
+        shapes.push(shape);
         for t in have {
             heading_of.entry(t).or_default().push(s as u32);
         }

@@ -18,8 +18,7 @@ use crate::rank::bm25::Bm25f;
 use crate::rank::fields::{field_len, Field, NUM_FIELDS};
 use crate::rank::grouping::{group_chains, section_facts};
 use crate::rank::headings::{
-    heading_terms, is_site_word, lift_exact_headings, Asked, HeadingMatch, Lifted, Shape,
-    LIFT_ANY_LEN,
+    heading_shape, is_site_word, lift_exact_headings, Asked, HeadingMatch, Lifted, LIFT_ANY_LEN,
 };
 use crate::rank::pipeline::{filters_pass, SectionFacts, Seen};
 use crate::rank::versions::{Collapsed, Families};
@@ -203,9 +202,7 @@ impl Ranking for Whole {
                 return None;
             }
             let sec = &self.sections.sections[s as usize];
-            let have = heading_terms(analyzer, &sec.heading);
-            let terms: Vec<&str> = have.iter().map(String::as_str).collect();
-            let shape = Shape::of(analyzer, &sec.heading, &terms, |t| {
+            let (have, shape) = heading_shape(analyzer, &sec.heading, |t| {
                 if let Some(&known) = site.get(t) {
                     return known;
                 }
