@@ -68,6 +68,29 @@ pub fn model_build(docs: &Path, out: &Path, model: &Path, cache: &Path) -> Comma
     cmd
 }
 
+/// The embedding cache of this repository's docs/ (kept with the target dir), filled once:
+/// the tests that build docs/ with the model read its vectors and its prepared model instead
+/// of each encoding and preparing them afresh (25 s a cold build). Builds after the first only
+/// read it (a cache is written only when something was encoded), so they may run at once.
+pub fn docs_cache(model: &Path) -> PathBuf {
+    static WARM: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    WARM.get_or_init(|| {
+        let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("embed-cache");
+        let tmp = tempfile::tempdir().unwrap();
+        run_ok(
+            model_build(
+                &root().join("docs"),
+                &tmp.path().join("docs"),
+                model,
+                &cache,
+            )
+            .arg("--quiet"),
+        );
+        cache
+    })
+    .clone()
+}
+
 /// The ids of a `search --json` answer's results, in order.
 pub fn result_ids(v: &serde_json::Value) -> Vec<String> {
     v["results"]

@@ -162,13 +162,9 @@ fn a_server_of_the_same_model_encodes_the_sections_within_bounds() {
     });
     let url = serve(&model, stats.clone());
     let tmp = tempfile::tempdir().unwrap();
+    // Encoded here by the model itself (the docs' vectors other tests share).
     let local = tmp.path().join("local");
-    let o = build(
-        &local,
-        &model,
-        &tmp.path().join("cache-local"),
-        &["--quiet"],
-    );
+    let o = build(&local, &model, &common::docs_cache(&model), &["--quiet"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let remote = tmp.path().join("remote");
     let cache: PathBuf = tmp.path().join("cache-remote");
