@@ -2,7 +2,7 @@
 
 #![allow(dead_code)] // each test file uses a part
 
-use midashi_embed::Embedder;
+use midashi_embed::{Embedder, ModelDir};
 use std::path::PathBuf;
 
 /// `$<env>`, else `models/<name>` in the checkout.
@@ -14,19 +14,25 @@ pub fn model_dir(env: &str, name: &str) -> PathBuf {
     })
 }
 
-/// The model of `dir` (loading optimises the graph: about a second), or `None` with a notice
-/// when it is absent — a failure instead when `required` and MIDASHI_REQUIRE_SEMANTIC=1.
-pub fn load(dir: &std::path::Path, fetch: &str, required: bool) -> Option<Embedder> {
-    if !dir.join("model.onnx").is_file() {
-        assert!(
-            !required || std::env::var("MIDASHI_REQUIRE_SEMANTIC").as_deref() != Ok("1"),
-            "{} has no model.onnx: run {fetch}",
-            dir.display()
-        );
-        eprintln!("SKIPPED: no model at {} (run {fetch})", dir.display());
-        return None;
+/// Whether `dir` holds a model, or `false` with a notice when it is absent — a failure
+/// instead when `required` and MIDASHI_REQUIRE_SEMANTIC=1.
+pub fn available(dir: &std::path::Path, fetch: &str, required: bool) -> bool {
+    if dir.join("model.onnx").is_file() {
+        return true;
     }
-    Some(Embedder::load_dir(dir).expect("the model loads"))
+    assert!(
+        !required || std::env::var("MIDASHI_REQUIRE_SEMANTIC").as_deref() != Ok("1"),
+        "{} has no model.onnx: run {fetch}",
+        dir.display()
+    );
+    eprintln!("SKIPPED: no model at {} (run {fetch})", dir.display());
+    false
+}
+
+/// The model of `dir` (loading optimises the graph: about a second), or `None` as
+/// [`available`] says.
+pub fn load(dir: &std::path::Path, fetch: &str, required: bool) -> Option<Embedder> {
+    available(dir, fetch, required).then(|| Embedder::load_dir(dir).expect("the model loads"))
 }
 
 /// Cosine similarity in f64.
@@ -60,3 +66,28 @@ pub const TEXTS: [&str; 5] = [
     "算出プロパティに値を代入して更新したい",
     "",
 ];
+
+/// `files` with its vocabulary trimmed to the pieces of `texts` with either prefix (single
+/// characters, specials and the most frequent pieces stay), as an index ships a model. For
+/// e5, whose 250k-piece word table is most of its weights: each preparation of the whole
+/// table took the e5 tests tens of seconds of CI, and the layers they compare are the same.
+pub fn site_sized(files: ModelDir, texts: &[&str]) -> ModelDir {
+    let tokenizer = tokenizers::Tokenizer::from_bytes(&files.tokenizer).expect("tokenizer.json");
+    let mut used = std::collections::BTreeSet::new();
+    for text in texts {
+        for prefix in [&files.config.query_prefix, &files.config.document_prefix] {
+            let encoding = tokenizer
+                .encode(format!("{prefix}{text}"), true)
+                .expect("the text tokenizes");
+            used.extend(encoding.get_ids().iter().copied());
+        }
+    }
+    let trimmed = midashi_embed::trim::trim_vocabulary(&files.onnx, &files.tokenizer, &used)
+        .expect("the vocabulary trims")
+        .expect("a large vocabulary is trimmed");
+    ModelDir {
+        onnx: trimmed.onnx,
+        tokenizer: trimmed.tokenizer,
+        ..files
+    }
+}
