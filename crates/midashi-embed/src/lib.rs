@@ -22,6 +22,8 @@
 
 pub mod bert;
 mod config;
+#[cfg(feature = "onnx")]
+pub mod distill;
 mod encoder;
 mod error;
 #[cfg(feature = "tract")]
@@ -150,6 +152,60 @@ impl Embedder {
         Ok(self.encode(&self.tokenizer, text)?.get_ids().to_vec())
     }
 
+    /// Token ids of `text` without special tokens, prefixes or truncation: the pieces a
+    /// static table (`distill`) looks up.
+    pub fn piece_ids(&self, text: &str) -> Result<Vec<u32>, EmbedError> {
+        Ok(self
+            .encode_with(self.counter(), text, false)?
+            .get_ids()
+            .to_vec())
+    }
+
+    /// How many pieces the tokenizer's vocabulary holds (added tokens included).
+    pub fn vocab_size(&self) -> usize {
+        self.tokenizer.get_vocab_size(true)
+    }
+
+    /// The encoder's output for one vocabulary piece alone between the special tokens that
+    /// open and close a text, averaged over the three positions and not normalised: the row
+    /// a static table starts from (`distill`).
+    pub fn embed_piece(&self, piece: u32) -> Result<Vec<f32>, EmbedError> {
+        let t = &self.template;
+        let ids: Vec<u32> = t
+            .prefix
+            .first()
+            .map(|&(id, _)| id)
+            .into_iter()
+            .chain([piece])
+            .chain(t.suffix.iter().map(|&(id, _)| id))
+            .collect();
+        let zeros = vec![0u32; ids.len()];
+        let ones = vec![1u32; ids.len()];
+        Ok(match self.encoder.encode(&ids, &zeros, &ones)? {
+            encoder::Output::Tokens(states) => {
+                pool(Pooling::Mean, &states, self.config.dims, &ones)
+            }
+            encoder::Output::Sentence(vector) => vector,
+        })
+    }
+
+    /// The encoder's output for every token of each window [`Embedder::embed_windows`]
+    /// encodes: `(ids, states)` with `states` holding `ids.len() × dims` values (empty for a
+    /// model whose graph pools inside). What a static table learns a site's contexts from
+    /// (`distill::ContextMeans`).
+    pub fn window_states(&self, text: &str) -> Result<Vec<WindowStates>, EmbedError> {
+        self.windows(text)?
+            .into_iter()
+            .map(|w| {
+                let states = match self.encoder.encode(&w.ids, &w.type_ids, &w.mask)? {
+                    encoder::Output::Tokens(states) => states,
+                    encoder::Output::Sentence(_) => Vec::new(),
+                };
+                Ok((w.ids, states))
+            })
+            .collect()
+    }
+
     /// Number of tokens in `text` with special tokens, without truncation: more than
     /// `max_tokens` means [`Embedder::embed_windows`] will split it. 0 if the tokenizer
     /// rejects the text (it never does for valid UTF-8 with the BERT tokenizer).
@@ -264,6 +320,9 @@ impl Embedder {
         Ok(vector)
     }
 }
+
+/// One window's token ids and the encoder's output for each (`ids.len() × dims` values).
+pub type WindowStates = (Vec<u32>, Vec<f32>);
 
 /// One encoder input: token ids, their type ids and the attention mask, equally long.
 struct Tokens {

@@ -1,0 +1,416 @@
+//! Static tables distilled from a model (`midashi_embed::distill`), measured on a BEIR folder:
+//! nDCG@10 of the static leg alone and fused with a keyword run, for each kind of row (the
+//! pieces' output embeddings, their mean in the corpus's contexts, those means fitted to the
+//! documents' vectors), weighting, and whether documents are static too or the encoder's.
+//!
+//!   cargo run -p midashi-embed --example static_run -- <model dir> <BEIR dir> <keyword run> \
+//!       [--dims 256,128] [--pca 384,128,64] [--epochs 60] [--rate 1.0] \
+//!       [--cache <file>] [--context-cache <file>]
+//!
+//! <keyword run>: `build-index eval <BEIR dir> --mode keyword --run <file>` (TREC, 100 deep).
+//! The fusion is the product's linear blend (each leg's scores min-max normalised over its
+//! first 100, the semantic leg at weight 0.25, 0.5 or 1). The pieces' output embeddings take
+//! a minute on two cores and the pass over SciFact's documents six; `--cache` and
+//! `--context-cache` keep them between runs. Results: bench/results/2026-12-07-static-embeddings.md.
+
+use midashi_embed::distill::{count_weights, fit, output_embeddings, ContextMeans, StaticModel};
+use midashi_embed::{Embedder, WindowStates};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+type Run = HashMap<String, Vec<(String, f32)>>;
+type Error = Box<dyn std::error::Error>;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: static_run <model dir> <BEIR dir> <keyword run> [--dims 384,256,128] [--cache <file>] [--context-cache <file>]";
+    let [model, beir, keyword_run] = [0, 1, 2].map(|i| args.get(i).cloned());
+    let (Some(model), Some(beir), Some(keyword_run)) = (model, beir, keyword_run) else {
+        return Err(usage.into());
+    };
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1).cloned())
+    };
+    let dims: Vec<usize> = flag("--dims")
+        .unwrap_or_else(|| "384,256,128".into())
+        .split(',')
+        .map(|d| d.parse())
+        .collect::<Result<_, _>>()?;
+    let beir = PathBuf::from(beir);
+    let embedder = Embedder::load_dir(std::path::Path::new(&model))?;
+
+    let t = std::time::Instant::now();
+    let raw = match flag("--cache").map(PathBuf::from) {
+        Some(cache) if cache.is_file() => std::fs::read(&cache)?
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+        cache => {
+            let raw = output_embeddings(&embedder)?;
+            if let Some(cache) = cache {
+                let bytes: Vec<u8> = raw.iter().flat_map(|v| v.to_le_bytes()).collect();
+                std::fs::write(cache, bytes)?;
+            }
+            raw
+        }
+    };
+    eprintln!(
+        "{} pieces' output embeddings in {:.1} s",
+        embedder.vocab_size(),
+        t.elapsed().as_secs_f64()
+    );
+
+    let docs = read_jsonl(&beir.join("corpus.jsonl"), &["title", "text"])?;
+    let queries = read_jsonl(&beir.join("queries.jsonl"), &["text"])?;
+    let qrels = read_qrels(&beir.join("qrels/test.tsv"))?;
+    let queries: Vec<(String, String)> = queries
+        .into_iter()
+        .filter(|(id, _)| qrels.contains_key(id))
+        .collect();
+    let doc_ids: Vec<Vec<u32>> = docs
+        .iter()
+        .map(|(_, text)| embedder.piece_ids(text))
+        .collect::<Result<_, _>>()?;
+    let query_ids: Vec<Vec<u32>> = queries
+        .iter()
+        .map(|(_, text)| embedder.piece_ids(text))
+        .collect::<Result<_, _>>()?;
+    let keyword = read_run(std::path::Path::new(&keyword_run))?;
+    let ndcg_of = |run: &Run| mean_ndcg(run, &queries, &qrels);
+    println!(
+        "{} documents, {} judged queries; keyword nDCG@10 {:.4}",
+        docs.len(),
+        queries.len(),
+        ndcg_of(&keyword)
+    );
+
+    let t = std::time::Instant::now();
+    let context_cache = flag("--context-cache").map(PathBuf::from);
+    let (means, encoded_docs) = context_pass(&embedder, &docs, context_cache.as_deref())?;
+    eprintln!(
+        "the corpus's contexts in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    let encoded_queries: Vec<Vec<f32>> = queries
+        .iter()
+        .map(|(_, text)| embedder.embed(text))
+        .collect::<Result<_, _>>()?;
+
+    println!("| rows | dims | weighting | documents | alone | hybrid (0.25) | hybrid (0.5) | hybrid (1.0) |");
+    println!("|---|---:|---|---|---:|---:|---:|---:|");
+    let evaluate = |name: &str, q: &[Vec<f32>], d: &[Vec<f32>]| {
+        let mut run = Run::new();
+        for ((qid, _), q) in queries.iter().zip(q) {
+            let mut scored: Vec<(String, f32)> = docs
+                .iter()
+                .zip(d)
+                .map(|((id, _), v)| (id.clone(), dot(q, v)))
+                .collect();
+            scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+            scored.truncate(100);
+            run.insert(qid.clone(), scored);
+        }
+        let fused = |w: f32| fuse(&keyword, &run, w);
+        println!(
+            "| {name} | {:.4} | {:.4} | {:.4} | {:.4} |",
+            ndcg_of(&run),
+            ndcg_of(&fused(0.25)),
+            ndcg_of(&fused(0.5)),
+            ndcg_of(&fused(1.0))
+        );
+    };
+    evaluate(
+        "transformer | 384 | - | transformer",
+        &encoded_queries,
+        &encoded_docs,
+    );
+
+    let counts = means.counts().to_vec();
+    let context_rows = means.rows(&raw, 1);
+    let none: Vec<f32> = Vec::new();
+    let sif = count_weights(&counts, 1e-3);
+    // Targets at the scale of the rows' means (the doc vectors are normalised).
+    let scale = {
+        let m = StaticModel::from_rows(&context_rows, embedder.dims(), &none);
+        let norms: Vec<f32> = doc_ids
+            .iter()
+            .take(500)
+            .map(|ids| {
+                let mut sum = vec![0f32; m.dims()];
+                for &i in ids {
+                    let r = &context_rows[i as usize * m.dims()..(i as usize + 1) * m.dims()];
+                    sum.iter_mut()
+                        .zip(r)
+                        .for_each(|(s, &x)| *s += x / ids.len() as f32);
+                }
+                sum.iter().map(|v| v * v).sum::<f32>().sqrt()
+            })
+            .collect();
+        norms.iter().sum::<f32>() / norms.len().max(1) as f32
+    };
+    let texts: Vec<(Vec<u32>, Vec<f32>)> = doc_ids
+        .iter()
+        .zip(&encoded_docs)
+        .map(|(ids, v)| (ids.clone(), v.iter().map(|x| x * scale).collect()))
+        .collect();
+    let pca_dims: Vec<usize> = flag("--pca")
+        .unwrap_or_else(|| "384,128,64".into())
+        .split(',')
+        .map(|d| d.parse())
+        .collect::<Result<_, _>>()?;
+    let epochs: usize = flag("--epochs").map_or(Ok(20), |e| e.parse())?;
+    let rate: f32 = flag("--rate").map_or(Ok(1.0), |e| e.parse())?;
+    let t = std::time::Instant::now();
+    let fitted = fit(&context_rows, embedder.dims(), &texts, epochs, rate, 0.01);
+    eprintln!(
+        "fitted in {:.1} s (scale {scale:.3})",
+        t.elapsed().as_secs_f64()
+    );
+    let variants: [(&str, &Vec<f32>, &Vec<f32>); 5] = [
+        ("output", &raw, &sif),
+        ("context", &context_rows, &none),
+        ("context", &context_rows, &sif),
+        ("fitted", &fitted, &none),
+        ("fitted", &fitted, &sif),
+    ];
+    // What a site would ship: the fitted rows and the sections' vectors both projected on
+    // the sections' principal components (a query's vector is a linear mix of rows, so the
+    // projection commutes with it), the sections' rows normalised again.
+    let docs_flat: Vec<f32> = encoded_docs.iter().flatten().copied().collect();
+    for &k in &pca_dims {
+        let basis = StaticModel::distil(&docs_flat, embedder.dims(), k, &[]);
+        let as_rows: Vec<Vec<f32>> = fitted
+            .chunks_exact(embedder.dims())
+            .map(<[f32]>::to_vec)
+            .collect();
+        let projected: Vec<f32> = basis.project(&as_rows).concat();
+        let model = StaticModel::from_rows(&projected, basis.dims(), &none);
+        let q: Vec<Vec<f32>> = query_ids.iter().map(|ids| model.embed(ids)).collect();
+        let d: Vec<Vec<f32>> = basis
+            .project(&encoded_docs)
+            .into_iter()
+            .map(|mut v| {
+                let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
+                v.iter_mut().for_each(|x| *x /= norm);
+                v
+            })
+            .collect();
+        evaluate(
+            &format!(
+                "fitted, sections' PCA | {} | none | transformer, projected",
+                basis.dims()
+            ),
+            &q,
+            &d,
+        );
+    }
+    for (rows_name, rows, weights) in variants {
+        let w_name = if weights.is_empty() {
+            "none"
+        } else {
+            "corpus counts, a=1e-3"
+        };
+        let model = StaticModel::from_rows(rows, embedder.dims(), weights);
+        let q: Vec<Vec<f32>> = query_ids.iter().map(|ids| model.embed(ids)).collect();
+        evaluate(
+            &format!("{rows_name} | {} | {w_name} | transformer", model.dims()),
+            &q,
+            &encoded_docs,
+        );
+        for &d in &dims {
+            let model = StaticModel::distil(rows, embedder.dims(), d, weights);
+            let q: Vec<Vec<f32>> = query_ids.iter().map(|ids| model.embed(ids)).collect();
+            let dv: Vec<Vec<f32>> = doc_ids.iter().map(|ids| model.embed(ids)).collect();
+            evaluate(
+                &format!("{rows_name} | {} | {w_name} | static", model.dims()),
+                &q,
+                &dv,
+            );
+        }
+    }
+    Ok(())
+}
+
+/// One pass of the encoder over the corpus: each piece's contexts and each document's vector
+/// (the mean of its windows' vectors), kept in `cache` between runs.
+fn context_pass(
+    embedder: &Embedder,
+    docs: &[(String, String)],
+    cache: Option<&std::path::Path>,
+) -> Result<(ContextMeans, Vec<Vec<f32>>), Error> {
+    use rayon::prelude::*;
+    let (pieces, dims) = (embedder.vocab_size(), embedder.dims());
+    if let Some(bytes) = cache
+        .filter(|c| c.is_file())
+        .map(std::fs::read)
+        .transpose()?
+    {
+        let cut = pieces * 8 + pieces * dims * 8;
+        let counts: Vec<u64> = bytes[..pieces * 8]
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        let sums: Vec<f64> = bytes[pieces * 8..cut]
+            .chunks_exact(8)
+            .map(|b| f64::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        let vectors: Vec<f32> = bytes[cut..]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        let docs = vectors.chunks_exact(dims).map(<[f32]>::to_vec).collect();
+        return Ok((ContextMeans::from_parts(dims, sums, counts), docs));
+    }
+    type Encoded = (Vec<WindowStates>, Vec<f32>);
+    let per_doc: Vec<Result<Encoded, String>> = docs
+        .par_iter()
+        .map(|(_, text)| {
+            let windows = embedder.window_states(text).map_err(|e| e.to_string())?;
+            let mut vector = vec![0f32; dims];
+            for (ids, states) in &windows {
+                for state in states.chunks_exact(dims) {
+                    vector
+                        .iter_mut()
+                        .zip(state)
+                        .for_each(|(v, &x)| *v += x / ids.len() as f32);
+                }
+            }
+            let norm = vector.iter().map(|v| v * v).sum::<f32>().sqrt().max(1e-12);
+            vector.iter_mut().for_each(|v| *v /= norm);
+            Ok((windows, vector))
+        })
+        .collect();
+    let mut means = ContextMeans::new(pieces, dims);
+    let mut vectors = Vec::with_capacity(docs.len());
+    for result in per_doc {
+        let (windows, vector) = result?;
+        for (ids, states) in &windows {
+            means.add(ids, states);
+        }
+        vectors.push(vector);
+    }
+    if let Some(cache) = cache {
+        let (sums, counts) = means.parts();
+        let mut bytes: Vec<u8> = counts.iter().flat_map(|c| c.to_le_bytes()).collect();
+        bytes.extend(sums.iter().flat_map(|s| s.to_le_bytes()));
+        bytes.extend(vectors.iter().flatten().flat_map(|v| v.to_le_bytes()));
+        std::fs::write(cache, bytes)?;
+    }
+    Ok((means, vectors))
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Each leg's scores min-max normalised over its list, the semantic leg weighed `w`.
+fn fuse(keyword: &Run, semantic: &Run, w: f32) -> Run {
+    let normalised = |list: &[(String, f32)]| -> HashMap<String, f32> {
+        let (lo, hi) = list.iter().fold((f32::MAX, f32::MIN), |(lo, hi), (_, s)| {
+            (lo.min(*s), hi.max(*s))
+        });
+        let span = (hi - lo).max(1e-9);
+        list.iter()
+            .map(|(id, s)| (id.clone(), (s - lo) / span))
+            .collect()
+    };
+    let mut out = Run::new();
+    for (qid, list) in semantic {
+        let mut total: HashMap<String, f32> = HashMap::new();
+        if let Some(k) = keyword.get(qid) {
+            for (id, s) in normalised(k) {
+                *total.entry(id).or_default() += s;
+            }
+        }
+        for (id, s) in normalised(list) {
+            *total.entry(id).or_default() += w * s;
+        }
+        let mut ranked: Vec<(String, f32)> = total.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        out.insert(qid.clone(), ranked);
+    }
+    out
+}
+
+fn mean_ndcg(
+    run: &Run,
+    queries: &[(String, String)],
+    qrels: &HashMap<String, HashMap<String, f64>>,
+) -> f64 {
+    let mut sum = 0.0;
+    for (qid, _) in queries {
+        let judged = &qrels[qid];
+        let ranked = run.get(qid).map(Vec::as_slice).unwrap_or_default();
+        let dcg: f64 = ranked
+            .iter()
+            .take(10)
+            .enumerate()
+            .map(|(i, (id, _))| judged.get(id).copied().unwrap_or(0.0) / (i as f64 + 2.0).log2())
+            .sum();
+        let mut ideal: Vec<f64> = judged.values().copied().collect();
+        ideal.sort_by(|a, b| b.total_cmp(a));
+        let idcg: f64 = ideal
+            .iter()
+            .take(10)
+            .enumerate()
+            .map(|(i, g)| g / (i as f64 + 2.0).log2())
+            .sum();
+        if idcg > 0.0 {
+            sum += dcg / idcg;
+        }
+    }
+    sum / queries.len().max(1) as f64
+}
+
+/// `(_id, the named fields joined by a space)` of each line.
+fn read_jsonl(
+    path: &std::path::Path,
+    fields: &[&str],
+) -> Result<Vec<(String, String)>, Box<dyn std::error::Error>> {
+    let mut out = Vec::new();
+    for line in std::fs::read_to_string(path)?
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+    {
+        let v: serde_json::Value = serde_json::from_str(line)?;
+        let id = match &v["_id"] {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let text: Vec<&str> = fields.iter().filter_map(|f| v[*f].as_str()).collect();
+        out.push((id, text.join(" ")));
+    }
+    Ok(out)
+}
+
+fn read_qrels(
+    path: &std::path::Path,
+) -> Result<HashMap<String, HashMap<String, f64>>, Box<dyn std::error::Error>> {
+    let mut out: HashMap<String, HashMap<String, f64>> = HashMap::new();
+    for line in std::fs::read_to_string(path)?.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        if let [q, d, g] = cols[..] {
+            let g: f64 = g.trim().parse()?;
+            if g > 0.0 {
+                out.entry(q.into()).or_default().insert(d.into(), g);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A TREC run (`qid Q0 doc rank score …`), each query's list in rank order.
+fn read_run(path: &std::path::Path) -> Result<Run, Box<dyn std::error::Error>> {
+    let mut out = Run::new();
+    for line in std::fs::read_to_string(path)?.lines() {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        if cols.len() >= 5 {
+            out.entry(cols[0].into())
+                .or_default()
+                .push((cols[2].into(), cols[4].parse()?));
+        }
+    }
+    Ok(out)
+}
