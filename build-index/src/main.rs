@@ -158,6 +158,11 @@ enum Command {
         /// judgments, results counted per question.
         #[arg(long)]
         floor: bool,
+        /// Measure the semantic leg as a static table distilled from the site at this many
+        /// dimensions (queries by table look-up, no encoder; issue #69), instead of the
+        /// encoder: with --mode semantic or hybrid.
+        #[arg(long, value_name = "DIMS")]
+        static_leg: Option<usize>,
     },
 }
 
@@ -247,6 +252,7 @@ fn main() -> ExitCode {
                 json,
                 run,
                 floor,
+                static_leg,
             }),
             _,
             _,
@@ -268,7 +274,10 @@ fn main() -> ExitCode {
                 dir,
                 &corpus,
                 mode,
-                model.as_deref(),
+                commands::eval::Semantic {
+                    model: model.as_deref(),
+                    static_dims: *static_leg,
+                },
                 qrels.as_deref(),
                 f,
                 commands::eval::Report {

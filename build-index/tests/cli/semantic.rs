@@ -433,6 +433,60 @@ fn eval_auto_measures_what_users_get_and_takes_other_judgments() {
     assert_eq!(ja["ndcg@10"], kw["ndcg@10"]);
 }
 
+/// `eval --static-leg` (#69): the semantic leg distilled from the corpus answers by table
+/// look-up — a question worded unlike its record still finds it by meaning alone — and the
+/// flag refuses a mode with no semantic leg.
+#[test]
+fn eval_measures_a_static_leg_distilled_from_the_corpus() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let beir = tmp.path();
+    fs::write(
+        beir.join("corpus.jsonl"),
+        [
+            r#"{"_id":"retry","title":"Retry policy","text":"Failed jobs are retried with exponential backoff. A job that fails five times is dropped."}"#,
+            r#"{"_id":"host","title":"Static hosting","text":"Upload the built folder to any static host, such as a bucket or a CDN."}"#,
+            r#"{"_id":"theme","title":"Colours","text":"The theme sets the colours of links, buttons and the search box."}"#,
+            r#"{"_id":"install","title":"Installation","text":"Install the package with npm and add the script tag to your pages."}"#,
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    fs::write(
+        beir.join("queries.jsonl"),
+        "{\"_id\":\"q1\",\"text\":\"what happens when a job fails\"}\n{\"_id\":\"q2\",\"text\":\"upload to a bucket\"}\n",
+    )
+    .unwrap();
+    fs::create_dir_all(beir.join("qrels")).unwrap();
+    fs::write(
+        beir.join("qrels/test.tsv"),
+        "query-id\tcorpus-id\tscore\nq1\tretry\t1\nq2\thost\t1\n",
+    )
+    .unwrap();
+    let eval = |mode: &str| {
+        bin()
+            .arg("eval")
+            .arg(beir)
+            .args(["--json", "--model", model.to_str().unwrap()])
+            .args(["--mode", mode, "--static-leg", "16"])
+            .output()
+            .unwrap()
+    };
+    let out = eval("semantic");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["queries"], 2);
+    assert_eq!(v["top1"], 1.0, "{v}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("static leg: "));
+    let out = eval("keyword");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--mode semantic or hybrid"));
+}
+
 /// Honest empty results (#22 item 2): the build measures the model's noise floor and says
 /// so; nonsense then finds nothing in any mode, while a question by meaning and a
 /// misspelling still find their sections.

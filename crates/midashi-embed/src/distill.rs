@@ -109,6 +109,20 @@ impl StaticModel {
             .collect()
     }
 
+    /// The length of the plain (unweighted, unnormalised) mean of the rows of `ids`.
+    pub fn mean_norm(&self, ids: &[u32]) -> f32 {
+        let mut sum = vec![0f32; self.dims];
+        let mut n = 0usize;
+        for &id in ids {
+            let start = id as usize * self.dims;
+            if let Some(row) = self.rows.get(start..start + self.dims) {
+                sum.iter_mut().zip(row).for_each(|(s, &v)| *s += v);
+                n += 1;
+            }
+        }
+        sum.iter().map(|v| v * v).sum::<f32>().sqrt() / n.max(1) as f32
+    }
+
     /// Length of the vectors [`StaticModel::embed`] returns.
     pub fn dims(&self) -> usize {
         self.dims
@@ -279,6 +293,18 @@ pub fn fit(
         }
     }
     out
+}
+
+/// `row` rounded to 15 levels of its largest value: what 4 bits a value and a scale per row
+/// keep (the section vectors' rounding, `midashi_core::vectors`).
+pub fn four_bits(row: &[f32]) -> Vec<f32> {
+    let scale = row.iter().fold(0f32, |m, x| m.max(x.abs())) / 7.0;
+    if scale == 0.0 {
+        return row.to_vec();
+    }
+    row.iter()
+        .map(|x| (x / scale).round().clamp(-7.0, 7.0) * scale)
+        .collect()
 }
 
 /// SIF weights `a / (a + p)` with each piece's probability `p` from Zipf's law over the
@@ -468,6 +494,15 @@ mod tests {
         let fallback = [0.0, 0.0, 0.0, 0.0, 7.0, 7.0];
         assert_eq!(means.rows(&fallback, 1), vec![1.0, 1.0, 3.0, 1.0, 7.0, 7.0]);
         assert_eq!(means.rows(&fallback, 2)[..2], [0.0, 0.0]);
+    }
+
+    #[test]
+    fn four_bits_keep_fifteen_levels_of_the_largest_value() {
+        let r = four_bits(&[0.7, -0.3, 0.04, 0.0]);
+        assert_eq!(r.len(), 4);
+        assert!((r[0] - 0.7).abs() < 1e-6 && (r[1] + 0.3).abs() < 1e-6);
+        assert_eq!(r[2], 0.0);
+        assert_eq!(four_bits(&[0.0, 0.0]), vec![0.0, 0.0]);
     }
 
     #[test]

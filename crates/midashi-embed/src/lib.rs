@@ -161,6 +161,11 @@ impl Embedder {
             .to_vec())
     }
 
+    /// The text of vocabulary piece `id` (`##ing`, `▁東京`), if there is one.
+    pub fn piece(&self, id: u32) -> Option<String> {
+        self.tokenizer.id_to_token(id)
+    }
+
     /// How many pieces the tokenizer's vocabulary holds (added tokens included).
     pub fn vocab_size(&self) -> usize {
         self.tokenizer.get_vocab_size(true)

@@ -18,6 +18,7 @@ use std::path::Path;
 use std::time::Instant;
 
 pub mod floor;
+pub mod static_leg;
 
 /// Relevance judgments: query id → (doc id → grade).
 pub type Qrels = HashMap<String, HashMap<String, f64>>;
@@ -157,7 +158,12 @@ fn index_corpus(
     semantic: bool,
     explicit_semantic: bool,
     model: Option<&Path>,
-) -> Result<(SearchIndex, Option<Embedder>)> {
+    keep_docs: bool,
+) -> Result<(
+    SearchIndex,
+    Option<Embedder>,
+    Option<Vec<midashi_core::section::Document>>,
+)> {
     let (loaded, input, records) = match corpus {
         Corpus::Records => (load_records(&dir.join("corpus.jsonl"))?, dir, true),
         Corpus::Docs(docs, ..) => {
@@ -218,6 +224,7 @@ fn index_corpus(
             default_model_places()
         )));
     }
+    let docs = keep_docs.then(|| loaded.docs.clone());
     let (output, report) = build(loaded, input, records, &args)?;
     // Queries are embedded with the model the build chose (the multilingual one for docs the
     // default does not cover), as the CLI and the browser embed them with the shipped model.
@@ -247,7 +254,7 @@ fn index_corpus(
             index.attach_ann(file(FileKind::Ann))?;
         }
     }
-    Ok((index, embedder))
+    Ok((index, embedder, docs))
 }
 
 /// How `eval` reports.
@@ -259,6 +266,15 @@ pub struct Report<'a> {
     /// Also print how candidate relevance floors count the semantic leg's sections
     /// ([`floor`]).
     pub floor: bool,
+}
+
+/// The semantic leg measured.
+pub struct Semantic<'a> {
+    /// The model folder (default: the build's choice).
+    pub model: Option<&'a Path>,
+    /// Distil a static table at this many dimensions and measure it instead of the encoder
+    /// ([`static_leg`]).
+    pub static_dims: Option<usize>,
 }
 
 /// How many results per query a run file holds: deep enough to fuse two runs offline as
@@ -274,11 +290,12 @@ pub fn run(
     dir: &Path,
     corpus: &Corpus,
     mode: &str,
-    model: Option<&Path>,
+    semantic_leg: Semantic,
     qrels: Option<&Path>,
     fusion: Fusion,
     report: Report,
 ) -> Result<()> {
+    let Semantic { model, static_dims } = semantic_leg;
     let json = report.json;
     let mut run_file = String::new();
     let mode = crate::folder::parse_mode(mode)?;
@@ -288,7 +305,34 @@ pub fn run(
         Mode::Keyword => false,
     };
     let explicit_semantic = matches!(mode, Mode::Semantic | Mode::Hybrid);
-    let (index, embedder) = index_corpus(dir, corpus, semantic, explicit_semantic, model)?;
+    let (mut index, embedder, docs) = index_corpus(
+        dir,
+        corpus,
+        semantic,
+        explicit_semantic,
+        model,
+        static_dims.is_some(),
+    )?;
+    // The static leg replaces the encoder's: its vectors, and its look-up for queries.
+    let static_leg = match (static_dims, &embedder, &docs) {
+        (Some(dims), Some(embedder), Some(docs)) if explicit_semantic => {
+            let t = Instant::now();
+            let (leg, vectors) = static_leg::distil(embedder, docs, dims)?;
+            let (dims, rows) = (vectors.dims, vectors.count());
+            index.attach_vectors_data(vectors, "the static leg's vectors".into())?;
+            eprintln!(
+                "static leg: {dims} dims, {rows} rows, distilled in {:.1} s",
+                t.elapsed().as_secs_f64()
+            );
+            Some(leg)
+        }
+        (Some(_), ..) => {
+            return Err(CliError::Usage(
+                "--static-leg measures the semantic leg: give --mode semantic or hybrid".into(),
+            ))
+        }
+        _ => None,
+    };
     let queries = read_queries(&dir.join("queries.jsonl"))?;
     let qrels = match qrels {
         Some(path) => read_qrels(path)?,
@@ -321,7 +365,10 @@ pub fn run(
             continue;
         };
         let t = Instant::now();
-        let vector = crate::folder::query_vector(&index, mode, text, embedder.as_ref())?;
+        let vector = match &static_leg {
+            Some(leg) => Some(leg.embed(text)?),
+            None => crate::folder::query_vector(&index, mode, text, embedder.as_ref())?,
+        };
         if vector.is_some() {
             encode_ms.push(t.elapsed().as_secs_f64() * 1000.0);
         }
@@ -409,7 +456,12 @@ pub fn run(
             );
         }
         if let Some(e) = encode_p50 {
-            println!("query encoding p50={e:.2} ms (native, the shipped encoder file, 1 thread per query)");
+            let how = if static_leg.is_some() {
+                "the static table's look-up"
+            } else {
+                "the shipped encoder file, 1 thread per query"
+            };
+            println!("query encoding p50={e:.2} ms (native, {how})");
         }
     }
     if report.floor {

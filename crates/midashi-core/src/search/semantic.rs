@@ -45,6 +45,13 @@ impl SearchIndex {
             .file(FileKind::Vectors)
             .map_or_else(|| "vectors".to_string(), |f| f.name.clone());
         let v: VectorsData = decode(FileKind::Vectors, &name, bytes)?;
+        self.attach_vectors_data(v, name)
+    }
+
+    /// Adds vectors made in memory rather than read from the index's file (`eval
+    /// --static-leg` measures a leg that is not yet written to one); `name` names them in
+    /// errors.
+    pub fn attach_vectors_data(&mut self, v: VectorsData, name: String) -> Result<()> {
         let n = self.section_count() as u32;
         if !v.is_consistent() || v.row_section.iter().any(|&s| s >= n) {
             return Err(Error::Malformed {
