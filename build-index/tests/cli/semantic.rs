@@ -370,33 +370,44 @@ fn paraphrased_questions_find_their_sections_in_hybrid_mode() {
     );
 }
 
+/// A BEIR folder in `dir`: the corpus's JSON lines, and queries `(id, text, judged record)`.
+fn write_beir(dir: &Path, corpus: &[&str], queries: &[(&str, &str, &str)]) {
+    fs::write(dir.join("corpus.jsonl"), corpus.join("\n")).unwrap();
+    let lines: Vec<String> = queries
+        .iter()
+        .map(|(id, text, _)| serde_json::json!({ "_id": id, "text": text }).to_string())
+        .collect();
+    fs::write(dir.join("queries.jsonl"), lines.join("\n") + "\n").unwrap();
+    fs::create_dir_all(dir.join("qrels")).unwrap();
+    let judged: String = queries
+        .iter()
+        .map(|(id, _, doc)| format!("{id}\t{doc}\t1\n"))
+        .collect();
+    fs::write(
+        dir.join("qrels/test.tsv"),
+        format!("query-id\tcorpus-id\tscore\n{judged}"),
+    )
+    .unwrap();
+}
+
 #[test]
 fn eval_auto_measures_what_users_get_and_takes_other_judgments() {
     let Some(model) = model() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let beir = tmp.path();
-    fs::write(
-        beir.join("corpus.jsonl"),
-        [
+    write_beir(
+        beir,
+        &[
             r#"{"_id":"en1","title":"Retry policy","text":"Failed jobs are retried with exponential backoff."}"#,
             r#"{"_id":"en2","title":"Static hosting","text":"Upload the folder to any static host."}"#,
             r#"{"_id":"ja1","title":"設定ファイル","text":"プロジェクト直下の設定を読み込みます。"}"#,
             r#"{"_id":"ja2","title":"インストール","text":"パッケージマネージャで入れます。"}"#,
-        ]
-        .join("\n"),
-    )
-    .unwrap();
-    fs::write(
-        beir.join("queries.jsonl"),
-        "{\"_id\":\"q1\",\"text\":\"how are failed jobs retried\"}\n{\"_id\":\"q2\",\"text\":\"設定ファイル\"}\n",
-    )
-    .unwrap();
-    fs::create_dir_all(beir.join("qrels")).unwrap();
-    fs::write(
-        beir.join("qrels/test.tsv"),
-        "query-id\tcorpus-id\tscore\nq1\ten1\t1\nq2\tja1\t1\n",
-    )
-    .unwrap();
+        ],
+        &[
+            ("q1", "how are failed jobs retried", "en1"),
+            ("q2", "設定ファイル", "ja1"),
+        ],
+    );
     fs::write(
         beir.join("ja-only.tsv"),
         "query-id\tcorpus-id\tscore\nq2\tja1\t1\n",
@@ -441,28 +452,19 @@ fn eval_measures_a_static_leg_distilled_from_the_corpus() {
     let Some(model) = model() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let beir = tmp.path();
-    fs::write(
-        beir.join("corpus.jsonl"),
-        [
+    write_beir(
+        beir,
+        &[
             r#"{"_id":"retry","title":"Retry policy","text":"Failed jobs are retried with exponential backoff. A job that fails five times is dropped."}"#,
             r#"{"_id":"host","title":"Static hosting","text":"Upload the built folder to any static host, such as a bucket or a CDN."}"#,
             r#"{"_id":"theme","title":"Colours","text":"The theme sets the colours of links, buttons and the search box."}"#,
             r#"{"_id":"install","title":"Installation","text":"Install the package with npm and add the script tag to your pages."}"#,
-        ]
-        .join("\n"),
-    )
-    .unwrap();
-    fs::write(
-        beir.join("queries.jsonl"),
-        "{\"_id\":\"q1\",\"text\":\"what happens when a job fails\"}\n{\"_id\":\"q2\",\"text\":\"upload to a bucket\"}\n",
-    )
-    .unwrap();
-    fs::create_dir_all(beir.join("qrels")).unwrap();
-    fs::write(
-        beir.join("qrels/test.tsv"),
-        "query-id\tcorpus-id\tscore\nq1\tretry\t1\nq2\thost\t1\n",
-    )
-    .unwrap();
+        ],
+        &[
+            ("q1", "what happens when a job fails", "retry"),
+            ("q2", "upload to a bucket", "host"),
+        ],
+    );
     let eval = |mode: &str| {
         bin()
             .arg("eval")
