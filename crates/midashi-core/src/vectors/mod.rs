@@ -17,6 +17,7 @@
 
 pub mod ann;
 pub mod noise;
+pub mod pieces;
 
 use crate::format::reader::{Decode, ReadResult, Reader};
 use serde::{Deserialize, Serialize};

@@ -6,6 +6,7 @@ mod bert;
 mod common;
 mod multilingual;
 mod passages;
+mod pieces;
 mod prepared;
 mod reference;
 mod trim;

@@ -1,0 +1,72 @@
+//! The core's hand-written WordPiece (`midashi_core::vectors::pieces`, what a browser cuts a
+//! query into for the static leg) against the `tokenizers` crate with the default model's
+//! tokenizer.json, line by line over the Rust book.
+
+use crate::common::{available, model_dir};
+use midashi_core::vectors::pieces::WordPieces;
+use std::path::Path;
+
+fn markdown_lines(dir: &Path, out: &mut Vec<String>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            markdown_lines(&path, out);
+        } else if path.extension().is_some_and(|x| x == "md") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            out.extend(
+                text.lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(str::to_string),
+            );
+        }
+    }
+}
+
+#[test]
+fn pieces_match_the_tokenizer_on_the_rust_book() {
+    let dir = model_dir("MIDASHI_MODEL_DIR", "all-MiniLM-L6-v2");
+    if !available(&dir, "scripts/fetch-model.sh", true) {
+        return;
+    }
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/rust-book");
+    assert!(
+        book.is_dir(),
+        "{} is missing: the tests need ../shared beside the clone",
+        book.display()
+    );
+    let tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
+    let unk = tokenizer.token_to_id("[UNK]");
+    let pieces = WordPieces::new(tokenizer.get_vocab(true));
+    let mut lines = Vec::new();
+    markdown_lines(&book, &mut lines);
+    assert!(lines.len() > 10_000, "{} lines", lines.len());
+    let mut differ = Vec::new();
+    for line in &lines {
+        let expected: Vec<u32> = tokenizer
+            .encode_fast(line.as_str(), false)
+            .unwrap()
+            .get_ids()
+            .iter()
+            .copied()
+            // An unknown word has no row in a table: the core leaves it out.
+            .filter(|&id| Some(id) != unk)
+            .collect();
+        if pieces.split(line) != expected {
+            differ.push(line);
+        }
+    }
+    // Nonspacing marks without a combining class (Devanagari vowel signs) are kept by the
+    // core and dropped by BERT: 3 of 20,061 lines (see the module docs).
+    let share = differ.len() as f64 / lines.len() as f64;
+    assert!(
+        share < 0.0005,
+        "{} of {} lines differ, e.g. {:?}",
+        differ.len(),
+        lines.len(),
+        differ.iter().take(5).collect::<Vec<_>>()
+    );
+}
