@@ -61,32 +61,34 @@ pub fn distil<'a>(
         .enumerate()
         .flat_map(|(ord, ps)| ps.iter().map(move |p| (ord as u32, p)))
         .collect();
-    // Each passage: its pieces, its windows' states, and its vector (the mean of the states:
-    // both default models pool by the mean).
-    type Encoded = (Vec<u32>, Vec<midashi_embed::WindowStates>, Vec<f32>);
-    let encoded: Vec<Encoded> = flat
-        .par_iter()
-        .map(|(_, text)| {
-            let windows = embedder.window_states(text).map_err(model_err)?;
-            let mut vector = vec![0f32; raw_dims];
-            for (ids, states) in &windows {
-                for state in states.chunks_exact(raw_dims) {
-                    let n = (ids.len() * windows.len()) as f32;
-                    vector.iter_mut().zip(state).for_each(|(v, &x)| *v += x / n);
-                }
-            }
-            normalise(&mut vector);
-            Ok((
-                embedder.piece_ids(text).map_err(model_err)?,
-                windows,
-                vector,
-            ))
-        })
-        .collect::<Result<_>>()?;
+    // Each passage: its pieces and its vector (the mean of the encoder's states: both default
+    // models pool by the mean); the states go into the pieces' sums a batch at a time, so
+    // memory holds one batch's states, not the site's (SciFact's: ~3.4 GB).
     let mut means = ContextMeans::new(embedder.vocab_size(), raw_dims);
-    for (_, windows, _) in &encoded {
-        for (ids, states) in windows {
-            means.add(ids, states);
+    let mut encoded: Vec<(Vec<u32>, Vec<f32>)> = Vec::with_capacity(flat.len());
+    for batch in flat.chunks(256) {
+        type Encoded = (Vec<u32>, Vec<midashi_embed::WindowStates>, Vec<f32>);
+        let done: Vec<Encoded> = batch
+            .par_iter()
+            .map(|(_, text)| {
+                let windows = embedder.window_states(text).map_err(model_err)?;
+                let mut vector = vec![0f32; raw_dims];
+                for (ids, states) in &windows {
+                    for state in states.chunks_exact(raw_dims) {
+                        let n = (ids.len() * windows.len()) as f32;
+                        vector.iter_mut().zip(state).for_each(|(v, &x)| *v += x / n);
+                    }
+                }
+                normalise(&mut vector);
+                let ids = embedder.piece_ids(text).map_err(model_err)?;
+                Ok((ids, windows, vector))
+            })
+            .collect::<Result<_>>()?;
+        for (ids, windows, vector) in done {
+            for (window_ids, states) in &windows {
+                means.add(window_ids, states);
+            }
+            encoded.push((ids, vector));
         }
     }
     let rows = means.rows(&vec![0.0; embedder.vocab_size() * raw_dims], 1);
@@ -95,13 +97,13 @@ pub fn distil<'a>(
     let scale = {
         let norms: Vec<f32> = encoded
             .iter()
-            .map(|(ids, _, _)| plain.mean_norm(ids))
+            .map(|(ids, _)| plain.mean_norm(ids))
             .collect();
         norms.iter().sum::<f32>() / norms.len().max(1) as f32
     };
     let mut texts: Vec<(Vec<u32>, Vec<f32>)> = encoded
         .iter()
-        .map(|(ids, _, v)| (ids.clone(), v.iter().map(|x| x * scale).collect()))
+        .map(|(ids, v)| (ids.clone(), v.iter().map(|x| x * scale).collect()))
         .collect();
     // Headings as the encoder embeds a query that names them: short texts like a visitor's,
     // so that the table learns what a few words alone mean, not only a passage's mean.
@@ -122,7 +124,7 @@ pub fn distil<'a>(
     texts.extend(heading_texts);
     let fitted = fit(&rows, raw_dims, &texts, EPOCHS, 1.0, 0.01);
 
-    let flat_vectors: Vec<f32> = encoded.iter().flat_map(|(_, _, v)| v.clone()).collect();
+    let flat_vectors: Vec<f32> = encoded.iter().flat_map(|(_, v)| v.clone()).collect();
     let basis = StaticModel::distil(&flat_vectors, raw_dims, dims, &[]);
     let k = basis.dims();
     let as_rows: Vec<Vec<f32>> = fitted.chunks_exact(raw_dims).map(<[f32]>::to_vec).collect();
@@ -138,7 +140,7 @@ pub fn distil<'a>(
             }
         })
         .collect();
-    let vectors: Vec<Vec<f32>> = encoded.iter().map(|(_, _, v)| v.clone()).collect();
+    let vectors: Vec<Vec<f32>> = encoded.iter().map(|(_, v)| v.clone()).collect();
     let mut data = VectorsData::with_bits(k as u32, 4);
     for ((ord, _), mut v) in flat.iter().zip(basis.project(&vectors)) {
         normalise(&mut v);
