@@ -13,10 +13,11 @@
 //! a minute on two cores and the pass over SciFact's documents six; `--cache` and
 //! `--context-cache` keep them between runs. Results: bench/results/2026-12-07-static-embeddings.md.
 
+use midashi_core::vectors::rounded;
 use midashi_embed::distill::{
-    count_weights, fit, four_bits, output_embeddings, ContextMeans, StaticModel,
+    count_weights, fit, output_embeddings, ContextMeans, Projection, StaticModel,
 };
-use midashi_embed::{Embedder, WindowStates};
+use midashi_embed::{normalize, Embedder, Window};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -143,16 +144,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let norms: Vec<f32> = doc_ids
             .iter()
             .take(500)
-            .map(|ids| {
-                let mut sum = vec![0f32; m.dims()];
-                for &i in ids {
-                    let r = &context_rows[i as usize * m.dims()..(i as usize + 1) * m.dims()];
-                    sum.iter_mut()
-                        .zip(r)
-                        .for_each(|(s, &x)| *s += x / ids.len() as f32);
-                }
-                sum.iter().map(|v| v * v).sum::<f32>().sqrt()
-            })
+            .map(|ids| m.mean_norm(ids))
             .collect();
         norms.iter().sum::<f32>() / norms.len().max(1) as f32
     };
@@ -186,20 +178,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // projection commutes with it), the sections' rows normalised again.
     let docs_flat: Vec<f32> = encoded_docs.iter().flatten().copied().collect();
     for &k in &pca_dims {
-        let basis = StaticModel::distil(&docs_flat, embedder.dims(), k, &[]);
-        let as_rows: Vec<Vec<f32>> = fitted
-            .chunks_exact(embedder.dims())
-            .map(<[f32]>::to_vec)
-            .collect();
-        let projected: Vec<f32> = basis.project(&as_rows).concat();
+        let basis = Projection::fit(&docs_flat, embedder.dims(), k);
+        let projected = basis.project_rows(&fitted);
         let model = StaticModel::from_rows(&projected, basis.dims(), &none);
         let q: Vec<Vec<f32>> = query_ids.iter().map(|ids| model.embed(ids)).collect();
-        let d: Vec<Vec<f32>> = basis
-            .project(&encoded_docs)
-            .into_iter()
-            .map(|mut v| {
-                let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12);
-                v.iter_mut().for_each(|x| *x /= norm);
+        let d: Vec<Vec<f32>> = encoded_docs
+            .iter()
+            .map(|v| {
+                let mut v = basis.project(v);
+                normalize(&mut v);
                 v
             })
             .collect();
@@ -218,11 +205,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let trimmed: Vec<f32> = projected
             .chunks_exact(k)
             .zip(&kept)
-            .flat_map(|(row, &keep)| if keep { four_bits(row) } else { vec![0.0; k] })
+            .flat_map(|(row, &keep)| if keep { rounded(row, 4) } else { vec![0.0; k] })
             .collect();
         let model = StaticModel::from_rows(&trimmed, k, &none);
         let q: Vec<Vec<f32>> = query_ids.iter().map(|ids| model.embed(ids)).collect();
-        let d4: Vec<Vec<f32>> = d.iter().map(|v| four_bits(v)).collect();
+        let d4: Vec<Vec<f32>> = d.iter().map(|v| rounded(v, 4)).collect();
         let pieces_kept = kept.iter().filter(|&&k| k).count();
         let piece_text: usize = (0..kept.len() as u32)
             .filter(|&i| kept[i as usize])
@@ -301,32 +288,20 @@ fn context_pass(
         let docs = vectors.chunks_exact(dims).map(<[f32]>::to_vec).collect();
         return Ok((ContextMeans::from_parts(dims, sums, counts), docs));
     }
-    type Encoded = (Vec<WindowStates>, Vec<f32>);
-    let per_doc: Vec<Result<Encoded, String>> = docs
+    let per_doc: Vec<Result<Vec<Window>, String>> = docs
         .par_iter()
-        .map(|(_, text)| {
-            let windows = embedder.window_states(text).map_err(|e| e.to_string())?;
-            let mut vector = vec![0f32; dims];
-            for (ids, states) in &windows {
-                for state in states.chunks_exact(dims) {
-                    vector
-                        .iter_mut()
-                        .zip(state)
-                        .for_each(|(v, &x)| *v += x / ids.len() as f32);
-                }
-            }
-            let norm = vector.iter().map(|v| v * v).sum::<f32>().sqrt().max(1e-12);
-            vector.iter_mut().for_each(|v| *v /= norm);
-            Ok((windows, vector))
-        })
+        .map(|(_, text)| embedder.window_states(text).map_err(|e| e.to_string()))
         .collect();
     let mut means = ContextMeans::new(pieces, dims);
     let mut vectors = Vec::with_capacity(docs.len());
-    for result in per_doc {
-        let (windows, vector) = result?;
-        for (ids, states) in &windows {
-            means.add(ids, states);
+    for windows in per_doc {
+        // A document's vector: its windows' mean.
+        let mut vector = vec![0f32; dims];
+        for w in &windows? {
+            means.add(&w.ids, &w.states);
+            vector.iter_mut().zip(&w.vector).for_each(|(v, &x)| *v += x);
         }
+        normalize(&mut vector);
         vectors.push(vector);
     }
     if let Some(cache) = cache {

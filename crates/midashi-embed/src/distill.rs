@@ -7,7 +7,7 @@
 //! Measured against the encoder it comes from by `examples/static_run.rs`
 //! (bench/results/2026-12-07-static-embeddings.md).
 
-use crate::{EmbedError, Embedder};
+use crate::{normalize, EmbedError, Embedder};
 use rayon::prelude::*;
 
 /// Every piece's output embedding, `vocab × dims` row-major (rows of pieces the encoder
@@ -25,15 +25,66 @@ pub fn output_embeddings(embedder: &Embedder) -> Result<Vec<f32>, EmbedError> {
     Ok(rows.concat())
 }
 
+/// Principal components of a set of vectors: their mean and the directions of most
+/// variance, onto which a vector of the same space is centred and projected.
+#[derive(Debug, Clone)]
+pub struct Projection {
+    raw_dims: usize,
+    mean: Vec<f64>,
+    /// `dims × raw_dims`, by decreasing variance.
+    components: Vec<f64>,
+}
+
+impl Projection {
+    /// The first `dims` principal components of `rows` (`n × raw_dims`); all of them (a
+    /// rotation) when `dims` is 0 or not below `raw_dims`.
+    pub fn fit(rows: &[f32], raw_dims: usize, dims: usize) -> Projection {
+        let keep = if dims == 0 || dims >= raw_dims {
+            raw_dims
+        } else {
+            dims
+        };
+        let (mean, components) = principal_components(rows, raw_dims, keep);
+        Projection {
+            raw_dims,
+            mean,
+            components,
+        }
+    }
+
+    /// Length of the projected vectors.
+    pub fn dims(&self) -> usize {
+        self.components.len() / self.raw_dims.max(1)
+    }
+
+    /// `vector` centred on the mean and projected on the components (not normalised).
+    pub fn project(&self, vector: &[f32]) -> Vec<f32> {
+        self.components
+            .chunks_exact(self.raw_dims)
+            .map(|c| {
+                vector
+                    .iter()
+                    .zip(&self.mean)
+                    .zip(c)
+                    .map(|((&x, &m), &c)| (f64::from(x) - m) * c)
+                    .sum::<f64>() as f32
+            })
+            .collect()
+    }
+
+    /// Each `raw_dims` row of `rows` projected, concatenated.
+    pub fn project_rows(&self, rows: &[f32]) -> Vec<f32> {
+        rows.par_chunks(self.raw_dims)
+            .flat_map_iter(|row| self.project(row))
+            .collect()
+    }
+}
+
 /// A static table: one row per vocabulary piece.
 #[derive(Debug, Clone)]
 pub struct StaticModel {
     dims: usize,
     rows: Vec<f32>,
-    /// The raw rows' mean and the kept principal components (`dims × raw dims`): how a
-    /// vector of the encoder's space reaches the table's ([`StaticModel::project`]).
-    mean: Vec<f64>,
-    components: Vec<f64>,
 }
 
 impl StaticModel {
@@ -41,72 +92,19 @@ impl StaticModel {
     /// principal components (no reduction when `dims` is 0 or not below `raw_dims`), each
     /// row scaled by `weights[piece]` (1 past the slice's end).
     pub fn distil(raw: &[f32], raw_dims: usize, dims: usize, weights: &[f32]) -> StaticModel {
-        let pieces = raw.len() / raw_dims.max(1);
-        let keep = if dims == 0 || dims >= raw_dims {
-            raw_dims
-        } else {
-            dims
-        };
-        let (mean, components) = principal_components(raw, raw_dims, keep);
-        let mut rows = vec![0f32; pieces * keep];
-        rows.par_chunks_mut(keep)
-            .zip(raw.par_chunks(raw_dims))
-            .enumerate()
-            .for_each(|(i, (out, row))| {
-                let w = weights.get(i).copied().unwrap_or(1.0);
-                for (k, o) in out.iter_mut().enumerate() {
-                    let c = &components[k * raw_dims..(k + 1) * raw_dims];
-                    let dot: f64 = row
-                        .iter()
-                        .zip(&mean)
-                        .zip(c)
-                        .map(|((&x, &m), &c)| (f64::from(x) - m) * c)
-                        .sum();
-                    *o = (dot * f64::from(w)) as f32;
-                }
-            });
-        StaticModel {
-            dims: keep,
-            rows,
-            mean,
-            components,
-        }
+        let projection = Projection::fit(raw, raw_dims, dims);
+        StaticModel::from_rows(&projection.project_rows(raw), projection.dims(), weights)
     }
 
-    /// A table of `rows` as they are (no components), each scaled by `weights[piece]`.
+    /// A table of `rows` as they are, each scaled by `weights[piece]` (1 past the slice's
+    /// end).
     pub fn from_rows(rows: &[f32], dims: usize, weights: &[f32]) -> StaticModel {
         let mut rows = rows.to_vec();
         for (i, row) in rows.chunks_exact_mut(dims).enumerate() {
             let w = weights.get(i).copied().unwrap_or(1.0);
             row.iter_mut().for_each(|v| *v *= w);
         }
-        StaticModel {
-            dims,
-            rows,
-            mean: Vec::new(),
-            components: Vec::new(),
-        }
-    }
-
-    /// Vectors of the encoder's space (a section's sentence vector) in the table's: centred
-    /// on the pieces' mean and projected on the kept components, not normalised again.
-    pub fn project(&self, vectors: &[Vec<f32>]) -> Vec<Vec<f32>> {
-        let raw = self.mean.len();
-        vectors
-            .iter()
-            .map(|v| {
-                self.components
-                    .chunks_exact(raw)
-                    .map(|c| {
-                        v.iter()
-                            .zip(&self.mean)
-                            .zip(c)
-                            .map(|((&x, &m), &c)| (f64::from(x) - m) * c)
-                            .sum::<f64>() as f32
-                    })
-                    .collect()
-            })
-            .collect()
+        StaticModel { dims, rows }
     }
 
     /// The length of the plain (unweighted, unnormalised) mean of the rows of `ids`.
@@ -143,10 +141,7 @@ impl StaticModel {
                 sum.iter_mut().zip(row).for_each(|(s, &v)| *s += v);
             }
         }
-        let norm = sum.iter().map(|v| v * v).sum::<f32>().sqrt();
-        if norm > 0.0 {
-            sum.iter_mut().for_each(|v| *v /= norm);
-        }
+        normalize(&mut sum);
         sum
     }
 }
@@ -293,18 +288,6 @@ pub fn fit(
         }
     }
     out
-}
-
-/// `row` rounded to 15 levels of its largest value: what 4 bits a value and a scale per row
-/// keep (the section vectors' rounding, `midashi_core::vectors`).
-pub fn four_bits(row: &[f32]) -> Vec<f32> {
-    let scale = row.iter().fold(0f32, |m, x| m.max(x.abs())) / 7.0;
-    if scale == 0.0 {
-        return row.to_vec();
-    }
-    row.iter()
-        .map(|x| (x / scale).round().clamp(-7.0, 7.0) * scale)
-        .collect()
 }
 
 /// SIF weights `a / (a + p)` with each piece's probability `p` from Zipf's law over the
@@ -494,15 +477,6 @@ mod tests {
         let fallback = [0.0, 0.0, 0.0, 0.0, 7.0, 7.0];
         assert_eq!(means.rows(&fallback, 1), vec![1.0, 1.0, 3.0, 1.0, 7.0, 7.0]);
         assert_eq!(means.rows(&fallback, 2)[..2], [0.0, 0.0]);
-    }
-
-    #[test]
-    fn four_bits_keep_fifteen_levels_of_the_largest_value() {
-        let r = four_bits(&[0.7, -0.3, 0.04, 0.0]);
-        assert_eq!(r.len(), 4);
-        assert!((r[0] - 0.7).abs() < 1e-6 && (r[1] + 0.3).abs() < 1e-6);
-        assert_eq!(r[2], 0.0);
-        assert_eq!(four_bits(&[0.0, 0.0]), vec![0.0, 0.0]);
     }
 
     #[test]

@@ -194,19 +194,30 @@ impl Embedder {
         })
     }
 
-    /// The encoder's output for every token of each window [`Embedder::embed_windows`]
-    /// encodes: `(ids, states)` with `states` holding `ids.len() × dims` values (empty for a
-    /// model whose graph pools inside). What a static table learns a site's contexts from
-    /// (`distill::ContextMeans`).
-    pub fn window_states(&self, text: &str) -> Result<Vec<WindowStates>, EmbedError> {
+    /// Each window [`Embedder::embed_windows`] encodes, with the encoder's output for every
+    /// token beside the window's vector: what a static table learns a site's contexts from
+    /// (`distill::ContextMeans`), in the same pass that gives the vectors.
+    pub fn window_states(&self, text: &str) -> Result<Vec<Window>, EmbedError> {
         self.windows(text)?
             .into_iter()
             .map(|w| {
-                let states = match self.encoder.encode(&w.ids, &w.type_ids, &w.mask)? {
-                    encoder::Output::Tokens(states) => states,
-                    encoder::Output::Sentence(_) => Vec::new(),
+                let (states, vector) = match self.encoder.encode(&w.ids, &w.type_ids, &w.mask)? {
+                    encoder::Output::Tokens(states) => {
+                        let vector = self.finish(pool(
+                            self.config.pooling,
+                            &states,
+                            self.config.dims,
+                            &w.mask,
+                        ));
+                        (states, vector)
+                    }
+                    encoder::Output::Sentence(vector) => (Vec::new(), self.finish(vector)),
                 };
-                Ok((w.ids, states))
+                Ok(Window {
+                    ids: w.ids,
+                    states,
+                    vector,
+                })
             })
             .collect()
     }
@@ -310,24 +321,43 @@ impl Embedder {
     /// Runs the encoder on one token sequence and pools its output.
     fn run(&self, tokens: &Tokens) -> Result<Vec<f32>, EmbedError> {
         let mask = &tokens.mask[..];
-        let mut vector = match self.encoder.encode(&tokens.ids, &tokens.type_ids, mask)? {
+        let vector = match self.encoder.encode(&tokens.ids, &tokens.type_ids, mask)? {
             encoder::Output::Tokens(states) => {
                 pool(self.config.pooling, &states, self.config.dims, mask)
             }
             encoder::Output::Sentence(vector) => vector,
         };
+        Ok(self.finish(vector))
+    }
+
+    /// A pooled vector as the model's config finishes it (normalised or not).
+    fn finish(&self, mut vector: Vec<f32>) -> Vec<f32> {
         if self.config.normalize {
-            let norm = vector.iter().map(|v| v * v).sum::<f32>().sqrt();
-            if norm > 0.0 {
-                vector.iter_mut().for_each(|v| *v /= norm);
-            }
+            normalize(&mut vector);
         }
-        Ok(vector)
+        vector
     }
 }
 
-/// One window's token ids and the encoder's output for each (`ids.len() × dims` values).
-pub type WindowStates = (Vec<u32>, Vec<f32>);
+/// Scales `vector` to unit length (a zero vector stays zero).
+pub fn normalize(vector: &mut [f32]) {
+    let norm = vector.iter().map(|v| v * v).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        vector.iter_mut().for_each(|v| *v /= norm);
+    }
+}
+
+/// One window of a text as the encoder saw it ([`Embedder::window_states`]).
+#[derive(Debug, Clone)]
+pub struct Window {
+    /// Its token ids, special tokens and prefix included.
+    pub ids: Vec<u32>,
+    /// The encoder's output for each token, `ids.len() × dims` values (empty for a model
+    /// whose graph pools inside).
+    pub states: Vec<f32>,
+    /// The window's vector, as [`Embedder::embed_windows`] gives it.
+    pub vector: Vec<f32>,
+}
 
 /// One encoder input: token ids, their type ids and the attention mask, equally long.
 struct Tokens {

@@ -15,9 +15,10 @@
 use crate::embedding::site_passages;
 use crate::error::{CliError, Result};
 use midashi_core::section::Document;
+use midashi_core::vectors::rounded;
 use midashi_core::vectors::VectorsData;
-use midashi_embed::distill::{fit, four_bits, ContextMeans, StaticModel};
-use midashi_embed::Embedder;
+use midashi_embed::distill::{fit, ContextMeans, Projection, StaticModel};
+use midashi_embed::{normalize, Embedder, Window};
 use rayon::prelude::*;
 
 /// Passes of the fit: measured on SciFact, 20 → 60 moved hybrid 0.7202 → 0.7227; more gave
@@ -61,33 +62,26 @@ pub fn distil<'a>(
         .enumerate()
         .flat_map(|(ord, ps)| ps.iter().map(move |p| (ord as u32, p)))
         .collect();
-    // Each passage: its pieces and its vector (the mean of the encoder's states: both default
-    // models pool by the mean); the states go into the pieces' sums a batch at a time, so
-    // memory holds one batch's states, not the site's (SciFact's: ~3.4 GB).
+    // Each passage: its pieces and its vector (its windows' mean); the states go into the
+    // pieces' sums a batch at a time, so memory holds one batch's states, not the site's
+    // (SciFact's: ~3.4 GB).
     let mut means = ContextMeans::new(embedder.vocab_size(), raw_dims);
     let mut encoded: Vec<(Vec<u32>, Vec<f32>)> = Vec::with_capacity(flat.len());
     for batch in flat.chunks(256) {
-        type Encoded = (Vec<u32>, Vec<midashi_embed::WindowStates>, Vec<f32>);
-        let done: Vec<Encoded> = batch
+        let done: Vec<(Vec<u32>, Vec<Window>)> = batch
             .par_iter()
             .map(|(_, text)| {
                 let windows = embedder.window_states(text).map_err(model_err)?;
-                let mut vector = vec![0f32; raw_dims];
-                for (ids, states) in &windows {
-                    for state in states.chunks_exact(raw_dims) {
-                        let n = (ids.len() * windows.len()) as f32;
-                        vector.iter_mut().zip(state).for_each(|(v, &x)| *v += x / n);
-                    }
-                }
-                normalise(&mut vector);
-                let ids = embedder.piece_ids(text).map_err(model_err)?;
-                Ok((ids, windows, vector))
+                Ok((embedder.piece_ids(text).map_err(model_err)?, windows))
             })
             .collect::<Result<_>>()?;
-        for (ids, windows, vector) in done {
-            for (window_ids, states) in &windows {
-                means.add(window_ids, states);
+        for (ids, windows) in done {
+            let mut vector = vec![0f32; raw_dims];
+            for w in &windows {
+                means.add(&w.ids, &w.states);
+                vector.iter_mut().zip(&w.vector).for_each(|(v, &x)| *v += x);
             }
+            normalize(&mut vector);
             encoded.push((ids, vector));
         }
     }
@@ -125,25 +119,23 @@ pub fn distil<'a>(
     let fitted = fit(&rows, raw_dims, &texts, EPOCHS, 1.0, 0.01);
 
     let flat_vectors: Vec<f32> = encoded.iter().flat_map(|(_, v)| v.clone()).collect();
-    let basis = StaticModel::distil(&flat_vectors, raw_dims, dims, &[]);
-    let k = basis.dims();
-    let as_rows: Vec<Vec<f32>> = fitted.chunks_exact(raw_dims).map(<[f32]>::to_vec).collect();
-    let projected: Vec<f32> = basis
-        .project(&as_rows)
-        .into_iter()
+    let projection = Projection::fit(&flat_vectors, raw_dims, dims);
+    let k = projection.dims();
+    let projected: Vec<f32> = fitted
+        .chunks_exact(raw_dims)
         .zip(means.counts())
         .flat_map(|(row, &count)| {
             if count > 0 {
-                four_bits(&row)
+                rounded(&projection.project(row), 4)
             } else {
                 vec![0.0; k]
             }
         })
         .collect();
-    let vectors: Vec<Vec<f32>> = encoded.iter().map(|(_, v)| v.clone()).collect();
     let mut data = VectorsData::with_bits(k as u32, 4);
-    for ((ord, _), mut v) in flat.iter().zip(basis.project(&vectors)) {
-        normalise(&mut v);
+    for ((ord, _), (_, v)) in flat.iter().zip(&encoded) {
+        let mut v = projection.project(v);
+        normalize(&mut v);
         data.push(*ord, &v);
     }
     let leg = StaticLeg {
@@ -156,11 +148,4 @@ pub fn distil<'a>(
         .collect::<Result<_>>()?;
     data.noise_floor = midashi_core::vectors::noise::measure(&data, &nonsense);
     Ok((leg, data))
-}
-
-fn normalise(v: &mut [f32]) {
-    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-    if norm > 0.0 {
-        v.iter_mut().for_each(|x| *x /= norm);
-    }
 }

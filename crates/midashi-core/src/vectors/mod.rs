@@ -99,6 +99,15 @@ fn quantize_to(vector: &[f32], levels: f32) -> (Vec<i8>, f32) {
     (values, scale)
 }
 
+/// `vector` as a row of `bits` (4 or 8) a value gives it back, by the rule [`VectorsData::push`]
+/// stores rows with: what a static table's rows are rounded to (`build-index eval
+/// --static-leg`), so that the two never round differently.
+pub fn rounded(vector: &[f32], bits: u8) -> Vec<f32> {
+    let levels = if bits == 8 { 127.0 } else { LEVELS };
+    let (values, scale) = quantize_to(vector, levels);
+    values.iter().map(|&v| f32::from(v) * scale).collect()
+}
+
 /// The level a nibble stores.
 #[inline(always)]
 fn level(nibble: u8) -> i8 {
@@ -297,6 +306,19 @@ impl Decode for VectorsData {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn rounded_keeps_fifteen_levels_of_the_largest_value_in_four_bits() {
+        let r = rounded(&[0.7, -0.3, 0.04, 0.0], 4);
+        assert_eq!(r.len(), 4);
+        assert!((r[0] - 0.7).abs() < 1e-6 && (r[1] + 0.3).abs() < 1e-6);
+        assert_eq!(r[2], 0.0);
+        assert_eq!(rounded(&[0.0, 0.0], 4), vec![0.0, 0.0]);
+        let mut data = VectorsData::with_bits(4, 4);
+        data.push(0, &[0.7, -0.3, 0.04, 0.0]);
+        assert_eq!(data.dequantized(0), r);
+    }
+
     use super::*;
 
     #[test]
