@@ -62,6 +62,9 @@ pub struct EmbedReport {
     /// The shipped copy: the model's bytes, the shipped graph's, and whether its weights are
     /// 4-bit.
     pub shipped: Option<(usize, usize, bool)>,
+    /// The static table shipped instead of the model: its pieces and dimensions
+    /// (`--semantic static`).
+    pub table: Option<(usize, usize)>,
     /// Whether the shipped copy's encoder file came from the cache (prepared by an earlier
     /// build of the same folder from the same inputs).
     pub prepared_from_cache: bool,
@@ -88,6 +91,12 @@ impl EmbedReport {
             self.crowding,
             midashi_core::vectors::CROWDED
         );
+        if let Some((pieces, dims)) = self.table {
+            println!(
+                "  table      {pieces} pieces × {dims} dims in 4 bits: queries embedded by \
+                 look-up, no model shipped"
+            );
+        }
         if let Some((url, requests)) = &self.server {
             println!("             encoded by {url} in {requests} requests");
         }

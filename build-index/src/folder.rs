@@ -39,6 +39,10 @@ pub fn open_index(dir: &Path, with_vectors: bool) -> Result<SearchIndex> {
         Some(_) if with_vectors => Some(read(FileKind::Ann)?),
         _ => None,
     };
+    let table = match manifest.file(FileKind::Table) {
+        Some(_) if with_vectors => Some(read(FileKind::Table)?),
+        _ => None,
+    };
     let mut index = if manifest.file(FileKind::Directory).is_some() {
         // Sharded: the directory now, the rest read from the folder as queries need it.
         let directory = read(FileKind::Directory)?;
@@ -55,6 +59,9 @@ pub fn open_index(dir: &Path, with_vectors: bool) -> Result<SearchIndex> {
     }
     if let Some(a) = ann {
         index.attach_ann(&a)?;
+    }
+    if let Some(t) = table {
+        index.attach_table(&t)?;
     }
     Ok(index)
 }
@@ -114,6 +121,10 @@ pub fn query_vector(
             .into());
         }
         return Ok(None);
+    }
+    // An index with a static table embeds its queries itself: no model to load.
+    if index.has_table() {
+        return Ok(index.table_vector(query, mode)?);
     }
     let Some(embedder) = embedder else {
         if explicit {

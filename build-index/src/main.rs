@@ -18,6 +18,7 @@ mod ranking_tests;
 mod shipped_model;
 mod site;
 mod sources;
+mod static_table;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -158,11 +159,10 @@ enum Command {
         /// judgments, results counted per question.
         #[arg(long)]
         floor: bool,
-        /// Measure the semantic leg as a static table distilled from the site at this many
-        /// dimensions (queries by table look-up, no encoder; issue #69), instead of the
-        /// encoder: with --mode semantic or hybrid.
-        #[arg(long, value_name = "DIMS")]
-        static_leg: Option<usize>,
+        /// How queries get their vectors, as `build --semantic` says: `static` measures a
+        /// table distilled from the site (a look-up per query, no encoder).
+        #[arg(long, value_enum, default_value_t = commands::build::SemanticArg::Deep)]
+        semantic: commands::build::SemanticArg,
     },
 }
 
@@ -252,7 +252,7 @@ fn main() -> ExitCode {
                 json,
                 run,
                 floor,
-                static_leg,
+                semantic,
             }),
             _,
             _,
@@ -276,7 +276,7 @@ fn main() -> ExitCode {
                 mode,
                 commands::eval::Semantic {
                     model: model.as_deref(),
-                    static_dims: *static_leg,
+                    leg: *semantic,
                 },
                 qrels.as_deref(),
                 f,

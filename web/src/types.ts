@@ -317,7 +317,9 @@ export type FileKind =
   | "Lexicon"
   | "Tree"
   | "Paths"
-  | "Card";
+  | "Card"
+  // A static embedding table: a question's vector by look-up, with no encoder.
+  | "Table";
 
 /** One file of an index, as the entry file names it. */
 export interface FileRef {

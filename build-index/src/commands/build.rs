@@ -55,6 +55,11 @@ pub struct BuildArgs {
     /// Build a keyword-only index (no vectors, no model needed).
     #[arg(long)]
     pub keyword_only: bool,
+    /// How queries get their vectors: `deep` ships the model's encoder (megabytes, the
+    /// closest meaning); `static` ships a table distilled from this site's text (a few
+    /// hundred KB, a look-up per query; English sites with all-MiniLM-L6-v2).
+    #[arg(long, value_enum, default_value_t = SemanticArg::Deep)]
+    pub semantic: SemanticArg,
     /// Vector rows from which an HNSW graph is added for semantic search (below it, an exact
     /// scan answers: faster to build, fewer bytes, and fast enough up to this size).
     #[arg(long, default_value_t = midashi_core::vectors::ann::ANN_MIN_ROWS)]
@@ -128,6 +133,15 @@ impl BuildArgs {
             .map_err(|e| CliError::Usage(e.to_string()))?;
         BuildArgs::from_arg_matches(&matches).map_err(|e| CliError::Usage(e.to_string()))
     }
+}
+
+/// `--semantic`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SemanticArg {
+    /// The model's encoder, shipped for queries.
+    Deep,
+    /// A static table distilled from the site ([`crate::static_table`]).
+    Static,
 }
 
 /// `--layout`.
@@ -293,31 +307,42 @@ pub fn build(
                 concurrency: args.embed_concurrency.into(),
             });
             let passages = site_passages(&loaded.docs, &embedder)?;
-            let (mut vectors, mut r) = embed_documents(
-                &passages,
-                &embedder,
-                &cache_dir,
-                input,
-                !args.quiet,
-                endpoint.as_ref(),
-            )?;
-            let mut info = model_info(&embedder);
-            if !args.no_ship_model {
-                let (shipped, query_info) = ship_model(
+            if args.semantic == SemanticArg::Static {
+                let r = crate::static_table::ship(
+                    &mut builder,
+                    &loaded.docs,
+                    &passages,
+                    embedder,
+                    !args.quiet,
+                )?;
+                report = Some(r);
+            } else {
+                let (mut vectors, mut r) = embed_documents(
                     &passages,
                     &embedder,
-                    files,
-                    &mut vectors,
-                    &mut r,
                     &cache_dir,
                     input,
+                    !args.quiet,
+                    endpoint.as_ref(),
                 )?;
-                info = query_info;
-                builder.set_model_files(shipped);
+                let mut info = model_info(&embedder);
+                if !args.no_ship_model {
+                    let (shipped, query_info) = ship_model(
+                        &passages,
+                        &embedder,
+                        files,
+                        &mut vectors,
+                        &mut r,
+                        &cache_dir,
+                        input,
+                    )?;
+                    info = query_info;
+                    builder.set_model_files(shipped);
+                }
+                builder.set_vectors(info, vectors);
+                r.query_embedder.get_or_insert(embedder);
+                report = Some(r);
             }
-            builder.set_vectors(info, vectors);
-            r.query_embedder.get_or_insert(embedder);
-            report = Some(r);
         }
         None if !args.keyword_only && uncovered.is_none() => eprintln!(
             "note: no embedding model found: building a keyword-only index (pass --model <dir>, \

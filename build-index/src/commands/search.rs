@@ -128,7 +128,7 @@ pub fn run(args: &SearchArgs) -> Result<()> {
     let mode = parse_mode(&args.mode)?;
     let index = open_index(&args.dir, mode != Mode::Keyword)?;
     // The model is loaded only when this query can use it.
-    let embedder = if mode != Mode::Keyword && index.has_vectors() {
+    let embedder = if mode != Mode::Keyword && index.has_vectors() && !index.has_table() {
         resolve_embedder(&args.dir, &index, args.model.as_deref())?
     } else {
         None

@@ -444,9 +444,8 @@ fn eval_auto_measures_what_users_get_and_takes_other_judgments() {
     assert_eq!(ja["ndcg@10"], kw["ndcg@10"]);
 }
 
-/// `eval --static-leg` (#69): the semantic leg distilled from the corpus answers by table
-/// look-up — a question worded unlike its record still finds it by meaning alone — and the
-/// flag refuses a mode with no semantic leg.
+/// `eval --semantic static` (#69): the semantic leg distilled from the corpus answers by
+/// table look-up — a question worded unlike its record still finds it by meaning alone.
 #[test]
 fn eval_measures_a_static_leg_distilled_from_the_corpus() {
     let Some(model) = model() else { return };
@@ -465,28 +464,53 @@ fn eval_measures_a_static_leg_distilled_from_the_corpus() {
             ("q2", "upload to a bucket", "host"),
         ],
     );
-    let eval = |mode: &str| {
-        bin()
-            .arg("eval")
-            .arg(beir)
-            .args(["--json", "--model", model.to_str().unwrap()])
-            .args(["--mode", mode, "--static-leg", "16"])
-            .output()
-            .unwrap()
-    };
-    let out = eval("semantic");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run(bin()
+        .arg("eval")
+        .arg(beir)
+        .args(["--json", "--model", model.to_str().unwrap()])
+        .args(["--mode", "semantic", "--semantic", "static"]));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["queries"], 2);
     assert_eq!(v["top1"], 1.0, "{v}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("static leg: "));
-    let out = eval("keyword");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--mode semantic or hybrid"));
+    assert!(v["query_encode_ms_p50"].is_number(), "{v}");
+}
+
+/// `build --semantic static` (#69): the index ships a table instead of the model, and
+/// answers by meaning, in hybrid and honestly empty for nonsense, with no model at hand.
+#[test]
+fn a_static_build_ships_a_table_and_answers_by_meaning() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("index");
+    let cache = tmp.path().join("cache");
+    let report = build(&docs(), &out, &model, &cache, &["--semantic", "static"]);
+    assert!(report.contains("queries embedded by look-up"), "{report}");
+    let names: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().any(|n| n.starts_with("table.")), "{names:?}");
+    assert!(!names.iter().any(|n| n.starts_with("model.")), "{names:?}");
+    // No model at hand (`search` runs from an empty folder): the table is all it needs.
+    let search = |q: &str, mode: &str| search(&out, q, &["--limit", "5", "--mode", mode]);
+    let r = search(
+        "my browser tab has no internet connection, can I still look things up",
+        "semantic",
+    );
+    let paths: Vec<&str> = r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|h| h["path"].as_str())
+        .collect();
+    assert!(paths.contains(&"getting-started/offline.md"), "{r}");
+    let r = search("how do I add the search box to my site", "hybrid");
+    assert_eq!(r["mode"], "hybrid", "{r}");
+    assert!(!r["results"].as_array().unwrap().is_empty(), "{r}");
+    for mode in ["auto", "semantic", "hybrid"] {
+        let r = search("xylophonequartz", mode);
+        assert_eq!(r["total"], 0, "nonsense in {mode} mode: {r}");
+    }
 }
 
 /// Honest empty results (#22 item 2): the build measures the model's noise floor and says

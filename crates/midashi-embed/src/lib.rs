@@ -166,6 +166,18 @@ impl Embedder {
         self.tokenizer.id_to_token(id)
     }
 
+    /// Whether the tokenizer is an uncased WordPiece one (BERT's, MiniLM's): the kind
+    /// `midashi_core::vectors::pieces` cuts queries as, for a static table.
+    pub fn cuts_word_pieces(&self) -> bool {
+        let json = self.tokenizer.to_string(false).unwrap_or_default();
+        let Ok(tok) = serde_json::from_str::<serde_json::Value>(&json) else {
+            return false;
+        };
+        tok["model"]["type"] == "WordPiece"
+            && tok["model"]["continuing_subword_prefix"] == "##"
+            && tok["normalizer"]["lowercase"] != false
+    }
+
     /// How many pieces the tokenizer's vocabulary holds (added tokens included).
     pub fn vocab_size(&self) -> usize {
         self.tokenizer.get_vocab_size(true)

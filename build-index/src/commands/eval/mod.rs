@@ -18,7 +18,6 @@ use std::path::Path;
 use std::time::Instant;
 
 pub mod floor;
-pub mod static_leg;
 
 /// Relevance judgments: query id → (doc id → grade).
 pub type Qrels = HashMap<String, HashMap<String, f64>>;
@@ -158,12 +157,8 @@ fn index_corpus(
     semantic: bool,
     explicit_semantic: bool,
     model: Option<&Path>,
-    keep_docs: bool,
-) -> Result<(
-    SearchIndex,
-    Option<Embedder>,
-    Option<Vec<midashi_core::section::Document>>,
-)> {
+    leg: crate::commands::build::SemanticArg,
+) -> Result<(SearchIndex, Option<Embedder>)> {
     let (loaded, input, records) = match corpus {
         Corpus::Records => (load_records(&dir.join("corpus.jsonl"))?, dir, true),
         Corpus::Docs(docs, ..) => {
@@ -199,6 +194,7 @@ fn index_corpus(
         assets: None,
         model: model.map(Path::to_path_buf),
         keyword_only: !semantic,
+        semantic: leg,
         // Shipped as a default build ships it: a trimmed copy is what queries then use.
         no_ship_model: false,
         ann_min_rows: midashi_core::vectors::ann::ANN_MIN_ROWS,
@@ -224,7 +220,6 @@ fn index_corpus(
             default_model_places()
         )));
     }
-    let docs = keep_docs.then(|| loaded.docs.clone());
     let (output, report) = build(loaded, input, records, &args)?;
     // Queries are embedded with the model the build chose (the multilingual one for docs the
     // default does not cover), as the CLI and the browser embed them with the shipped model.
@@ -253,8 +248,11 @@ fn index_corpus(
         if output.manifest.file(FileKind::Ann).is_some() {
             index.attach_ann(file(FileKind::Ann))?;
         }
+        if output.manifest.file(FileKind::Table).is_some() {
+            index.attach_table(file(FileKind::Table))?;
+        }
     }
-    Ok((index, embedder, docs))
+    Ok((index, embedder))
 }
 
 /// How `eval` reports.
@@ -272,9 +270,8 @@ pub struct Report<'a> {
 pub struct Semantic<'a> {
     /// The model folder (default: the build's choice).
     pub model: Option<&'a Path>,
-    /// Distil a static table at this many dimensions and measure it instead of the encoder
-    /// ([`static_leg`]).
-    pub static_dims: Option<usize>,
+    /// How queries get their vectors (`build --semantic`).
+    pub leg: crate::commands::build::SemanticArg,
 }
 
 /// How many results per query a run file holds: deep enough to fuse two runs offline as
@@ -295,7 +292,7 @@ pub fn run(
     fusion: Fusion,
     report: Report,
 ) -> Result<()> {
-    let Semantic { model, static_dims } = semantic_leg;
+    let Semantic { model, leg } = semantic_leg;
     let json = report.json;
     let mut run_file = String::new();
     let mode = crate::folder::parse_mode(mode)?;
@@ -305,34 +302,7 @@ pub fn run(
         Mode::Keyword => false,
     };
     let explicit_semantic = matches!(mode, Mode::Semantic | Mode::Hybrid);
-    let (mut index, embedder, docs) = index_corpus(
-        dir,
-        corpus,
-        semantic,
-        explicit_semantic,
-        model,
-        static_dims.is_some(),
-    )?;
-    // The static leg replaces the encoder's: its vectors, and its look-up for queries.
-    let static_leg = match (static_dims, &embedder, &docs) {
-        (Some(dims), Some(embedder), Some(docs)) if explicit_semantic => {
-            let t = Instant::now();
-            let (leg, vectors) = static_leg::distil(embedder, docs, dims)?;
-            let (dims, rows) = (vectors.dims, vectors.count());
-            index.attach_vectors_data(vectors, "the static leg's vectors".into())?;
-            eprintln!(
-                "static leg: {dims} dims, {rows} rows, distilled in {:.1} s",
-                t.elapsed().as_secs_f64()
-            );
-            Some(leg)
-        }
-        (Some(_), ..) => {
-            return Err(CliError::Usage(
-                "--static-leg measures the semantic leg: give --mode semantic or hybrid".into(),
-            ))
-        }
-        _ => None,
-    };
+    let (index, embedder) = index_corpus(dir, corpus, semantic, explicit_semantic, model, leg)?;
     let queries = read_queries(&dir.join("queries.jsonl"))?;
     let qrels = match qrels {
         Some(path) => read_qrels(path)?,
@@ -365,10 +335,7 @@ pub fn run(
             continue;
         };
         let t = Instant::now();
-        let vector = match &static_leg {
-            Some(leg) => Some(leg.embed(text)?),
-            None => crate::folder::query_vector(&index, mode, text, embedder.as_ref())?,
-        };
+        let vector = crate::folder::query_vector(&index, mode, text, embedder.as_ref())?;
         if vector.is_some() {
             encode_ms.push(t.elapsed().as_secs_f64() * 1000.0);
         }
@@ -456,7 +423,7 @@ pub fn run(
             );
         }
         if let Some(e) = encode_p50 {
-            let how = if static_leg.is_some() {
+            let how = if index.has_table() {
                 "the static table's look-up"
             } else {
                 "the shipped encoder file, 1 thread per query"

@@ -95,6 +95,7 @@ pub struct IndexBuilder {
     docs: Vec<Document>,
     vectors: Option<(ModelInfo, VectorsData)>,
     model_files: Option<ModelFiles>,
+    table: Option<crate::vectors::table::TableData>,
 }
 
 /// The embedding model's files, shipped inside the index so that a browser embeds queries
@@ -214,6 +215,7 @@ impl IndexBuilder {
             docs: Vec::new(),
             vectors: None,
             model_files: None,
+            table: None,
         }
     }
 
@@ -236,6 +238,12 @@ impl IndexBuilder {
     /// Ships the model's files with the index (written only when there are vectors too).
     pub fn set_model_files(&mut self, files: ModelFiles) {
         self.model_files = Some(files);
+    }
+
+    /// Ships a static table that queries' vectors are looked up in, in place of a model
+    /// (written only with the vectors it was distilled with).
+    pub fn set_table(&mut self, table: crate::vectors::table::TableData) {
+        self.table = Some(table);
     }
 
     /// Builds every file.
@@ -463,6 +471,9 @@ impl IndexBuilder {
                 push(FileKind::Model, files.onnx, false);
                 push(FileKind::Tokenizer, files.tokenizer, false);
                 push(FileKind::ModelConfig, files.config_json.into_bytes(), false);
+            }
+            if let Some(table) = self.table.take() {
+                push(FileKind::Table, encode(FileKind::Table, &table)?, false);
             }
         }
         let stats = Stats {

@@ -42,6 +42,9 @@ pub enum FileKind {
     /// Sharded layout: what the results shown need of a few consecutive sections (records,
     /// first lines, other versions).
     Card,
+    /// A static embedding table: queries' vectors by look-up, no encoder (see
+    /// [`crate::vectors::table`]).
+    Table,
 }
 
 /// The kind tags of earlier minors' directories, bundles and vectors, laid out otherwise, with the
@@ -74,6 +77,7 @@ impl FileKind {
             FileKind::Tree => 13,
             FileKind::Paths => 14,
             FileKind::Card => 17,
+            FileKind::Table => 23,
         }
     }
 
@@ -94,6 +98,7 @@ impl FileKind {
             13 => FileKind::Tree,
             14 => FileKind::Paths,
             17 => FileKind::Card,
+            23 => FileKind::Table,
             _ => return None,
         })
     }
@@ -116,6 +121,7 @@ impl FileKind {
             FileKind::Tree => "tree",
             FileKind::Paths => "paths",
             FileKind::Card => "card",
+            FileKind::Table => "table",
         }
     }
 
@@ -142,7 +148,7 @@ impl FileKind {
     }
 
     /// Every kind, in declaration order (the payload reader numbers them by it).
-    pub const ALL: [FileKind; 15] = [
+    pub const ALL: [FileKind; 16] = [
         FileKind::Entry,
         FileKind::Terms,
         FileKind::Sections,
@@ -158,6 +164,7 @@ impl FileKind {
         FileKind::Tree,
         FileKind::Paths,
         FileKind::Card,
+        FileKind::Table,
     ];
 
     /// The file name of content `bytes`: `<stem>.<16 hex>.<extension>`.
@@ -190,6 +197,7 @@ impl FileKind {
                 | FileKind::Model
                 | FileKind::Tokenizer
                 | FileKind::ModelConfig
+                | FileKind::Table
         )
     }
 

@@ -50,6 +50,9 @@ pub struct SearchIndex {
     store: Store,
     vectors: Option<VectorsData>,
     ann: Option<AnnData>,
+    /// The static table queries' vectors are looked up in, when the index ships one.
+    #[cfg_attr(not(feature = "semantic"), allow(dead_code))]
+    table: Option<crate::vectors::table::StaticTable>,
     /// How many times a page's depth of postings a keyword query's lists need before its
     /// candidates are bounded ([`SearchIndex::set_bounding`]).
     bound_from: usize,
@@ -121,6 +124,7 @@ impl SearchIndex {
             store,
             vectors: None,
             ann: None,
+            table: None,
             bound_from: bound::WORTH_IT,
             workspaces: Workspaces::default(),
             doc_languages: std::sync::OnceLock::new(),
@@ -165,7 +169,7 @@ impl SearchIndex {
             .find(|f| f.name == name)
             .map(|f| f.kind);
         match kind {
-            Some(kind @ (FileKind::Vectors | FileKind::Ann)) => {
+            Some(kind @ (FileKind::Vectors | FileKind::Ann | FileKind::Table)) => {
                 self.attach_vector_file(kind, bytes)
             }
             _ => self.store.layout().attach_file(name, bytes),
@@ -189,24 +193,6 @@ impl SearchIndex {
     /// Whether the HNSW graph is attached.
     pub fn has_ann(&self) -> bool {
         self.ann.is_some()
-    }
-
-    /// Whether the vectors' model covers the query's script. An English-only model's vectors
-    /// of a Japanese query are close to noise (JSQuAD nDCG@10: keyword 0.94, hybrid with
-    /// all-MiniLM-L6-v2 0.50), so an automatic query leaves the semantic leg out; an explicit
-    /// `hybrid` or `semantic` still runs it. A model that names no languages is trusted.
-    pub fn semantic_covers(&self, query: &str) -> bool {
-        let Some(model) = &self.manifest.model else {
-            return true;
-        };
-        if model.languages.is_empty() {
-            return true;
-        }
-        let cjk = self.analyzer.analyze_query(query).iter().any(|t| t.cjk);
-        !cjk || model
-            .languages
-            .iter()
-            .any(|l| matches!(l.as_str(), "ja" | "zh" | "ko" | "multilingual"))
     }
 
     /// The attached vectors, if any.
@@ -282,10 +268,13 @@ impl SearchIndex {
                 facets: (opts.facets || opts.facets_if_ranked).then(Facets::default),
             });
         }
+        let looked_up = self.table_vector(query, opts.mode)?;
+        let query_vector = query_vector.or(looked_up.as_deref());
         let mode = match (opts.mode, query_vector.is_some()) {
             (Mode::Auto, true) if self.semantic_covers(query) => Mode::Hybrid,
             (Mode::Auto, true) => Mode::Keyword,
             (Mode::Auto | Mode::Keyword, false) => Mode::Keyword,
+            (m @ (Mode::Semantic | Mode::Hybrid), false) if self.has_table() => m,
             (Mode::Semantic | Mode::Hybrid, false) => {
                 return Err(Error::SemanticUnavailable(
                     "no query vector: load the semantic model (or use mode \"keyword\")".into(),

@@ -13,6 +13,7 @@ use crate::rank::coverage;
 use crate::rank::fusion::{counted, fuse};
 use crate::rank::pipeline::Seen;
 use crate::vectors::ann::AnnData;
+use crate::vectors::table::{StaticTable, TableData};
 use crate::vectors::VectorsData;
 
 impl SearchIndex {
@@ -20,8 +21,63 @@ impl SearchIndex {
     pub(super) fn attach_vector_file(&mut self, kind: FileKind, bytes: &[u8]) -> Result<()> {
         match kind {
             FileKind::Ann => self.attach_ann(bytes),
+            FileKind::Table => self.attach_table(bytes),
             _ => self.attach_vectors(bytes),
         }
+    }
+
+    /// Adds the static table file: queries then get their vectors from it, with no encoder
+    /// ([`crate::vectors::table`]).
+    pub fn attach_table(&mut self, bytes: &[u8]) -> Result<()> {
+        let name = self
+            .manifest
+            .file(FileKind::Table)
+            .map_or_else(|| "table".to_string(), |f| f.name.clone());
+        let malformed = |detail: &str| Error::Malformed {
+            file: name.clone(),
+            detail: detail.into(),
+        };
+        let data: TableData = decode(FileKind::Table, &name, bytes)?;
+        let table =
+            StaticTable::new(data).ok_or_else(|| malformed("its rows do not match its pieces"))?;
+        let dims = self.manifest.model.as_ref().map(|m| m.dims as usize);
+        if dims.is_some_and(|d| d != table.dims()) {
+            return Err(malformed("its rows do not match the index's vectors"));
+        }
+        self.table = Some(table);
+        Ok(())
+    }
+
+    /// Whether a static table is attached (queries' vectors by look-up).
+    pub fn has_table(&self) -> bool {
+        self.table.is_some()
+    }
+
+    /// The query's vector from the index's static table, when it has one and `mode` may use
+    /// it. Without the table attached, `auto` runs keyword only (a host attaches it for the
+    /// queries worth it) and an explicit mode asks for the files.
+    pub fn table_vector(&self, query: &str, mode: Mode) -> Result<Option<Vec<f32>>> {
+        let Some(file) = self.manifest.file(FileKind::Table) else {
+            return Ok(None);
+        };
+        if mode == Mode::Keyword {
+            return Ok(None);
+        }
+        let Some(table) = &self.table else {
+            if mode == Mode::Auto {
+                return Ok(None);
+            }
+            let mut files = vec![file.name.clone()];
+            files.extend(
+                self.manifest
+                    .file(FileKind::Vectors)
+                    .map(|f| f.name.clone()),
+            );
+            return Err(Error::NeedsFiles(files));
+        };
+        // `None`: no word of the query is made of the site's pieces. It has no meaning here,
+        // so the semantic leg finds nothing (an explicit hybrid query is its keyword leg).
+        Ok(table.embed(query))
     }
 
     /// Why the semantic leg has no vectors: the index names files not yet attached (fetch
@@ -48,9 +104,8 @@ impl SearchIndex {
         self.attach_vectors_data(v, name)
     }
 
-    /// Adds vectors made in memory rather than read from the index's file (`eval
-    /// --static-leg` measures a leg that is not yet written to one); `name` names them in
-    /// errors.
+    /// Adds vectors made in memory rather than read from the index's file; `name` names
+    /// them in errors.
     pub fn attach_vectors_data(&mut self, v: VectorsData, name: String) -> Result<()> {
         let n = self.section_count() as u32;
         if !v.is_consistent() || v.row_section.iter().any(|&s| s >= n) {

@@ -15,6 +15,16 @@ impl SearchIndex {
         Err(Error::lacks_semantic())
     }
 
+    /// No static table in this build.
+    pub fn has_table(&self) -> bool {
+        false
+    }
+
+    /// No static table in this build: the query runs keyword only.
+    pub fn table_vector(&self, _: &str, _: Mode) -> Result<Option<Vec<f32>>> {
+        Ok(None)
+    }
+
     /// No semantic leg in this build: the query runs in the full engine.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn semantic_leg(

@@ -18,6 +18,7 @@
 pub mod ann;
 pub mod noise;
 pub mod pieces;
+pub mod table;
 
 use crate::format::reader::{Decode, ReadResult, Reader};
 use serde::{Deserialize, Serialize};
@@ -100,8 +101,7 @@ fn quantize_to(vector: &[f32], levels: f32) -> (Vec<i8>, f32) {
 }
 
 /// `vector` as a row of `bits` (4 or 8) a value gives it back, by the rule [`VectorsData::push`]
-/// stores rows with: what a static table's rows are rounded to (`build-index eval
-/// --static-leg`), so that the two never round differently.
+/// stores rows with, and a static table's rows too (`table`): one rule for both.
 pub fn rounded(vector: &[f32], bits: u8) -> Vec<f32> {
     let levels = if bits == 8 { 127.0 } else { LEVELS };
     let (values, scale) = quantize_to(vector, levels);

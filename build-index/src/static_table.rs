@@ -1,0 +1,207 @@
+//! The semantic leg as a static table distilled from the site (issue #69, `build --semantic
+//! static`): queries get their vectors by a look-up of their word pieces' rows
+//! (`midashi_core::vectors::table`) instead of the encoder, against the sections' vectors
+//! projected to the table's dimensions.
+//!
+//! What is distilled, from one pass of the encoder over the passages a build embeds: each
+//! piece's mean output in the site's contexts, fitted so that the mean of a passage's rows
+//! approaches the encoder's vector of that passage, and the mean of a heading's rows the
+//! encoder's vector of that heading asked as a query (`midashi_embed::distill`); then both
+//! the rows and the passages' vectors projected on the passages' principal components and
+//! rounded to 4 bits. Pieces the site never uses get no row. The headings' targets were
+//! worth +0.007 (Rust book) and +0.021 (Vue ja) nDCG@10 in hybrid: queries are short, and
+//! a passage's mean alone teaches nothing about a few words on their own. Measured variants:
+//! bench/results/2026-12-07-static-embeddings.md.
+//!
+//! The pass needs every passage's token states, which the embedding cache does not keep, so
+//! it runs whole on every build (the Rust book: ~200 s on 2 cores).
+
+use crate::embedding::{model_info, EmbedReport};
+use crate::error::{CliError, Result};
+use midashi_core::build::IndexBuilder;
+use midashi_core::section::Document;
+use midashi_core::vectors::table::{StaticTable, TableData};
+use midashi_core::vectors::VectorsData;
+use midashi_embed::distill::{fit, ContextMeans, Projection, StaticModel};
+use midashi_embed::{normalize, Embedder, Window};
+use rayon::prelude::*;
+
+/// Dimensions of the table and of the vectors it is searched against: 64 lost 0.003–0.027
+/// nDCG@10 in hybrid against 128 (Rust book, Vue ja); 192 gained ~0.002 on SciFact for half
+/// as many bytes again.
+pub const DIMS: usize = 128;
+
+/// Passes of the fit: measured on SciFact, 20 → 60 moved hybrid 0.7202 → 0.7227; more gave
+/// nothing worth the seconds.
+const EPOCHS: usize = 60;
+
+/// Passages encoded together: their states are folded into the pieces' sums a batch at a
+/// time, so memory holds one batch's states, not the site's (SciFact's: ~3.4 GB).
+const BATCH: usize = 256;
+
+/// A site's distilled leg: the table file's payload and the section vectors to search.
+pub struct Distilled {
+    /// The pieces and their rows.
+    pub table: TableData,
+    /// One row per passage, projected to the table's dimensions, 4 bits.
+    pub vectors: VectorsData,
+}
+
+/// Distils the table of `docs` (sorted as the index numbers its sections) whose sections
+/// were cut into `passages` ([`crate::embedding::site_passages`]), with `embedder`;
+/// `progress` is told how many passages were encoded.
+pub fn distil(
+    embedder: &Embedder,
+    docs: &[Document],
+    passages: &[Vec<String>],
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Distilled> {
+    let model_err = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
+    let raw_dims = embedder.dims();
+    let flat: Vec<(u32, &String)> = passages
+        .iter()
+        .enumerate()
+        .flat_map(|(ord, ps)| ps.iter().map(move |p| (ord as u32, p)))
+        .collect();
+    // Each passage: its pieces and its vector (its windows' mean, as the encoder leg's).
+    let mut means = ContextMeans::new(embedder.vocab_size(), raw_dims);
+    let mut encoded: Vec<(Vec<u32>, Vec<f32>)> = Vec::with_capacity(flat.len());
+    for batch in flat.chunks(BATCH) {
+        let done: Vec<(Vec<u32>, Vec<Window>)> = batch
+            .par_iter()
+            .map(|(_, text)| {
+                let windows = embedder.window_states(text).map_err(model_err)?;
+                Ok((embedder.piece_ids(text).map_err(model_err)?, windows))
+            })
+            .collect::<Result<_>>()?;
+        for (ids, windows) in done {
+            let mut vector = vec![0f32; raw_dims];
+            for w in &windows {
+                means.add(&w.ids, &w.states);
+                vector.iter_mut().zip(&w.vector).for_each(|(v, &x)| *v += x);
+            }
+            normalize(&mut vector);
+            encoded.push((ids, vector));
+        }
+        progress(batch.len());
+    }
+    let rows = means.rows(&vec![0.0; embedder.vocab_size() * raw_dims], 1);
+    // The fit's targets at the scale of the rows' means (the vectors are normalised).
+    let plain = StaticModel::from_rows(&rows, raw_dims, &[]);
+    let scale = {
+        let norms: Vec<f32> = encoded
+            .iter()
+            .map(|(ids, _)| plain.mean_norm(ids))
+            .collect();
+        norms.iter().sum::<f32>() / norms.len().max(1) as f32
+    };
+    let mut texts: Vec<(Vec<u32>, Vec<f32>)> = encoded
+        .iter()
+        .map(|(ids, v)| (ids.clone(), v.iter().map(|x| x * scale).collect()))
+        .collect();
+    // Headings as the encoder embeds a query that names them: short texts like a visitor's,
+    // so that the table learns what a few words alone mean, not only a passage's mean.
+    let headings: Vec<&str> = docs
+        .iter()
+        .flat_map(|d| &d.sections)
+        .map(|s| s.heading.as_str())
+        .filter(|h| !h.trim().is_empty())
+        .collect();
+    let heading_texts: Vec<(Vec<u32>, Vec<f32>)> = headings
+        .par_iter()
+        .map(|h| {
+            let v = embedder.embed(h).map_err(model_err)?;
+            let ids = embedder.piece_ids(h).map_err(model_err)?;
+            Ok((ids, v.iter().map(|x| x * scale).collect()))
+        })
+        .collect::<Result<_>>()?;
+    texts.extend(heading_texts);
+    let fitted = fit(&rows, raw_dims, &texts, EPOCHS, 1.0, 0.01);
+
+    let flat_vectors: Vec<f32> = encoded.iter().flat_map(|(_, v)| v.clone()).collect();
+    let projection = Projection::fit(&flat_vectors, raw_dims, DIMS);
+    let k = projection.dims();
+    // Only the pieces the site's text uses, and never a special token (`[CLS]`), which no
+    // query is cut into.
+    let (mut pieces, mut kept) = (Vec::new(), Vec::new());
+    for (id, (row, &count)) in fitted
+        .chunks_exact(raw_dims)
+        .zip(means.counts())
+        .enumerate()
+    {
+        let Some(piece) = embedder.piece(id as u32).filter(|_| count > 0) else {
+            continue;
+        };
+        if piece.len() > 2 && piece.starts_with('[') && piece.ends_with(']') {
+            continue;
+        }
+        pieces.push(piece);
+        kept.extend(projection.project(row));
+    }
+    let table = TableData::new(pieces, &kept, k);
+    let mut vectors = VectorsData::with_bits(k as u32, 4);
+    for ((ord, _), (_, v)) in flat.iter().zip(&encoded) {
+        let mut v = projection.project(v);
+        normalize(&mut v);
+        vectors.push(*ord, &v);
+    }
+    // The noise floor as queries will meet it: nonsense looked up in the table as stored.
+    let looked_up = StaticTable::new(table.clone())
+        .ok_or_else(|| CliError::Model("the distilled table is inconsistent".into()))?;
+    let nonsense: Vec<Vec<f32>> = midashi_core::vectors::noise::nonsense_queries()
+        .iter()
+        .filter_map(|q| looked_up.embed(q))
+        .collect();
+    vectors.noise_floor = midashi_core::vectors::noise::measure(&vectors, &nonsense);
+    Ok(Distilled { table, vectors })
+}
+
+/// Distils the table of `docs` and hands it to `builder` with its vectors, for a build with
+/// `--semantic static`: the model's encoder is not shipped.
+pub fn ship(
+    builder: &mut IndexBuilder,
+    docs: &[Document],
+    passages: &[Vec<String>],
+    embedder: Embedder,
+    progress: bool,
+) -> Result<EmbedReport> {
+    if !embedder.cuts_word_pieces() {
+        return Err(CliError::Usage(format!(
+            "--semantic static needs a model that cuts words into WordPiece pieces, as \
+             all-MiniLM-L6-v2 does (queries are cut in the browser by a small tokenizer of \
+             that kind); {} cuts them otherwise: build with --semantic deep",
+            embedder.config().name
+        )));
+    }
+    let total = passages.iter().map(Vec::len).sum();
+    let bar = crate::progress::bar(
+        progress,
+        total,
+        "{spinner} distilling the static table {bar:30} {pos}/{len} passages ({eta} left)",
+    );
+    let Distilled { table, vectors } = distil(&embedder, docs, passages, &|n| {
+        bar.inc(n as u64);
+    })?;
+    bar.finish_and_clear();
+    let mut info = model_info(&embedder);
+    info.dims = vectors.dims;
+    let report = EmbedReport {
+        sections: passages.len(),
+        rows: vectors.count(),
+        cache_misses: passages.len(),
+        several: passages.iter().filter(|p| p.len() > 1).count(),
+        noise_floor: vectors.noise_floor,
+        crowding: midashi_core::vectors::crowding(
+            (0..vectors.count())
+                .map(|r| vectors.dequantized(r))
+                .collect::<Vec<_>>()
+                .iter()
+                .map(Vec::as_slice),
+        ),
+        table: Some((table.pieces.len(), table.dims as usize)),
+        ..EmbedReport::default()
+    };
+    builder.set_vectors(info, vectors);
+    builder.set_table(table);
+    Ok(report)
+}
