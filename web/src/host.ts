@@ -6,7 +6,7 @@ import { Engine, compileModule, type RawQuote, type Step, type WasmIndex } from 
 import { MidashiError, toMidashiError } from "./errors.js";
 import { ENTRY_FILE_NAME, inBatches, readBytes, readIndexFile } from "./loader.js";
 import { mergeResponses, perIndexOptions, type RawResponse } from "./multi.js";
-import type { DocumentView, EngineKind, EngineSearchOptions, IndexInfo, Manifest, SectionView } from "./types.js";
+import type { DocumentView, EngineKind, EngineSearchOptions, FileKind, IndexInfo, Manifest, SectionView } from "./types.js";
 
 /** Where one wasm module and its glue are. */
 export interface ModuleUrls {
@@ -58,9 +58,11 @@ interface Loaded {
   sections?: Uint8Array;
   /** Sharded layout: the directory (shards and bundles are fetched again after a trap). */
   directory?: Uint8Array;
-  vectors?: Uint8Array;
-  /** The HNSW graph of a large index, attached after the vectors. */
-  ann?: Uint8Array;
+  /**
+   * The semantic leg's files once attached, in the order they were (vectors, the HNSW graph
+   * of a large index, a static table): attached again to a fresh instance.
+   */
+  meaning?: { name: string; bytes: Uint8Array }[];
   index: WasmIndex;
 }
 
@@ -276,7 +278,10 @@ export class Host {
     const engine = fresh ?? (await Engine.create(this.glueUrl, this.module, this.engine));
     for (const l of this.indexes.values()) {
       l.index = l.directory ? engine.openSharded(l.entry, l.directory) : engine.open(l.entry, l.terms!, l.sections!);
-      if (l.vectors) attachVectors(engine, l.index, l.vectors, l.ann);
+      for (const f of l.meaning ?? []) {
+        const index = l.index;
+        engine.call(() => index.attachFile(f.name, f.bytes));
+      }
     }
     this.engine = engine;
     return engine;
@@ -354,8 +359,8 @@ export class Host {
     names.forEach((name, i) => {
       const bytes = files[i] as Uint8Array;
       live.call(() => l.index.attachFile(name, bytes));
-      if (kindOf(name) === "Vectors") l.vectors = bytes;
-      if (kindOf(name) === "Ann") l.ann = bytes;
+      const kind = kindOf(name);
+      if (kind === "Vectors" || kind === "Ann" || kind === "Table") (l.meaning ??= []).push({ name, bytes });
       if (!l.info.fetched.includes(name)) l.info.fetched.push(name);
     });
   }
@@ -377,7 +382,7 @@ export class Host {
     // The query vector goes only to indexes whose vectors it can be compared with: attached,
     // and made by the same model. Others answer their keyword leg.
     const vectorFor = (l: Loaded): Float32Array | undefined => {
-      if (!queryVector || !l.vectors) return undefined;
+      if (!queryVector || !l.meaning) return undefined;
       const sha = l.info.manifest.model?.sha256 ?? "";
       return vectorModel && sha && sha !== vectorModel ? undefined : queryVector;
     };
@@ -420,19 +425,29 @@ export class Host {
   private async loadVectors({ ids }: Requests["loadVectors"]["args"]): Promise<string[]> {
     const fetched: string[] = [];
     for (const l of this.loaded(ids)) {
-      if (l.vectors) continue;
+      if (l.meaning) continue;
       const files = l.info.manifest.files;
       const file = files.find((f) => f.kind === "Vectors");
       if (!file) {
         throw new MidashiError("SEMANTIC_UNAVAILABLE", `index ${JSON.stringify(l.info.name)} has no vectors: rebuild it with a model`);
       }
-      const names = [file.name, ...files.filter((f) => f.kind === "Ann").map((f) => f.name)];
-      // Vectors need the full engine: it loads while the vectors download. Then they are
-      // attached as a request's needs are (attachFiles), graph after vectors.
-      const moving = this.fullEngine();
+      const of = (kind: FileKind) => files.filter((f) => f.kind === kind).map((f) => f.name);
+      const names = [file.name, ...of("Ann"), ...of("Table")];
+      // A static table's leg runs in the keyword module. Vectors searched with an encoder's
+      // query vectors, and a large index's graph, need the full engine: it loads while the
+      // files download. Then they are attached as a request's needs are (attachFiles).
+      const full = of("Table").length === 0 || of("Ann").length > 0;
+      const moving = full ? this.fullEngine() : undefined;
       // Awaited in attachFiles; a failure is reported there, not as an unhandled rejection.
-      moving.catch(() => undefined);
-      await this.attachFiles(l, names, moving);
+      moving?.catch(() => undefined);
+      try {
+        await this.attachFiles(l, names, moving);
+      } catch (e) {
+        // The keyword module for many languages has no semantic leg: the full engine has.
+        if (full || toMidashiError(e).code !== "NEEDS_FULL_ENGINE") throw e;
+        await this.fullEngine();
+        await this.attachFiles(l, names);
+      }
       fetched.push(...names);
     }
     return fetched;
@@ -458,14 +473,6 @@ function expectKind(engine: Engine, kind: EngineKind, urls: ModuleUrls): void {
       `${urls.wasmUrl} is midashi's ${got} module where the ${kind} one was expected; serve midashi_keyword_bg.wasm as the keyword module and midashi_wasm_bg.wasm as the full engine`,
     );
   }
-}
-
-/** Attaches vectors (and an HNSW graph) to an index of the full engine. */
-function attachVectors(engine: Engine, index: WasmIndex, vectors: Uint8Array, ann: Uint8Array | undefined): void {
-  const { attachVectors, attachAnn } = index;
-  if (!attachVectors || !attachAnn) throw new MidashiError("INTERNAL", "vectors were attached to the keyword module; this is a bug, please report it");
-  engine.call(() => attachVectors.call(index, vectors));
-  if (ann) engine.call(() => attachAnn.call(index, ann));
 }
 
 /** Calls a lookup that only the full engine has. */

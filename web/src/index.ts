@@ -87,7 +87,8 @@ function constrainedConnection(): boolean {
 
 /** The semantic module once loaded: where queries are embedded, and with which model. */
 interface Semantic {
-  backend: Backend<EmbedRequests>;
+  /** The semantic module, which embeds queries; none for an index with a static table, whose engine looks them up. */
+  backend?: Backend<EmbedRequests>;
   /** sha256 of the model (the host gives the vector only to indexes made with it). */
   model: string;
 }
@@ -283,7 +284,7 @@ export class Midashi extends EventTarget {
       const key = cache && !queryVector ? stableJson([query, opts, ids, semantic ? semantic.model : ""]) : undefined;
       const hit = key === undefined ? undefined : this.cache.get(key);
       const run = async () => {
-        const vector = queryVector ?? (semantic ? await semantic.backend.call("embed", { text: query }) : undefined);
+        const vector = queryVector ?? (semantic?.backend ? await semantic.backend.call("embed", { text: query }) : undefined);
         return this.backend.call("search", { ids, query, options: opts, queryVector: vector, vectorModel: semantic?.model, tag: this.tagged });
       };
       let raw: RawResponse;
@@ -372,7 +373,8 @@ export class Midashi extends EventTarget {
     const info = this.semanticFor(this.ids);
     if (!info?.manifest.model) throw new MidashiError("SEMANTIC_UNAVAILABLE", "no loaded index has vectors");
     const expect = info.manifest.model;
-    const vectorsBytes = this.indexes.reduce((n, i) => n + (i.manifest.files.find((f) => f.kind === "Vectors")?.bytes ?? 0), 0);
+    const bytesOf = (i: IndexInfo) => i.manifest.files.filter((f) => f.kind === "Vectors" || f.kind === "Table").reduce((n, f) => n + f.bytes, 0);
+    const vectorsBytes = this.indexes.reduce((n, i) => n + bytesOf(i), 0);
     let vectorsDone = false;
     let progress: SemanticDetail = { state: "loading", phase: "download", loaded: 0, total: vectorsBytes };
     this.setState(progress);
@@ -386,6 +388,14 @@ export class Midashi extends EventTarget {
     const useWorker = this.inWorker;
     let backend: Backend<EmbedRequests> | undefined;
     try {
+      // A static table: the engine embeds queries by look-up, with no semantic module.
+      if (info.manifest.files.some((f) => f.kind === "Table")) {
+        await this.loadVectors();
+        if (this.closed) throw new MidashiError("CLOSED", "this Midashi instance was closed while semantic search loaded");
+        this.semantic = { model: expect.sha256 };
+        this.setState({ state: "ready", loaded: vectorsBytes, total: vectorsBytes });
+        return this.semantic;
+      }
       backend = useWorker
         ? new WorkerBackend<EmbedRequests>(a.embedWorkerUrl, "semantic", onEvent)
         : new DirectBackend<EmbedRequests>(new (await import("./embed-host.js")).EmbedHost(onEvent));
@@ -528,7 +538,7 @@ export class Midashi extends EventTarget {
     if (this.closed) return;
     this.closed = true;
     this.cache.clear();
-    this.semantic?.backend.close();
+    this.semantic?.backend?.close();
     this.backend.call("close", { ids: this.ids }).catch(() => undefined);
     this.backend.close();
   }

@@ -157,10 +157,10 @@ impl Error {
         Error::NeedsFullEngine("previews longer than a card's lines")
     }
 
-    /// A query vector or the tree, without feature `semantic`.
+    /// Vectors, a static table or the tree, without feature `semantic`.
     #[cfg(not(feature = "semantic"))]
     pub(crate) fn lacks_semantic() -> Self {
-        Error::SemanticUnavailable("this build of the engine has no semantic leg".into())
+        Error::NeedsFullEngine("the semantic leg")
     }
 }
 

@@ -26,6 +26,17 @@ pub(crate) fn nfkc_if_needed(s: String) -> String {
     }
 }
 
+/// `s` in NFD without its combining marks (accents taken off, as BERT's uncased
+/// normaliser does: `vectors::pieces`).
+#[cfg(not(all(target_arch = "wasm32", feature = "host-unicode")))]
+pub(crate) fn without_accents(s: &str) -> String {
+    use unicode_normalization::char::canonical_combining_class;
+    use unicode_normalization::UnicodeNormalization;
+    s.nfd()
+        .filter(|&c| canonical_combining_class(c) == 0)
+        .collect()
+}
+
 /// `s` lower-cased (Unicode full case mapping; callers take the ASCII fast path first).
 #[cfg(not(all(target_arch = "wasm32", feature = "host-unicode")))]
 pub(crate) fn to_lowercase(s: &str) -> String {
@@ -42,6 +53,18 @@ pub(crate) fn nfkc(s: &str) -> String {
 #[cfg(all(target_arch = "wasm32", feature = "host-unicode"))]
 pub(crate) fn nfkc_if_needed(s: String) -> String {
     nfkc(&s)
+}
+
+/// `s` in NFD without its nonspacing marks (the JS host's normaliser and `\p{Mn}`, the
+/// category BERT's uncased normaliser drops).
+#[cfg(all(target_arch = "wasm32", feature = "host-unicode"))]
+pub(crate) fn without_accents(s: &str) -> String {
+    let marks = js_sys::RegExp::new("\\p{Mn}", "gu");
+    String::from(
+        js_sys::JsString::from(s)
+            .normalize("NFD")
+            .replace_by_pattern(&marks, ""),
+    )
 }
 
 /// `s` lower-cased (the JS host's `toLowerCase`).

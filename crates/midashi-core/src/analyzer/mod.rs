@@ -54,7 +54,7 @@
 //! truncated term would match words that are not in the text.
 
 mod cjk_words;
-mod host_unicode;
+pub(crate) mod host_unicode;
 mod language;
 mod matching;
 mod normalize;

@@ -5,6 +5,9 @@
 //! The result types are in [`crate::answer`]; the semantic leg in [`semantic`] (feature
 //! `semantic`); opening a single-file index in [`single_file`] (feature `single-file`).
 mod facets;
+#[cfg(feature = "semantic")]
+#[cfg_attr(not(feature = "ann"), path = "graph_off.rs")]
+mod graph;
 mod inventory;
 pub mod needs;
 mod operators;

@@ -128,7 +128,7 @@ impl SearchIndex {
         let vectors = self.vectors.as_ref().ok_or_else(|| {
             Error::SemanticUnavailable("attach the vectors before the ANN graph".into())
         })?;
-        let ann: AnnData = decode(FileKind::Ann, &name, bytes)?;
+        let ann: AnnData = super::graph::decode(&name, bytes)?;
         if !ann.matches(vectors) {
             return Err(Error::Malformed {
                 file: name,
@@ -163,7 +163,7 @@ impl SearchIndex {
         // The graph answers unfiltered queries; with a filter its candidates could
         // all be filtered away, so filtered queries scan every row.
         let candidates = match &self.ann {
-            Some(ann) if !opts.has_filters() => ann.search(vectors, qv),
+            Some(ann) if !opts.has_filters() => super::graph::candidates(ann, vectors, qv),
             _ => vectors.scan(qv),
         };
         let best = candidates.first().map_or(f32::NEG_INFINITY, |&(_, s)| s);

@@ -7,12 +7,12 @@
 //! CJK ideographs set apart), `BertPreTokenizer` (whitespace, then each punctuation mark a
 //! word of its own) and WordPiece (greedy longest match, `##` before a continuation).
 //! Without Unicode's general-category tables, two approximations: punctuation outside ASCII
-//! is that of the blocks docs use, and the marks dropped are those with a combining class
-//! (BERT drops every nonspacing mark). Tested against `tokenizers` on the Rust book.
+//! is that of the blocks docs use, and natively the marks dropped are those with a combining
+//! class (BERT drops every nonspacing mark, as the browser's `\p{Mn}` does). Tested against
+//! `tokenizers` on the Rust book.
 
+use crate::analyzer::host_unicode;
 use rustc_hash::FxHashMap as HashMap;
-use unicode_normalization::char::canonical_combining_class;
-use unicode_normalization::UnicodeNormalization;
 
 /// Longer words are `[UNK]` to BERT (its `max_input_chars_per_word`).
 const MAX_WORD_CHARS: usize = 100;
@@ -79,13 +79,13 @@ impl WordPieces {
 }
 
 /// BERT's uncased normalisation: controls dropped, whitespace made a space, CJK ideographs
-/// set apart by spaces, canonical decomposition with the combining marks dropped, lower case.
+/// set apart by spaces, canonical decomposition with the combining marks dropped, lower case
+/// (the last two by the JS host's tables in the browser: `analyzer::host_unicode`).
 fn normalise(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.nfd() {
-        // The accents NFD takes apart all have a combining class; spacing vowel signs
-        // (Devanagari, Bengali) have none and stay, as in BERT.
-        if c == '\0' || c == '\u{fffd}' || canonical_combining_class(c) != 0 {
+    let plain = host_unicode::to_lowercase(&host_unicode::without_accents(text));
+    let mut out = String::with_capacity(plain.len());
+    for c in plain.chars() {
+        if c == '\0' || c == '\u{fffd}' {
             continue;
         }
         if c.is_whitespace() {
@@ -97,7 +97,7 @@ fn normalise(text: &str) -> String {
             out.push(c);
             out.push(' ');
         } else {
-            out.extend(c.to_lowercase());
+            out.push(c);
         }
     }
     out
