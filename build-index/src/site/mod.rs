@@ -384,7 +384,7 @@ fn copy_images(docs_root: &Path, out: &Path) -> Result<(usize, u64)> {
 
 /// Copies the widget beside an index in `search`: the keyword module (with every language's
 /// stemmer when the pages need one), the full engine, and the semantic module when the
-/// index ships a model.
+/// index ships a model (one with a static table needs none).
 fn copy_widget(
     assets_dir: &Path,
     search: &Path,
@@ -397,7 +397,13 @@ fn copy_widget(
         .and_then(|(_, b)| Manifest::decode(b).ok());
     let languages = manifest.as_ref().is_some_and(assets::needs_languages);
     report.bytes += assets::copy_widget(assets_dir, search, languages)?;
-    if manifest.is_some_and(|m| m.file(FileKind::Model).is_some()) {
+    // A static table's leg runs in the keyword module: no semantic module to copy.
+    if manifest
+        .as_ref()
+        .is_some_and(|m| m.file(FileKind::Table).is_some())
+    {
+        report.semantic = true;
+    } else if manifest.is_some_and(|m| m.file(FileKind::Model).is_some()) {
         match assets::copy_semantic(assets_dir, search)? {
             Some(bytes) => {
                 report.bytes += bytes;
@@ -547,7 +553,7 @@ pub fn build_site(
     println!(
         "  search: {}",
         if report.semantic {
-            "keyword + semantic (hybrid once the model has loaded)"
+            "keyword + semantic (hybrid for a question once its files have loaded)"
         } else {
             "keyword"
         }

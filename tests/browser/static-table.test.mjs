@@ -1,0 +1,58 @@
+// Semantic search from a static table (#69) as a visitor meets it, in headless Chromium over
+// Midashi's own docs built with `--site --semantic static`, every query typed one key at a
+// time: keyword typing and nonsense fetch nothing of the leg; a typed question, once settled,
+// fetches the vectors and the table only (no model, no semantic module, no full engine), and
+// the fused list replaces the keyword one. Prints the bytes the question cost.
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { ROOT, openPage, siteUnderTest, widget } from "./helpers.mjs";
+
+const s = siteUnderTest(join(ROOT, "docs"), { name: "static-table", semantic: "static" });
+
+describe("a site with a static table", () => {
+  test("typing fetches nothing of the leg; a settled question fetches the table and the vectors, and answers hybrid", async () => {
+    const { page, problems } = await openPage(s.browser.context, s.server.url + "/index.html");
+    const requests = [];
+    page.on("requestfinished", async (r) => {
+      const sizes = await r.sizes().catch(() => ({ responseBodySize: 0 }));
+      requests.push({ path: new URL(r.url()).pathname, bytes: sizes.responseBodySize });
+    });
+    const leg = (p) => /(table|vectors|tree)\.[0-9a-f]+\.bin$/.test(p);
+    const never = (p) => /embed|model\.|midashi_wasm_bg\.wasm/.test(p);
+    const w = widget(page);
+    await page.keyboard.press("Control+k");
+    const type = async (q) => {
+      await w.input.fill("");
+      const seen = await page.evaluate(() => window.__midashi.results.length);
+      await w.input.pressSequentially(q, { delay: 80 });
+      await page.waitForTimeout(1500);
+      const handle = await page.waitForFunction(([q, seen]) => window.__midashi.results.slice(seen).find((r) => r.query === q)?.response, [q, seen]);
+      return handle.jsonValue();
+    };
+    for (const q of ["widget", "ranking", "sharded layout", "xqzvw plorbtek"]) {
+      const r = await type(q);
+      assert.equal(r.semanticPending, undefined, q);
+      assert.ok(!requests.some((x) => leg(x.path)), `${q}: ${requests.map((x) => x.path).filter(leg).join(" ")}`);
+    }
+    const before = requests.length;
+    const question = "how do I make search work without a network";
+    const keyword = await type(question);
+    assert.equal(keyword.semanticReason, "question");
+    const handle = await page.waitForFunction((q) => window.__midashi.results.findLast((r) => r.query === q && r.response.mode === "hybrid")?.response, question, { timeout: 60_000 });
+    const hybrid = await handle.jsonValue();
+    assert.ok(hybrid.results.length > 0);
+    const fetched = requests.slice(before);
+    assert.ok(fetched.some((x) => /table\./.test(x.path)) && fetched.some((x) => /vectors\./.test(x.path)), fetched.map((x) => x.path).join(" "));
+    assert.deepEqual(fetched.map((x) => x.path).filter(never), [], `no model, no semantic module, no full engine for the question (before it: ${requests.slice(0, before).map((x) => x.path).filter(never)})`);
+    const legBytes = fetched.filter((x) => leg(x.path)).reduce((n, x) => n + x.bytes, 0);
+    console.log(`# the question's semantic leg: ${fetched.filter((x) => leg(x.path)).map((x) => `${x.path.split("/").pop()} ${x.bytes}`).join(", ")}; ${legBytes} bytes as served (uncompressed)`);
+    await page.waitForFunction(() => document.querySelector("midashi-search").shadowRoot.querySelector("[role=status]").textContent.includes("Semantic results included"));
+    await page.screenshot({ path: join(ROOT, "target", "static-table-question.png") });
+    const none = await type("xqzvw plorbtek");
+    assert.equal(none.results.length, 0);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
