@@ -310,9 +310,9 @@ pub fn build(
             if args.semantic == SemanticArg::Static {
                 let r = crate::static_table::ship(
                     &mut builder,
-                    &loaded.docs,
-                    &passages,
+                    (&loaded.docs, &passages),
                     embedder,
+                    (&cache_dir, input),
                     !args.quiet,
                 )?;
                 report = Some(r);

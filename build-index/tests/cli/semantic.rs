@@ -485,6 +485,17 @@ fn a_static_build_ships_a_table_and_answers_by_meaning() {
     let cache = tmp.path().join("cache");
     let report = build(&docs(), &out, &model, &cache, &["--semantic", "static"]);
     assert!(report.contains("queries embedded by look-up"), "{report}");
+    // The same text again: the table comes from the cache, the same bytes.
+    let again = tmp.path().join("again");
+    let report = build(&docs(), &again, &model, &cache, &["--semantic", "static"]);
+    assert!(report.contains("(0 encoded"), "{report}");
+    let table = |dir: &Path| {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .find(|n| n.starts_with("table."))
+    };
+    assert_eq!(table(&out), table(&again));
     let names: Vec<String> = fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
