@@ -161,7 +161,7 @@ enum Command {
         floor: bool,
         /// How queries get their vectors, as `build --semantic` says: `static` measures a
         /// table distilled from the site (a look-up per query, no encoder).
-        #[arg(long, value_enum, default_value_t = commands::build::SemanticArg::Deep)]
+        #[arg(long, value_enum, default_value_t = commands::build::SemanticArg::Auto)]
         semantic: commands::build::SemanticArg,
     },
 }

@@ -52,12 +52,12 @@ export const MODEL = process.env.MIDASHI_MODEL_DIR ?? join(ROOT, "models", "all-
 /**
  * Builds `docs` into a fresh temporary site folder; returns its path. Keyword-only unless
  * `semantic`: then with the model's vectors, the model shipped and the semantic module copied
- * — or, with `semantic: "static"`, a static table distilled from the docs instead of the model.
+ * (`--semantic deep`) — or, with `semantic: "static"`, a table distilled from the docs instead.
  */
 export function buildSite(docs, { slug = "github", name = "site", semantic = false, layout = "auto" } = {}) {
   const assets = ensureAssets();
   const out = mkdtempSync(join(tmpdir(), `midashi-${name}-`));
-  const leg = semantic === "static" ? ["--semantic", "static"] : [];
+  const leg = ["--semantic", semantic === "static" ? "static" : "deep"];
   const mode = semantic ? ["--model", MODEL, "--cache-dir", join(out, ".embed-cache"), ...leg] : ["--keyword-only"];
   execFileSync(buildIndexBin(), [docs, "--out", out, "--site", "--slug", slug, "--assets", assets, "--quiet", "--layout", layout, ...mode], {
     cwd: ROOT,

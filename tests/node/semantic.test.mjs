@@ -36,7 +36,9 @@ const skip = missing ? `${missing[0]} is missing (${missing[1]})` : false;
 /** Builds an index of `docs` with the model; returns the folder. */
 async function buildSemanticIndex(extra = []) {
   const out = tempDir("midashi-semantic-");
-  await execFileAsync(buildIndexBin(), [DOCS, "--out", out, "--quiet", "--model", MODEL, "--cache-dir", path.join(out, ".cache"), ...extra], {
+  // The encoder's leg: a default build with this model ships a static table instead
+  // (tests/node/static-table.test.mjs).
+  await execFileAsync(buildIndexBin(), [DOCS, "--out", out, "--quiet", "--model", MODEL, "--cache-dir", path.join(out, ".cache"), "--semantic", "deep", ...extra], {
     cwd: ROOT,
   });
   rmSync(path.join(out, ".cache"), { recursive: true, force: true });

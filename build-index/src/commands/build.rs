@@ -57,8 +57,9 @@ pub struct BuildArgs {
     pub keyword_only: bool,
     /// How queries get their vectors: `deep` ships the model's encoder (megabytes, the
     /// closest meaning); `static` ships a table distilled from this site's text (a few
-    /// hundred KB, a look-up per query; English sites with all-MiniLM-L6-v2).
-    #[arg(long, value_enum, default_value_t = SemanticArg::Deep)]
+    /// hundred KB, a look-up per query; WordPiece models such as all-MiniLM-L6-v2); `auto`
+    /// (default): `static` when the model allows it, else `deep`.
+    #[arg(long, value_enum, default_value_t = SemanticArg::Auto)]
     pub semantic: SemanticArg,
     /// Vector rows from which an HNSW graph is added for semantic search (below it, an exact
     /// scan answers: faster to build, fewer bytes, and fast enough up to this size).
@@ -138,6 +139,9 @@ impl BuildArgs {
 /// `--semantic`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum SemanticArg {
+    /// `Static` for a model whose pieces a static table can be keyed by, built locally
+    /// and shipped; else `Deep`.
+    Auto,
     /// The model's encoder, shipped for queries.
     Deep,
     /// A static table distilled from the site ([`crate::static_table`]).
@@ -307,7 +311,15 @@ pub fn build(
                 concurrency: args.embed_concurrency.into(),
             });
             let passages = site_passages(&loaded.docs, &embedder)?;
-            if args.semantic == SemanticArg::Static {
+            // A table needs the model's token states here: not with a server encoding the
+            // sections, nor when asked not to ship what queries use.
+            let table = match args.semantic {
+                SemanticArg::Auto => {
+                    embedder.cuts_word_pieces() && endpoint.is_none() && !args.no_ship_model
+                }
+                leg => leg == SemanticArg::Static,
+            };
+            if table {
                 let r = crate::static_table::ship(
                     &mut builder,
                     (&loaded.docs, &passages),

@@ -181,7 +181,7 @@ fn a_damaged_model_file_is_refused() {
             .arg(&model)
             .arg("--cache-dir")
             .arg(tmp.path().join("cache"))
-            .arg("--quiet"),
+            .args(["--quiet", "--semantic", "deep"]),
     );
     let onnx = names(&out, "model.")[0].clone();
     let mut bytes = fs::read(out.join(&onnx)).unwrap();
