@@ -50,6 +50,30 @@ pub struct Distilled {
     pub vectors: VectorsData,
 }
 
+/// `--semantic`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SemanticArg {
+    /// `Static` for a model whose pieces a static table can be keyed by, built locally
+    /// and shipped; else `Deep`.
+    Auto,
+    /// The model's encoder, shipped for queries.
+    Deep,
+    /// A static table distilled from the site (this module).
+    Static,
+}
+
+impl SemanticArg {
+    /// Whether a build with `embedder` ships a table. `Auto` does when the model's pieces
+    /// can key one and the build has the model's token states at hand: not with a server
+    /// encoding the sections (`endpoint`), nor when asked not to ship what queries use.
+    pub fn ships_table(self, embedder: &Embedder, endpoint: bool, no_ship_model: bool) -> bool {
+        match self {
+            SemanticArg::Auto => embedder.cuts_word_pieces() && !endpoint && !no_ship_model,
+            leg => leg == SemanticArg::Static,
+        }
+    }
+}
+
 /// Distils the table of `docs` (sorted as the index numbers its sections) whose sections
 /// were cut into `passages` ([`crate::embedding::site_passages`]), with `embedder`;
 /// `progress` is told how many passages were encoded.

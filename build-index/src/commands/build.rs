@@ -9,6 +9,7 @@ use crate::error::{CliError, Result};
 use crate::output::write_index;
 use crate::shipped_model::ship_model;
 use crate::sources::{input_files, load_html, load_markdown, load_records, InputKind, Loaded};
+pub use crate::static_table::SemanticArg;
 use midashi_core::build::{FieldWeights, IndexBuilder, IndexSettings, Layout, Synonyms};
 use midashi_markdown::{Options, SlugStyle};
 use std::path::{Path, PathBuf};
@@ -134,18 +135,6 @@ impl BuildArgs {
             .map_err(|e| CliError::Usage(e.to_string()))?;
         BuildArgs::from_arg_matches(&matches).map_err(|e| CliError::Usage(e.to_string()))
     }
-}
-
-/// `--semantic`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SemanticArg {
-    /// `Static` for a model whose pieces a static table can be keyed by, built locally
-    /// and shipped; else `Deep`.
-    Auto,
-    /// The model's encoder, shipped for queries.
-    Deep,
-    /// A static table distilled from the site ([`crate::static_table`]).
-    Static,
 }
 
 /// `--layout`.
@@ -311,15 +300,10 @@ pub fn build(
                 concurrency: args.embed_concurrency.into(),
             });
             let passages = site_passages(&loaded.docs, &embedder)?;
-            // A table needs the model's token states here: not with a server encoding the
-            // sections, nor when asked not to ship what queries use.
-            let table = match args.semantic {
-                SemanticArg::Auto => {
-                    embedder.cuts_word_pieces() && endpoint.is_none() && !args.no_ship_model
-                }
-                leg => leg == SemanticArg::Static,
-            };
-            if table {
+            if args
+                .semantic
+                .ships_table(&embedder, endpoint.is_some(), args.no_ship_model)
+            {
                 let r = crate::static_table::ship(
                     &mut builder,
                     (&loaded.docs, &passages),
