@@ -168,6 +168,20 @@ export async function search(page, query) {
   return handle.jsonValue();
 }
 
+/**
+ * Types `q` into the open search box as a visitor does (80 ms a key), waits past the settling
+ * pause, and resolves with the typed query's own answer (a fused one may follow it).
+ */
+export async function typed(page, q) {
+  const w = widget(page);
+  await w.input.fill("");
+  const seen = await page.evaluate(() => window.__midashi.results.length);
+  await w.input.pressSequentially(q, { delay: 80 });
+  await page.waitForTimeout(1500);
+  const handle = await page.waitForFunction(([q, seen]) => window.__midashi.results.slice(seen).find((r) => r.query === q)?.response, [q, seen]);
+  return handle.jsonValue();
+}
+
 /** Whether the element with id `anchor` exists on the page. */
 export function anchorExists(page, anchor) {
   return page.evaluate((a) => document.getElementById(a) !== null, anchor);

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { ROOT, openPage, siteUnderTest, widget } from "./helpers.mjs";
+import { ROOT, openPage, siteUnderTest, typed } from "./helpers.mjs";
 
 const s = siteUnderTest(join(ROOT, "docs"), { name: "static-table", semantic: "static" });
 
@@ -21,16 +21,8 @@ describe("a site with a static table", () => {
     });
     const leg = (p) => /(table|vectors|tree)\.[0-9a-f]+\.bin$/.test(p);
     const never = (p) => /embed|model\.|midashi_wasm_bg\.wasm/.test(p);
-    const w = widget(page);
     await page.keyboard.press("Control+k");
-    const type = async (q) => {
-      await w.input.fill("");
-      const seen = await page.evaluate(() => window.__midashi.results.length);
-      await w.input.pressSequentially(q, { delay: 80 });
-      await page.waitForTimeout(1500);
-      const handle = await page.waitForFunction(([q, seen]) => window.__midashi.results.slice(seen).find((r) => r.query === q)?.response, [q, seen]);
-      return handle.jsonValue();
-    };
+    const type = (q) => typed(page, q);
     for (const q of ["widget", "ranking", "sharded layout", "xqzvw plorbtek"]) {
       const r = await type(q);
       assert.equal(r.semanticPending, undefined, q);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ROOT, anchorExists, buildIndexBin, buildSite, launch, newPage, openPage, record, remove, search, serve, widget } from "./helpers.mjs";
+import { ROOT, anchorExists, buildIndexBin, buildSite, launch, newPage, openPage, record, remove, search, serve, typed, widget } from "./helpers.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -651,16 +651,7 @@ describe("semantic results", () => {
     });
     const w = widget(page);
     await page.keyboard.press("Control+k");
-    /** Types `q` as a visitor does (80 ms a key), waits past the settling pause, returns the last answer. */
-    const type = async (q) => {
-      await w.input.fill("");
-      const seen = await page.evaluate(() => window.__midashi.results.length);
-      await w.input.pressSequentially(q, { delay: 80 });
-      await page.waitForTimeout(1500);
-      // The typed query's own answer (a fused one may have followed it).
-      const handle = await page.waitForFunction(([q, seen]) => window.__midashi.results.slice(seen).find((r) => r.query === q)?.response, [q, seen]);
-      return handle.jsonValue();
-    };
+    const type = (q) => typed(page, q);
     for (const q of ["widget", "ranking", "sharded layout", "install the widget", "xqzvw plorbtek"]) {
       const r = await type(q);
       assert.equal(r.semanticPending, undefined, q);
