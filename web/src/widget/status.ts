@@ -71,7 +71,8 @@ export class Status {
       return b;
     };
     if (this.semantic === "loading" && source?.cancelSemantic) {
-      const mb = this.total ? Math.round(this.total / 1e6) : undefined;
+      // Whole MB for a model; tenths for a static table's few hundred KB.
+      const mb = this.total ? (this.total >= 1e6 ? Math.round(this.total / 1e6) : Math.round(this.total / 1e5) / 10) : undefined;
       const why = s.semanticWhy(response?.semanticReason, mb);
       const text = el("span", undefined, this.progress === undefined ? why : `${why} ${this.progress}%`);
       this.bar.replaceChildren(
