@@ -22,7 +22,7 @@ use crate::error::{CliError, Result};
 use midashi_core::build::IndexBuilder;
 use midashi_core::format::entry::ModelInfo;
 use midashi_core::section::Document;
-use midashi_core::vectors::table::{StaticTable, TableData};
+use midashi_core::vectors::table::{Cutter, StaticTable, TableData};
 use midashi_core::vectors::VectorsData;
 use midashi_embed::distill::{fit, ContextMeans, Projection, StaticModel};
 use midashi_embed::{normalize, Embedder, Window};
@@ -63,9 +63,10 @@ pub enum SemanticArg {
 }
 
 impl SemanticArg {
-    /// Whether a build with `embedder` ships a table. `Auto` does when the model's pieces
-    /// can key one and the build has the model's token states at hand: not with a server
-    /// encoding the sections (`endpoint`), nor when asked not to ship what queries use.
+    /// Whether a build with `embedder` ships a table. `Auto` does for a WordPiece model
+    /// (measured: Rust book, SciFact) when the build has the model's token states at hand:
+    /// not with a server encoding the sections (`endpoint`), nor when asked not to ship what
+    /// queries use. A Unigram model's table (Japanese sites) is `Static`'s until measured.
     pub fn ships_table(self, embedder: &Embedder, endpoint: bool, no_ship_model: bool) -> bool {
         match self {
             SemanticArg::Auto => embedder.cuts_word_pieces() && !endpoint && !no_ship_model,
@@ -78,7 +79,7 @@ impl SemanticArg {
 /// were cut into `passages` ([`crate::embedding::site_passages`]), with `embedder`;
 /// `progress` is told how many passages were encoded.
 pub fn distil(
-    embedder: &Embedder,
+    (embedder, cutter): (&Embedder, &Cutter),
     docs: &[Document],
     passages: &[Vec<String>],
     progress: &(dyn Fn(usize) + Sync),
@@ -148,9 +149,9 @@ pub fn distil(
     let flat_vectors: Vec<f32> = encoded.iter().flat_map(|(_, v)| v.clone()).collect();
     let projection = Projection::fit(&flat_vectors, raw_dims, DIMS);
     let k = projection.dims();
-    // Only the pieces the site's text uses, and never a special token (`[CLS]`), which no
-    // query is cut into.
-    let (mut pieces, mut kept) = (Vec::new(), Vec::new());
+    // Only the pieces the site's text uses, and never a special token (`[CLS]`, `<s>`),
+    // which no query is cut into.
+    let (mut pieces, mut kept, mut ids) = (Vec::new(), Vec::new(), Vec::new());
     for (id, (row, &count)) in fitted
         .chunks_exact(raw_dims)
         .zip(means.counts())
@@ -159,13 +160,21 @@ pub fn distil(
         let Some(piece) = embedder.piece(id as u32).filter(|_| count > 0) else {
             continue;
         };
-        if piece.len() > 2 && piece.starts_with('[') && piece.ends_with(']') {
+        let special = |open, close| piece.starts_with(open) && piece.ends_with(close);
+        if piece.len() > 2 && (special('[', ']') || special('<', '>')) {
             continue;
         }
         pieces.push(piece);
         kept.extend(projection.project(row));
+        ids.push(id);
     }
-    let table = TableData::new(pieces, &kept, k);
+    let cutter = match cutter {
+        Cutter::WordPiece => Cutter::WordPiece,
+        Cutter::Unigram { scores } => Cutter::Unigram {
+            scores: ids.iter().map(|&id| scores[id]).collect(),
+        },
+    };
+    let table = TableData::new(pieces, &kept, k, cutter);
     let mut vectors = VectorsData::with_bits(k as u32, 4);
     for ((ord, _), (_, v)) in flat.iter().zip(&encoded) {
         let mut v = projection.project(v);
@@ -194,14 +203,14 @@ pub fn ship(
     (cache_dir, site): (&Path, &Path),
     progress: bool,
 ) -> Result<EmbedReport> {
-    if !embedder.cuts_word_pieces() {
-        return Err(CliError::Usage(format!(
-            "--semantic static needs a model that cuts words into WordPiece pieces, as \
-             all-MiniLM-L6-v2 does (queries are cut in the browser by a small tokenizer of \
-             that kind); {} cuts them otherwise: build with --semantic deep",
+    let cutter = cutter_of(&embedder).ok_or_else(|| {
+        CliError::Usage(format!(
+            "--semantic static needs a model whose tokenizer is WordPiece (all-MiniLM-L6-v2) \
+             or SentencePiece Unigram (multilingual-e5-small): queries are cut in the browser \
+             by a small tokenizer of either kind; {} has another: build with --semantic deep",
             embedder.config().name
-        )));
-    }
+        ))
+    })?;
     let mut info = model_info(&embedder);
     let key = cache_key(&info, docs, passages);
     let cache_file = cache_dir.join(format!(
@@ -223,7 +232,7 @@ pub fn ship(
                 total,
                 "{spinner} distilling the static table {bar:30} {pos}/{len} passages ({eta} left)",
             );
-            let d = distil(&embedder, docs, passages, &|n| bar.inc(n as u64))?;
+            let d = distil((&embedder, &cutter), docs, passages, &|n| bar.inc(n as u64))?;
             bar.finish_and_clear();
             std::fs::create_dir_all(cache_dir).map_err(CliError::io(cache_dir))?;
             let bytes = postcard::to_allocvec(&(key, &d.table, &d.vectors))
@@ -253,6 +262,16 @@ pub fn ship(
     builder.set_vectors(info, vectors);
     builder.set_table(table);
     Ok(report)
+}
+
+/// How queries are cut into `embedder`'s pieces by the core, if a table can follow its
+/// tokenizer (WordPiece, or Unigram with each piece's log-probability by id).
+fn cutter_of(embedder: &Embedder) -> Option<Cutter> {
+    if embedder.cuts_word_pieces() {
+        return Some(Cutter::WordPiece);
+    }
+    let scores = embedder.unigram_scores()?;
+    (scores.len() == embedder.vocab_size()).then_some(Cutter::Unigram { scores })
 }
 
 /// What a table is made from, hashed: the model, the recipe's constants, every passage and

@@ -178,6 +178,24 @@ impl Embedder {
             && tok["normalizer"]["lowercase"] != false
     }
 
+    /// Each piece's log-probability, by id, when the tokenizer is a SentencePiece Unigram
+    /// one that opens words with `▁` (multilingual-e5-small's): the kind
+    /// `midashi_core::vectors::unigram` cuts queries as, for a static table. `None` otherwise.
+    pub fn unigram_scores(&self) -> Option<Vec<f32>> {
+        let json = self.tokenizer.to_string(false).ok()?;
+        let tok: serde_json::Value = serde_json::from_str(&json).ok()?;
+        let pre = &tok["pre_tokenizer"];
+        let metaspace = pre["type"] == "Metaspace" && pre["replacement"] == "\u{2581}";
+        if tok["model"]["type"] != "Unigram" || !metaspace {
+            return None;
+        }
+        tok["model"]["vocab"]
+            .as_array()?
+            .iter()
+            .map(|e| e.get(1)?.as_f64().map(|s| s as f32))
+            .collect()
+    }
+
     /// How many pieces the tokenizer's vocabulary holds (added tokens included).
     pub fn vocab_size(&self) -> usize {
         self.tokenizer.get_vocab_size(true)

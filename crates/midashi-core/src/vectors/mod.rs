@@ -19,6 +19,7 @@ pub mod ann;
 pub mod noise;
 pub mod pieces;
 pub mod table;
+pub mod unigram;
 
 use crate::format::reader::{Decode, ReadResult, Reader};
 use serde::{Deserialize, Serialize};

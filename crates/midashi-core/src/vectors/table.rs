@@ -8,8 +8,11 @@
 //! passages' principal components. The section vectors it is searched against are projected
 //! the same way and are the index's vectors file; this file holds only the pieces and rows.
 //! Rows are stored as section vectors are (4 bits and a scale each, [`VectorsData::push`]).
+//! Queries are cut as the model's tokenizer cuts them: WordPiece ([`super::pieces`]) or
+//! SentencePiece Unigram ([`super::unigram`]).
 
 use super::pieces::WordPieces;
+use super::unigram::UnigramPieces;
 use super::VectorsData;
 use crate::format::reader::{Decode, ReadResult, Reader};
 use serde::{Deserialize, Serialize};
@@ -27,11 +30,38 @@ pub struct TableData {
     /// Rows of 4-bit levels (as [`VectorsData::data`]).
     #[serde(with = "serde_bytes")]
     pub data: Vec<u8>,
+    /// How a query is cut into the pieces: the model's tokenizer's kind.
+    pub cutter: Cutter,
+}
+
+/// The kind of tokenizer a table's pieces come from, and what cutting by it needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Cutter {
+    /// BERT's uncased WordPiece (all-MiniLM-L6-v2): [`super::pieces`].
+    WordPiece,
+    /// SentencePiece Unigram (multilingual-e5-small): [`super::unigram`], with each piece's
+    /// log-probability, in row order.
+    Unigram {
+        /// One log-probability per piece.
+        scores: Vec<f32>,
+    },
+}
+
+impl Decode for Cutter {
+    fn decode(r: &mut Reader<'_>) -> ReadResult<Self> {
+        Ok(match r.variant(2)? {
+            0 => Cutter::WordPiece,
+            _ => Cutter::Unigram {
+                scores: Decode::decode(r)?,
+            },
+        })
+    }
 }
 
 impl TableData {
-    /// A table of `pieces` with `rows` (`pieces.len() × dims` values), rounded to 4 bits.
-    pub fn new(pieces: Vec<String>, rows: &[f32], dims: usize) -> TableData {
+    /// A table of `pieces` with `rows` (`pieces.len() × dims` values), rounded to 4 bits,
+    /// whose queries are cut by `cutter`.
+    pub fn new(pieces: Vec<String>, rows: &[f32], dims: usize, cutter: Cutter) -> TableData {
         let mut packed = VectorsData::with_bits(dims as u32, 4);
         for (i, row) in rows.chunks_exact(dims.max(1)).enumerate() {
             packed.push(i as u32, row);
@@ -41,6 +71,7 @@ impl TableData {
             dims: dims as u32,
             scales: packed.scales,
             data: packed.data,
+            cutter,
         }
     }
 }
@@ -52,6 +83,7 @@ impl Decode for TableData {
             dims: r.u32()?,
             scales: r.bytes()?,
             data: r.bytes()?,
+            cutter: Decode::decode(r)?,
         })
     }
 }
@@ -59,8 +91,15 @@ impl Decode for TableData {
 /// A loaded table, ready to embed queries.
 #[derive(Debug, Clone)]
 pub struct StaticTable {
-    pieces: WordPieces,
+    pieces: Pieces,
     rows: VectorsData,
+}
+
+/// A table's pieces, ready to cut queries into.
+#[derive(Debug, Clone)]
+enum Pieces {
+    Word(WordPieces),
+    Unigram(UnigramPieces),
 }
 
 impl StaticTable {
@@ -78,7 +117,17 @@ impl StaticTable {
         if !rows.is_consistent() || data.dims == 0 {
             return None;
         }
-        let pieces = WordPieces::new(data.pieces.into_iter().zip(0u32..));
+        let pieces = match data.cutter {
+            Cutter::WordPiece => Pieces::Word(WordPieces::new(data.pieces.into_iter().zip(0u32..))),
+            Cutter::Unigram { scores } if scores.len() == n => Pieces::Unigram(UnigramPieces::new(
+                data.pieces
+                    .into_iter()
+                    .zip(0u32..)
+                    .zip(scores)
+                    .map(|((p, id), s)| (p, id, s)),
+            )),
+            Cutter::Unigram { .. } => return None,
+        };
         Some(StaticTable { pieces, rows })
     }
 
@@ -90,7 +139,10 @@ impl StaticTable {
     /// The query's vector: the normalised mean of its pieces' rows. `None` when none of its
     /// words is made of the table's pieces (it has no meaning here to compare).
     pub fn embed(&self, query: &str) -> Option<Vec<f32>> {
-        let ids = self.pieces.split(query);
+        let ids = match &self.pieces {
+            Pieces::Word(p) => p.split(query),
+            Pieces::Unigram(p) => p.split(query),
+        };
         if ids.is_empty() {
             return None;
         }
@@ -124,7 +176,7 @@ mod tests {
             0.0, 0.5, 0.5, // ##ing
             0.0, 0.0, 1.0, // rules
         ];
-        TableData::new(pieces.to_vec(), &rows, 3)
+        TableData::new(pieces.to_vec(), &rows, 3, Cutter::WordPiece)
     }
 
     #[test]
@@ -149,8 +201,16 @@ mod tests {
         let mut short = data.clone();
         short.data.pop();
         assert!(StaticTable::new(short).is_none());
-        let mut flat = data;
+        let mut flat = data.clone();
         flat.dims = 0;
         assert!(StaticTable::new(flat).is_none());
+        let mut unigram = data;
+        unigram.cutter = Cutter::Unigram {
+            scores: vec![-1.0; 4],
+        };
+        let bytes = encode(FileKind::Table, &unigram).unwrap();
+        let back: TableData = decode(FileKind::Table, "t", &bytes).unwrap();
+        assert_eq!(back, unigram);
+        assert!(StaticTable::new(back).is_none(), "a score per piece");
     }
 }

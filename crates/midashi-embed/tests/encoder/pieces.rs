@@ -4,6 +4,7 @@
 
 use crate::common::{available, model_dir};
 use midashi_core::vectors::pieces::WordPieces;
+use midashi_core::vectors::unigram::UnigramPieces;
 use std::path::Path;
 
 fn markdown_lines(dir: &Path, out: &mut Vec<String>) {
@@ -64,6 +65,63 @@ fn pieces_match_the_tokenizer_on_the_rust_book() {
     let share = differ.len() as f64 / lines.len() as f64;
     assert!(
         share < 0.0005,
+        "{} of {} lines differ, e.g. {:?}",
+        differ.len(),
+        lines.len(),
+        differ.iter().take(5).collect::<Vec<_>>()
+    );
+}
+
+/// The core's hand-written Unigram cutter (`midashi_core::vectors::unigram`, a Japanese
+/// site's static table) against `tokenizers` with multilingual-e5-small's tokenizer.json,
+/// line by line over the Japanese Vue docs.
+#[test]
+fn unigram_pieces_match_the_tokenizer_on_the_japanese_vue_docs() {
+    let dir = model_dir("MIDASHI_E5_DIR", "multilingual-e5-small");
+    if !available(&dir, "scripts/fetch-e5.sh", true) {
+        return;
+    }
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/vue-docs-ja");
+    assert!(
+        docs.is_dir(),
+        "{} is missing: the tests need ../shared beside the clone",
+        docs.display()
+    );
+    let tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tokenizer.json")).unwrap())
+            .unwrap();
+    let vocab = json["model"]["vocab"].as_array().unwrap();
+    let pieces = UnigramPieces::new(vocab.iter().enumerate().map(|(id, e)| {
+        (
+            e[0].as_str().unwrap().to_string(),
+            id as u32,
+            e[1].as_f64().unwrap() as f32,
+        )
+    }));
+    let unk = tokenizer.token_to_id("<unk>");
+    let mut lines = Vec::new();
+    markdown_lines(&docs, &mut lines);
+    lines.truncate(20_000);
+    assert!(lines.len() > 5_000, "{} lines", lines.len());
+    let mut differ = Vec::new();
+    for line in &lines {
+        let expected: Vec<u32> = tokenizer
+            .encode_fast(line.as_str(), false)
+            .unwrap()
+            .get_ids()
+            .iter()
+            .copied()
+            .filter(|&id| Some(id) != unk)
+            .collect();
+        if pieces.split(line) != expected {
+            differ.push(line);
+        }
+    }
+    // The model's normaliser is a precompiled NFKC variant; the core's is NFKC itself.
+    let share = differ.len() as f64 / lines.len() as f64;
+    assert!(
+        share < 0.01,
         "{} of {} lines differ, e.g. {:?}",
         differ.len(),
         lines.len(),
