@@ -12,7 +12,7 @@
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
@@ -84,5 +84,39 @@ describe("semantic search from a static table in Node (wasm)", { skip: missing &
       const r = await idx.search("xylophonequartz", { mode, cache: false });
       assert.equal(r.total, 0, `nonsense in ${mode} mode`);
     }
+  });
+});
+
+// A Japanese site's table (multilingual-e5-small's SentencePiece Unigram pieces, cut by the
+// core with the host's NFKC) answers a Japanese paraphrase by meaning in the keyword module.
+const E5 = process.env.MIDASHI_E5_DIR ?? path.join(ROOT, "models/multilingual-e5-small");
+const noE5 = !existsSync(path.join(E5, "model.onnx"));
+if (noE5 && process.env.MIDASHI_REQUIRE_SEMANTIC === "1") {
+  throw new Error(`${E5}/model.onnx is missing (run scripts/fetch-e5.sh)`);
+}
+
+describe("a Japanese site's static table in Node (wasm)", { skip: noE5 && "no multilingual model: run scripts/fetch-e5.sh" }, () => {
+  test("a Japanese question is embedded by look-up of its Unigram pieces and finds its page by meaning", async () => {
+    const { Midashi } = await importMidashi();
+    const docs = tempDir("midashi-static-ja-docs-");
+    const pages = {
+      "index.md": "# はじめに\n\nこのライブラリはドキュメントサイトの検索を提供します。インストールは npm で行います。\n",
+      "offline.md": "# オフラインで使う\n\nネットワークに接続していない環境でも、ファイルを開くだけで検索が動きます。サーバーは不要です。\n",
+      "theme.md": "# 見た目の変更\n\n色やフォントは CSS 変数で変えられます。ダークモードにも対応しています。\n",
+    };
+    for (const [name, text] of Object.entries(pages)) writeFileSync(path.join(docs, name), text);
+    const dir = tempDir("midashi-static-ja-");
+    const cache = path.join(dir, ".cache");
+    await execFileAsync(buildIndexBin(), [docs, "--out", dir, "--quiet", "--model", E5, "--cache-dir", cache, "--semantic", "static"], { cwd: ROOT });
+    rmSync(cache, { recursive: true, force: true });
+    const idx = await Midashi.load(dir);
+    after(() => idx.close());
+    assert.ok(idx.manifest.files.some((f) => f.kind === "Table"));
+    await idx.warmup();
+    const r = await idx.search("ネットワークなしで検索", { mode: "semantic", cache: false });
+    assert.equal(r.results[0]?.path, "offline.md", r.results.map((h) => h.path).join());
+    const q = await idx.search("インターネットがなくても調べられますか", { cache: false });
+    assert.equal(q.mode, "hybrid");
+    assert.equal(await idx.engine(), "keyword");
   });
 });
