@@ -27,48 +27,70 @@ fn markdown_lines(dir: &Path, out: &mut Vec<String>) {
     }
 }
 
+/// The lines of `corpus` (a folder of ../shared/corpora, which must exist) whose pieces by
+/// `ours` differ from `tokenizer`'s with its unknown piece `unk` left out (it has no row in a
+/// table either), and how many lines there were.
+fn differing(
+    corpus: &str,
+    tokenizer: &tokenizers::Tokenizer,
+    unk: &str,
+    ours: impl Fn(&str) -> Vec<u32>,
+    most: usize,
+) -> (Vec<String>, usize) {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpora")
+        .join(corpus);
+    assert!(
+        docs.is_dir(),
+        "{} is missing: the tests need ../shared beside the clone",
+        docs.display()
+    );
+    let unk = tokenizer.token_to_id(unk);
+    let mut lines = Vec::new();
+    markdown_lines(&docs, &mut lines);
+    lines.truncate(most);
+    let differ = lines
+        .iter()
+        .filter(|line| {
+            let expected: Vec<u32> = tokenizer
+                .encode_fast(line.as_str(), false)
+                .unwrap()
+                .get_ids()
+                .iter()
+                .copied()
+                .filter(|&id| Some(id) != unk)
+                .collect();
+            ours(line) != expected
+        })
+        .cloned()
+        .collect();
+    (differ, lines.len())
+}
+
 #[test]
 fn pieces_match_the_tokenizer_on_the_rust_book() {
     let dir = model_dir("MIDASHI_MODEL_DIR", "all-MiniLM-L6-v2");
     if !available(&dir, "scripts/fetch-model.sh", true) {
         return;
     }
-    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/rust-book");
-    assert!(
-        book.is_dir(),
-        "{} is missing: the tests need ../shared beside the clone",
-        book.display()
-    );
     let tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
-    let unk = tokenizer.token_to_id("[UNK]");
     let pieces = WordPieces::new(tokenizer.get_vocab(true));
-    let mut lines = Vec::new();
-    markdown_lines(&book, &mut lines);
-    assert!(lines.len() > 10_000, "{} lines", lines.len());
-    let mut differ = Vec::new();
-    for line in &lines {
-        let expected: Vec<u32> = tokenizer
-            .encode_fast(line.as_str(), false)
-            .unwrap()
-            .get_ids()
-            .iter()
-            .copied()
-            // An unknown word has no row in a table: the core leaves it out.
-            .filter(|&id| Some(id) != unk)
-            .collect();
-        if pieces.split(line) != expected {
-            differ.push(line);
-        }
-    }
+    let (differ, lines) = differing(
+        "rust-book",
+        &tokenizer,
+        "[UNK]",
+        |l| pieces.split(l),
+        usize::MAX,
+    );
+    assert!(lines > 10_000, "{lines} lines");
     // Nonspacing marks without a combining class (Devanagari vowel signs) are kept by the
     // core and dropped by BERT: 3 of 20,061 lines (see the module docs).
-    let share = differ.len() as f64 / lines.len() as f64;
+    let share = differ.len() as f64 / lines as f64;
     assert!(
         share < 0.0005,
-        "{} of {} lines differ, e.g. {:?}",
+        "{} of {lines} lines differ, e.g. {:?}",
         differ.len(),
-        lines.len(),
-        differ.iter().take(5).collect::<Vec<_>>()
+        &differ[..differ.len().min(5)]
     );
 }
 
@@ -81,12 +103,6 @@ fn unigram_pieces_match_the_tokenizer_on_the_japanese_vue_docs() {
     if !available(&dir, "scripts/fetch-e5.sh", true) {
         return;
     }
-    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/vue-docs-ja");
-    assert!(
-        docs.is_dir(),
-        "{} is missing: the tests need ../shared beside the clone",
-        docs.display()
-    );
     let tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("tokenizer.json")).unwrap())
@@ -99,32 +115,20 @@ fn unigram_pieces_match_the_tokenizer_on_the_japanese_vue_docs() {
             e[1].as_f64().unwrap() as f32,
         )
     }));
-    let unk = tokenizer.token_to_id("<unk>");
-    let mut lines = Vec::new();
-    markdown_lines(&docs, &mut lines);
-    lines.truncate(20_000);
-    assert!(lines.len() > 5_000, "{} lines", lines.len());
-    let mut differ = Vec::new();
-    for line in &lines {
-        let expected: Vec<u32> = tokenizer
-            .encode_fast(line.as_str(), false)
-            .unwrap()
-            .get_ids()
-            .iter()
-            .copied()
-            .filter(|&id| Some(id) != unk)
-            .collect();
-        if pieces.split(line) != expected {
-            differ.push(line);
-        }
-    }
+    let (differ, lines) = differing(
+        "vue-docs-ja",
+        &tokenizer,
+        "<unk>",
+        |l| pieces.split(l),
+        20_000,
+    );
+    assert!(lines > 5_000, "{lines} lines");
     // The model's normaliser is a precompiled NFKC variant; the core's is NFKC itself.
-    let share = differ.len() as f64 / lines.len() as f64;
+    let share = differ.len() as f64 / lines as f64;
     assert!(
         share < 0.01,
-        "{} of {} lines differ, e.g. {:?}",
+        "{} of {lines} lines differ, e.g. {:?}",
         differ.len(),
-        lines.len(),
-        differ.iter().take(5).collect::<Vec<_>>()
+        &differ[..differ.len().min(5)]
     );
 }
