@@ -94,7 +94,7 @@ impl EmbedReport {
         if let Some((pieces, dims)) = self.table {
             println!(
                 "  table      {pieces} pieces × {dims} dims in 4 bits: queries embedded by \
-                 look-up, no model shipped"
+                 look-up, no model shipped (--semantic deep ships the model's encoder instead)"
             );
         }
         if let Some((url, requests)) = &self.server {
