@@ -118,7 +118,8 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     // An English query does (the `lazy` policy: any auto query).
     const en = await idx.search("offline docs without a server");
     assert.equal(en.semanticPending, true);
-    assert.equal(idx.semanticState, "loading");
+    // (Started: a module compiled by an earlier test of this process may be ready already.)
+    assert.ok(["loading", "ready"].includes(idx.semanticState), idx.semanticState);
     await idx.warmup();
     // Ready: still no vector for the Japanese query (its answer is the keyword one).
     const ja = await idx.search("算出プロパティのキャッシュ", { cache: false });
