@@ -85,12 +85,15 @@ impl EmbedReport {
                 self.several
             );
         }
-        println!(
-            "             rows in {} bits (their mean cosine {:.2}; 8 bits from {})",
-            midashi_core::vectors::bits_for(self.crowding),
-            self.crowding,
-            midashi_core::vectors::CROWDED
-        );
+        // A table's vectors are always 4 bits (centred by their projection, they never crowd).
+        if self.table.is_none() {
+            println!(
+                "             rows in {} bits (their mean cosine {:.2}; 8 bits from {})",
+                midashi_core::vectors::bits_for(self.crowding),
+                self.crowding,
+                midashi_core::vectors::CROWDED
+            );
+        }
         if let Some((pieces, dims)) = self.table {
             println!(
                 "  table      {pieces} pieces × {dims} dims in 4 bits: queries embedded by \

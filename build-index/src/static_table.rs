@@ -25,7 +25,7 @@ use midashi_core::section::Document;
 use midashi_core::vectors::table::{Cutter, StaticTable, TableData};
 use midashi_core::vectors::VectorsData;
 use midashi_embed::distill::{fit, ContextMeans, Projection, StaticModel};
-use midashi_embed::{normalize, Embedder, Window};
+use midashi_embed::{normalize, Embedder, PieceModel, Window};
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -63,13 +63,14 @@ pub enum SemanticArg {
 }
 
 impl SemanticArg {
-    /// Whether a build with `embedder` ships a table. `Auto` does for a WordPiece model
+    /// Whether a build whose model's tokenizer is `pieces` ships a table
+    /// ([`Embedder::piece_model`]). `Auto` does for a WordPiece model
     /// (measured: Rust book, SciFact) when the build has the model's token states at hand:
     /// not with a server encoding the sections (`endpoint`), nor when asked not to ship what
     /// queries use. A Unigram model's table (Japanese sites) is `Static`'s until measured.
-    pub fn ships_table(self, embedder: &Embedder, endpoint: bool, no_ship_model: bool) -> bool {
+    pub fn ships_table(self, pieces: Option<&PieceModel>, endpoint: bool, no_ship: bool) -> bool {
         match self {
-            SemanticArg::Auto => embedder.cuts_word_pieces() && !endpoint && !no_ship_model,
+            SemanticArg::Auto => pieces == Some(&PieceModel::WordPiece) && !endpoint && !no_ship,
             leg => leg == SemanticArg::Static,
         }
     }
@@ -199,11 +200,11 @@ pub fn distil(
 pub fn ship(
     builder: &mut IndexBuilder,
     (docs, passages): (&[Document], &[Vec<String>]),
-    embedder: Embedder,
+    (embedder, pieces): (Embedder, Option<PieceModel>),
     (cache_dir, site): (&Path, &Path),
     progress: bool,
 ) -> Result<EmbedReport> {
-    let cutter = cutter_of(&embedder).ok_or_else(|| {
+    let cutter = cutter_of(&embedder, pieces).ok_or_else(|| {
         CliError::Usage(format!(
             "--semantic static needs a model whose tokenizer is WordPiece (all-MiniLM-L6-v2) \
              or SentencePiece Unigram (multilingual-e5-small): queries are cut in the browser \
@@ -249,13 +250,6 @@ pub fn ship(
         cache_hits: if from_cache { passages.len() } else { 0 },
         several: passages.iter().filter(|p| p.len() > 1).count(),
         noise_floor: vectors.noise_floor,
-        crowding: midashi_core::vectors::crowding(
-            (0..vectors.count())
-                .map(|r| vectors.dequantized(r))
-                .collect::<Vec<_>>()
-                .iter()
-                .map(Vec::as_slice),
-        ),
         table: Some((table.pieces.len(), table.dims as usize)),
         ..EmbedReport::default()
     };
@@ -264,14 +258,15 @@ pub fn ship(
     Ok(report)
 }
 
-/// How queries are cut into `embedder`'s pieces by the core, if a table can follow its
-/// tokenizer (WordPiece, or Unigram with each piece's log-probability by id).
-fn cutter_of(embedder: &Embedder) -> Option<Cutter> {
-    if embedder.cuts_word_pieces() {
-        return Some(Cutter::WordPiece);
+/// How the core cuts queries into `embedder`'s pieces (its tokenizer's kind, `pieces`), if
+/// a table can follow it.
+fn cutter_of(embedder: &Embedder, pieces: Option<PieceModel>) -> Option<Cutter> {
+    match pieces? {
+        PieceModel::WordPiece => Some(Cutter::WordPiece),
+        PieceModel::Unigram(scores) => {
+            (scores.len() == embedder.vocab_size()).then_some(Cutter::Unigram { scores })
+        }
     }
-    let scores = embedder.unigram_scores()?;
-    (scores.len() == embedder.vocab_size()).then_some(Cutter::Unigram { scores })
 }
 
 /// What a table is made from, hashed: the model, the recipe's constants, every passage and

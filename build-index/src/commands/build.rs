@@ -300,14 +300,17 @@ pub fn build(
                 concurrency: args.embed_concurrency.into(),
             });
             let passages = site_passages(&loaded.docs, &embedder)?;
-            if args
-                .semantic
-                .ships_table(&embedder, endpoint.is_some(), args.no_ship_model)
-            {
+            let pieces = (args.semantic != SemanticArg::Deep)
+                .then(|| embedder.piece_model())
+                .flatten();
+            let table =
+                args.semantic
+                    .ships_table(pieces.as_ref(), endpoint.is_some(), args.no_ship_model);
+            if table {
                 let r = crate::static_table::ship(
                     &mut builder,
                     (&loaded.docs, &passages),
-                    embedder,
+                    (embedder, pieces),
                     (&cache_dir, input),
                     !args.quiet,
                 )?;

@@ -24,6 +24,8 @@ pub mod bert;
 mod config;
 #[cfg(feature = "onnx")]
 pub mod distill;
+mod piece_model;
+pub use piece_model::PieceModel;
 mod encoder;
 mod error;
 #[cfg(feature = "tract")]
@@ -164,36 +166,6 @@ impl Embedder {
     /// The text of vocabulary piece `id` (`##ing`, `▁東京`), if there is one.
     pub fn piece(&self, id: u32) -> Option<String> {
         self.tokenizer.id_to_token(id)
-    }
-
-    /// Whether the tokenizer is an uncased WordPiece one (BERT's, MiniLM's): the kind
-    /// `midashi_core::vectors::pieces` cuts queries as, for a static table.
-    pub fn cuts_word_pieces(&self) -> bool {
-        let json = self.tokenizer.to_string(false).unwrap_or_default();
-        let Ok(tok) = serde_json::from_str::<serde_json::Value>(&json) else {
-            return false;
-        };
-        tok["model"]["type"] == "WordPiece"
-            && tok["model"]["continuing_subword_prefix"] == "##"
-            && tok["normalizer"]["lowercase"] != false
-    }
-
-    /// Each piece's log-probability, by id, when the tokenizer is a SentencePiece Unigram
-    /// one that opens words with `▁` (multilingual-e5-small's): the kind
-    /// `midashi_core::vectors::unigram` cuts queries as, for a static table. `None` otherwise.
-    pub fn unigram_scores(&self) -> Option<Vec<f32>> {
-        let json = self.tokenizer.to_string(false).ok()?;
-        let tok: serde_json::Value = serde_json::from_str(&json).ok()?;
-        let pre = &tok["pre_tokenizer"];
-        let metaspace = pre["type"] == "Metaspace" && pre["replacement"] == "\u{2581}";
-        if tok["model"]["type"] != "Unigram" || !metaspace {
-            return None;
-        }
-        tok["model"]["vocab"]
-            .as_array()?
-            .iter()
-            .map(|e| e.get(1)?.as_f64().map(|s| s as f32))
-            .collect()
     }
 
     /// How many pieces the tokenizer's vocabulary holds (added tokens included).
