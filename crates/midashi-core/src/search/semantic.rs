@@ -101,12 +101,6 @@ impl SearchIndex {
             .file(FileKind::Vectors)
             .map_or_else(|| "vectors".to_string(), |f| f.name.clone());
         let v: VectorsData = decode(FileKind::Vectors, &name, bytes)?;
-        self.attach_vectors_data(v, name)
-    }
-
-    /// Adds vectors made in memory rather than read from the index's file; `name` names
-    /// them in errors.
-    pub fn attach_vectors_data(&mut self, v: VectorsData, name: String) -> Result<()> {
         let n = self.section_count() as u32;
         if !v.is_consistent() || v.row_section.iter().any(|&s| s >= n) {
             return Err(Error::Malformed {
