@@ -404,6 +404,27 @@ pub fn embed_documents(
     Ok((vectors, report))
 }
 
+/// Stores each section's window vectors (`windows`, in the order of `passages`), made by
+/// another pass over the same text (the static table's distillation), in the embedding
+/// cache of `site`: the encoder leg's next build of that text encodes nothing.
+pub fn remember_windows(
+    passages: &[Vec<String>],
+    windows: Vec<Windows>,
+    embedder: &Embedder,
+    cache_dir: &Path,
+    site: &Path,
+) -> Result<()> {
+    let cache_file = cache_path(cache_dir, &model_info(embedder), site);
+    let cache: Cache = passages
+        .iter()
+        .map(|p| passages_key(p))
+        .zip(windows)
+        .collect();
+    let bytes = postcard::to_allocvec(&cache)
+        .map_err(|e| CliError::Model(format!("cannot write the embedding cache: {e}")))?;
+    crate::output::write_atomic(&cache_file, &bytes)
+}
+
 /// The noise floor of `vectors`: how close the model puts nonsense queries to their nearest
 /// section (a few dozen short encodings and scans; see `midashi_core::vectors::noise`).
 pub fn noise_floor(embedder: &Embedder, vectors: &VectorsData) -> Result<Option<f32>> {

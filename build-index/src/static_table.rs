@@ -17,7 +17,7 @@
 //! it runs whole when any text changed (the Rust book: ~70 s on 2 cores); a rebuild of the
 //! same text takes the table from the cache.
 
-use crate::embedding::{model_info, model_key, site_key, EmbedReport};
+use crate::embedding::{model_info, model_key, remember_windows, site_key, EmbedReport};
 use crate::error::{CliError, Result};
 use midashi_core::build::IndexBuilder;
 use midashi_core::format::entry::ModelInfo;
@@ -48,6 +48,10 @@ pub struct Distilled {
     pub table: TableData,
     /// One row per passage, projected to the table's dimensions, 4 bits.
     pub vectors: VectorsData,
+    /// Each section's window vectors at the model's dimensions, as the encoder leg embeds
+    /// them: kept in the embedding cache, so that a `--semantic deep` build of the same text
+    /// makes no second pass.
+    pub windows: Vec<Vec<Vec<f32>>>,
 }
 
 /// `--semantic`.
@@ -95,6 +99,7 @@ pub fn distil(
     // Each passage: its pieces and its vector (its windows' mean, as the encoder leg's).
     let mut means = ContextMeans::new(embedder.vocab_size(), raw_dims);
     let mut encoded: Vec<(Vec<u32>, Vec<f32>)> = Vec::with_capacity(flat.len());
+    let mut windows_of: Vec<Vec<Vec<f32>>> = vec![Vec::new(); passages.len()];
     for batch in flat.chunks(BATCH) {
         let done: Vec<(Vec<u32>, Vec<Window>)> = batch
             .par_iter()
@@ -103,11 +108,12 @@ pub fn distil(
                 Ok((embedder.piece_ids(text).map_err(model_err)?, windows))
             })
             .collect::<Result<_>>()?;
-        for (ids, windows) in done {
+        for ((ord, _), (ids, windows)) in batch.iter().zip(done) {
             let mut vector = vec![0f32; raw_dims];
-            for w in &windows {
+            for w in windows {
                 means.add(&w.ids, &w.states);
                 vector.iter_mut().zip(&w.vector).for_each(|(v, &x)| *v += x);
+                windows_of[*ord as usize].push(w.vector);
             }
             normalize(&mut vector);
             encoded.push((ids, vector));
@@ -190,7 +196,11 @@ pub fn distil(
         .filter_map(|q| looked_up.embed(q))
         .collect();
     vectors.noise_floor = midashi_core::vectors::noise::measure(&vectors, &nonsense);
-    Ok(Distilled { table, vectors })
+    Ok(Distilled {
+        table,
+        vectors,
+        windows: windows_of,
+    })
 }
 
 /// Distils the table of `docs` (cut into `passages`) and hands it to `builder` with its
@@ -224,8 +234,8 @@ pub fn ship(
         .and_then(|b| postcard::from_bytes::<(u128, TableData, VectorsData)>(&b).ok())
         .filter(|(k, ..)| *k == key);
     let from_cache = cached.is_some();
-    let Distilled { table, vectors } = match cached {
-        Some((_, table, vectors)) => Distilled { table, vectors },
+    let (table, vectors) = match cached {
+        Some((_, table, vectors)) => (table, vectors),
         None => {
             let total = passages.iter().map(Vec::len).sum();
             let bar = crate::progress::bar(
@@ -239,7 +249,8 @@ pub fn ship(
             let bytes = postcard::to_allocvec(&(key, &d.table, &d.vectors))
                 .map_err(|e| CliError::Model(format!("cannot write the table's cache: {e}")))?;
             crate::output::write_atomic(&cache_file, &bytes)?;
-            d
+            remember_windows(passages, d.windows, &embedder, cache_dir, site)?;
+            (d.table, d.vectors)
         }
     };
     info.dims = vectors.dims;
