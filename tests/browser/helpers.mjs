@@ -10,6 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { serve } from "../../scripts/serve.mjs";
+import { EMBED_CACHE } from "../support/indexes.mjs";
 import { ENGINE_WASM } from "../support/modules.mjs";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -58,7 +59,7 @@ export function buildSite(docs, { slug = "github", name = "site", semantic = fal
   const assets = ensureAssets();
   const out = mkdtempSync(join(tmpdir(), `midashi-${name}-`));
   const leg = ["--semantic", semantic === "static" ? "static" : "deep"];
-  const mode = semantic ? ["--model", MODEL, "--cache-dir", join(out, ".embed-cache"), ...leg] : ["--keyword-only"];
+  const mode = semantic ? ["--model", MODEL, "--cache-dir", EMBED_CACHE, ...leg] : ["--keyword-only"];
   execFileSync(buildIndexBin(), [docs, "--out", out, "--site", "--slug", slug, "--assets", assets, "--quiet", "--layout", layout, ...mode], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],

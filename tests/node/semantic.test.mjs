@@ -14,11 +14,11 @@
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
-import { DIST, ROOT, buildIndexBin, copyIndexWith, importMidashi, tempDir } from "../support/indexes.mjs";
+import { DIST, EMBED_CACHE, ROOT, buildIndexBin, copyIndexWith, importMidashi, tempDir } from "../support/indexes.mjs";
 
 const execFileAsync = promisify(execFile);
 const MODEL = process.env.MIDASHI_MODEL_DIR ?? path.join(ROOT, "models/all-MiniLM-L6-v2");
@@ -38,10 +38,9 @@ async function buildSemanticIndex(extra = []) {
   const out = tempDir("midashi-semantic-");
   // The encoder's leg: a default build with this model ships a static table instead
   // (tests/node/static-table.test.mjs).
-  await execFileAsync(buildIndexBin(), [DOCS, "--out", out, "--quiet", "--model", MODEL, "--cache-dir", path.join(out, ".cache"), "--semantic", "deep", ...extra], {
+  await execFileAsync(buildIndexBin(), [DOCS, "--out", out, "--quiet", "--model", MODEL, "--cache-dir", EMBED_CACHE, "--semantic", "deep", ...extra], {
     cwd: ROOT,
   });
-  rmSync(path.join(out, ".cache"), { recursive: true, force: true });
   return out;
 }
 

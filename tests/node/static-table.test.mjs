@@ -16,7 +16,7 @@ import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
-import { ROOT, buildIndexBin, importMidashi, tempDir } from "../support/indexes.mjs";
+import { EMBED_CACHE, ROOT, buildIndexBin, importMidashi, tempDir } from "../support/indexes.mjs";
 
 const execFileAsync = promisify(execFile);
 const MODEL = process.env.MIDASHI_MODEL_DIR ?? path.join(ROOT, "models/all-MiniLM-L6-v2");
@@ -33,9 +33,7 @@ describe("semantic search from a static table in Node (wasm)", { skip: missing &
   before(async () => {
     ({ Midashi } = await importMidashi());
     dir = tempDir("midashi-static-");
-    const cache = path.join(dir, ".cache");
-    await execFileAsync(buildIndexBin(), [DOCS, "--out", dir, "--quiet", "--model", MODEL, "--cache-dir", cache, "--semantic", "static"], { cwd: ROOT });
-    rmSync(cache, { recursive: true, force: true });
+    await execFileAsync(buildIndexBin(), [DOCS, "--out", dir, "--quiet", "--model", MODEL, "--cache-dir", EMBED_CACHE, "--semantic", "static"], { cwd: ROOT });
   });
 
   test("a settled question loads the vectors and the table in the keyword module, then answers hybrid", async () => {

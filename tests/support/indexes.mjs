@@ -16,6 +16,13 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const DIST = path.join(ROOT, "web/dist");
 export const FIXTURE_DOCS = path.join(ROOT, "tests/fixtures/docs");
 /** The shared data folder beside the repository (MIDASHI_SHARED overrides it). */
+/**
+ * The embedding cache of the tests that build with a model. Its files are per model and docs
+ * folder and hold vectors and tables by a hash of their text, so builds of the same docs in
+ * different tests (the encoder's leg and the static table's) share one encoder pass instead
+ * of making one each.
+ */
+export const EMBED_CACHE = path.join(ROOT, ".cache", "test-embeddings");
 export const SHARED = process.env.MIDASHI_SHARED ?? path.resolve(ROOT, "../shared");
 /** Own target dir: the wasm and native builds of this package must not fight others' builds. */
 export const TARGET_DIR = process.env.CARGO_TARGET_DIR ?? path.join(ROOT, "target-wasm");
