@@ -57,8 +57,8 @@ pub struct Distilled {
 /// `--semantic`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum SemanticArg {
-    /// `Static` for a model whose pieces a static table can be keyed by, built locally
-    /// and shipped; else `Deep`.
+    /// `Static` for a model whose pieces a static table can be keyed by (both default
+    /// models), built locally and shipped; else `Deep`.
     Auto,
     /// The model's encoder, shipped for queries.
     Deep,
@@ -68,13 +68,16 @@ pub enum SemanticArg {
 
 impl SemanticArg {
     /// Whether a build whose model's tokenizer is `pieces` ships a table
-    /// ([`Embedder::piece_model`]). `Auto` does for a WordPiece model
-    /// (measured: Rust book, SciFact) when the build has the model's token states at hand:
-    /// not with a server encoding the sections (`endpoint`), nor when asked not to ship what
-    /// queries use. A Unigram model's table (Japanese sites) is `Static`'s until measured.
+    /// ([`Embedder::piece_model`]). `Auto` does for any model whose pieces the core can cut
+    /// queries into (WordPiece: all-MiniLM-L6-v2; SentencePiece Unigram: multilingual-e5-small)
+    /// when the build has the model's token states at hand: not with a server encoding the
+    /// sections (`endpoint`), nor when asked not to ship what queries use. Measured hybrid
+    /// nDCG@10, table against encoder against keyword: Rust book 0.814 / 0.816 / 0.793,
+    /// SciFact 0.733 / 0.740 / 0.699, Vue ja 0.651 / 0.662 / 0.614, JSQuAD 0.948 / 0.960 /
+    /// 0.940 — a question's bytes 285 KB against 7.8 MB, 309 KB against 20 MB.
     pub fn ships_table(self, pieces: Option<&PieceModel>, endpoint: bool, no_ship: bool) -> bool {
         match self {
-            SemanticArg::Auto => pieces == Some(&PieceModel::WordPiece) && !endpoint && !no_ship,
+            SemanticArg::Auto => pieces.is_some() && !endpoint && !no_ship,
             leg => leg == SemanticArg::Static,
         }
     }

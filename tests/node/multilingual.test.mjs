@@ -1,7 +1,8 @@
 // Japanese docs with no --model: build-index embeds them with multilingual-e5-small (the
-// default model covers English only) and ships a copy trimmed to the site's pieces; the JS
-// API's wasm module embeds Japanese questions with it ("query: " prefix included) and
-// answers as the native CLI does (#22 item 3).
+// default model covers English only). With `--semantic deep` it ships a copy trimmed to the
+// site's pieces; the JS API's wasm module embeds Japanese questions with it ("query: " prefix
+// included) and answers as the native CLI does (#22 item 3). The default, a table distilled
+// with e5, is tests/node/static-table.test.mjs's.
 //
 // Needs models/multilingual-e5-small (scripts/fetch-e5.sh) and the semantic module;
 // scripts/test.sh sets MIDASHI_REQUIRE_SEMANTIC=1, so there a missing piece fails.
@@ -42,7 +43,7 @@ describe("Japanese docs get semantic search with the multilingual model", { skip
     dir = tempDir("midashi-ja-index-");
     const env = { ...process.env };
     delete env.MIDASHI_MODEL; // the models beside the binary, as a checkout's user has them
-    const { stderr } = await execFileAsync(buildIndexBin(), [docs, "--out", dir, "--quiet", "--cache-dir", path.join(dir, ".cache")], { cwd: ROOT, env });
+    const { stderr } = await execFileAsync(buildIndexBin(), [docs, "--out", dir, "--quiet", "--cache-dir", path.join(dir, ".cache"), "--semantic", "deep"], { cwd: ROOT, env });
     assert.match(stderr, /mostly in ja.*multilingual-e5-small/s);
   });
 

@@ -58,8 +58,9 @@ pub struct BuildArgs {
     pub keyword_only: bool,
     /// How queries get their vectors: `deep` ships the model's encoder (megabytes, the
     /// closest meaning); `static` ships a table distilled from this site's text (a few
-    /// hundred KB, a look-up per query; WordPiece models such as all-MiniLM-L6-v2); `auto`
-    /// (default): `static` when the model allows it, else `deep`.
+    /// hundred KB, a look-up per query; WordPiece or SentencePiece Unigram models such as
+    /// all-MiniLM-L6-v2 and multilingual-e5-small); `auto` (default): `static` when the model
+    /// allows it, else `deep`.
     #[arg(long, value_enum, default_value_t = SemanticArg::Auto)]
     pub semantic: SemanticArg,
     /// Vector rows from which an HNSW graph is added for semantic search (below it, an exact

@@ -728,7 +728,9 @@ fn docs_in_a_language_the_model_does_not_cover_get_no_vectors() {
 
 /// With no `--model`, docs mostly in a language the default model does not cover are
 /// embedded with the multilingual model when it is installed (#22 item 3): Japanese sections
-/// get e5 vectors, a Japanese question finds its page by meaning, and auto runs hybrid.
+/// get e5 vectors, a Japanese question finds its page by meaning, and auto runs hybrid. By
+/// default the index ships a table distilled with e5 (#69); `--semantic deep` ships e5
+/// itself, trimmed to the site's pieces.
 #[test]
 fn japanese_docs_get_the_multilingual_model_by_default() {
     let e5 = root().join("models/multilingual-e5-small");
@@ -745,23 +747,42 @@ fn japanese_docs_get_the_multilingual_model_by_default() {
         tmp.path(),
         &["computed.md", "watchers.md", "template-refs.md"],
     );
-    let out = tmp.path().join("out");
     // The models beside the binary (the checkout's models/), not an environment override.
-    let o = run(bin()
-        .env_remove("MIDASHI_MODEL")
-        .arg(&ja)
-        .arg("--out")
-        .arg(&out)
-        .arg("--cache-dir")
-        .arg(tmp.path().join("cache")));
+    let build = |out: &Path, extra: &[&str]| {
+        run(bin()
+            .env_remove("MIDASHI_MODEL")
+            .arg(&ja)
+            .arg("--out")
+            .arg(out)
+            .arg("--cache-dir")
+            .arg(tmp.path().join("cache"))
+            .args(extra))
+    };
+    let names = |dir: &Path| -> Vec<String> {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let table = tmp.path().join("table");
+    let o = build(&table, &[]);
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("mostly in ja") && err.contains("multilingual-e5-small"),
         "{err}"
     );
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(report.contains("queries embedded by look-up"), "{report}");
+    let files = names(&table);
+    assert!(files.iter().any(|n| n.starts_with("table.")), "{files:?}");
+    assert!(!files.iter().any(|n| n.starts_with("model.")), "{files:?}");
+
+    let deep = tmp.path().join("deep");
+    let o = build(&deep, &["--semantic", "deep"]);
+    assert!(o.status.success());
     // The index ships the model it was embedded with, for the browser's queries.
-    let shipped = fs::read_dir(&out).unwrap().any(|e| {
+    let shipped = fs::read_dir(&deep).unwrap().any(|e| {
         let p = e.unwrap().path();
         p.extension().is_some_and(|x| x == "json")
             && fs::read_to_string(&p).is_ok_and(|t| t.contains("\"query_prefix\": \"query: \""))
@@ -772,7 +793,7 @@ fn japanese_docs_get_the_multilingual_model_by_default() {
     );
     // Trimmed to this site's pieces: a fraction of the 120 MB model (shipped as the prepared
     // encoder file, `model.<hash>.bin`).
-    let onnx: u64 = fs::read_dir(&out)
+    let onnx: u64 = fs::read_dir(&deep)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
@@ -783,17 +804,18 @@ fn japanese_docs_get_the_multilingual_model_by_default() {
         .map(|p| fs::metadata(p).unwrap().len())
         .sum();
     assert!(onnx > 0 && onnx < 40_000_000, "shipped model {onnx} bytes");
-    assert!(String::from_utf8_lossy(&o.stdout).contains("trimmed to the"));
+    let report = String::from_utf8_lossy(&o.stdout);
+    assert!(report.contains("trimmed to the"), "{report}");
+    // The table's pass filled the embedding cache: the encoder's leg encodes nothing again.
+    assert!(report.contains("(0 encoded"), "{report}");
 
-    let r = search(&out, "算出プロパティ", &[]);
-    assert_eq!(r["mode"], "hybrid", "{r}");
-    // Semantic only: an English-only model would place this Japanese question by noise.
-    let r = search(
-        &out,
-        "DOM 要素に直接アクセスしたい",
-        &["--mode", "semantic"],
-    );
-    assert_eq!(r["results"][0]["path"], "template-refs.md", "{r}");
+    for out in [&table, &deep] {
+        let r = search(out, "算出プロパティ", &[]);
+        assert_eq!(r["mode"], "hybrid", "{r}");
+        // Semantic only: an English-only model would place this Japanese question by noise.
+        let r = search(out, "DOM 要素に直接アクセスしたい", &["--mode", "semantic"]);
+        assert_eq!(r["results"][0]["path"], "template-refs.md", "{r}");
+    }
 }
 
 /// A user who installed only the multilingual model (in the cache, as an npm user does) gets
