@@ -52,14 +52,15 @@ export const MODEL = process.env.MIDASHI_MODEL_DIR ?? join(ROOT, "models", "all-
 
 /**
  * Builds `docs` into a fresh temporary site folder; returns its path. Keyword-only unless
- * `semantic`: then with the model's vectors, the model shipped and the semantic module copied
- * (`--semantic deep`) — or, with `semantic: "static"`, a table distilled from the docs instead.
+ * `semantic`: then with `model`'s vectors, the model shipped and the semantic module copied
+ * (`true`: `--semantic deep`) — or, with `semantic: "static"` or `"auto"` (the default's), a
+ * table distilled from the docs instead.
  */
-export function buildSite(docs, { slug = "github", name = "site", semantic = false, layout = "auto" } = {}) {
+export function buildSite(docs, { slug = "github", name = "site", semantic = false, layout = "auto", model = MODEL } = {}) {
   const assets = ensureAssets();
   const out = mkdtempSync(join(tmpdir(), `midashi-${name}-`));
-  const leg = ["--semantic", semantic === "static" ? "static" : "deep"];
-  const mode = semantic ? ["--model", MODEL, "--cache-dir", EMBED_CACHE, ...leg] : ["--keyword-only"];
+  const leg = ["--semantic", semantic === true ? "deep" : String(semantic)];
+  const mode = semantic ? ["--model", model, "--cache-dir", EMBED_CACHE, ...leg] : ["--keyword-only"];
   execFileSync(buildIndexBin(), [docs, "--out", out, "--site", "--slug", slug, "--assets", assets, "--quiet", "--layout", layout, ...mode], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
