@@ -5,7 +5,12 @@
 //!
 //!   cargo run -p midashi-embed --example static_run -- <model dir> <BEIR dir> <keyword run> \
 //!       [--dims 256,128] [--pca 384,128,64] [--epochs 60] [--rate 1.0] \
-//!       [--cache <file>] [--context-cache <file>]
+//!       [--cache <file>] [--context-cache <file>] [--train <BEIR dir> --train-cache <file>]
+//!
+//! `--train`: a general table, as a build with no model would use (#69 item 4): rows from
+//! another corpus's contexts (pieces it never uses keep their output embedding), fitted to
+//! its documents, projected on its principal components; this set's queries and documents
+//! both embedded by look-up (no encoder), fused with the keyword run.
 //!
 //! <keyword run>: `build-index eval <BEIR dir> --mode keyword --run <file>` (TREC, 100 deep).
 //! The fusion is the product's linear blend (each leg's scores min-max normalised over its
@@ -93,6 +98,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ndcg_of(&keyword)
     );
 
+    if let Some(train) = flag("--train") {
+        let cache = flag("--train-cache").map(PathBuf::from);
+        let held = HeldOut {
+            embedder: &embedder,
+            raw: &raw,
+            keyword: &keyword,
+            queries: &queries,
+            qrels: &qrels,
+            docs: &docs,
+            doc_ids: &doc_ids,
+            query_ids: &query_ids,
+        };
+        return held.run(&PathBuf::from(train), cache.as_deref());
+    }
     let t = std::time::Instant::now();
     let context_cache = flag("--context-cache").map(PathBuf::from);
     let (means, encoded_docs) = context_pass(&embedder, &docs, context_cache.as_deref())?;
@@ -426,4 +445,102 @@ fn read_run(path: &std::path::Path) -> Result<Run, Box<dyn std::error::Error>> {
         }
     }
     Ok(out)
+}
+
+/// The held-out measurement of `--train`: everything the evaluated set needs.
+struct HeldOut<'a> {
+    embedder: &'a Embedder,
+    raw: &'a [f32],
+    keyword: &'a Run,
+    queries: &'a [(String, String)],
+    qrels: &'a HashMap<String, HashMap<String, f64>>,
+    docs: &'a [(String, String)],
+    doc_ids: &'a [Vec<u32>],
+    query_ids: &'a [Vec<u32>],
+}
+
+impl HeldOut<'_> {
+    /// Rows from `train`'s contexts, fitted there; this set embedded by look-up with them.
+    fn run(&self, train: &std::path::Path, cache: Option<&std::path::Path>) -> Result<(), Error> {
+        let dims = self.embedder.dims();
+        let train_docs = read_jsonl(&train.join("corpus.jsonl"), &["title", "text"])?;
+        let (means, train_vectors) = context_pass(self.embedder, &train_docs, cache)?;
+        let train_ids: Vec<Vec<u32>> = train_docs
+            .iter()
+            .map(|(_, text)| self.embedder.piece_ids(text))
+            .collect::<Result<_, _>>()?;
+        let context = means.rows(self.raw, 1);
+        let none: Vec<f32> = Vec::new();
+        let scale = {
+            let m = StaticModel::from_rows(&context, dims, &none);
+            let norms: Vec<f32> = train_ids
+                .iter()
+                .take(500)
+                .map(|ids| m.mean_norm(ids))
+                .collect();
+            norms.iter().sum::<f32>() / norms.len().max(1) as f32
+        };
+        let texts: Vec<(Vec<u32>, Vec<f32>)> = train_ids
+            .iter()
+            .zip(&train_vectors)
+            .map(|(ids, v)| (ids.clone(), v.iter().map(|x| x * scale).collect()))
+            .collect();
+        let fitted = fit(&context, dims, &texts, 60, 1.0, 0.01);
+        let sif = count_weights(means.counts(), 1e-3);
+        let flat: Vec<f32> = train_vectors.iter().flatten().copied().collect();
+        let ndcg_of = |run: &Run| mean_ndcg(run, self.queries, self.qrels);
+        println!(
+            "held out: trained on {} ({} documents); keyword nDCG@10 here {:.4}",
+            train.display(),
+            train_docs.len(),
+            ndcg_of(self.keyword)
+        );
+        println!(
+            "| rows | dims | weighting | alone | hybrid (0.25) | hybrid (0.5) | hybrid (1.0) |"
+        );
+        println!("|---|---:|---|---:|---:|---:|---:|");
+        for (name, rows) in [
+            ("output", self.raw),
+            ("context", &context[..]),
+            ("fitted", &fitted[..]),
+        ] {
+            for (w_name, weights) in [("none", &none), ("train counts, a=1e-3", &sif)] {
+                for k in [64, 128] {
+                    let basis = Projection::fit(&flat, dims, k);
+                    let model =
+                        StaticModel::from_rows(&basis.project_rows(rows), basis.dims(), weights);
+                    let q: Vec<Vec<f32>> =
+                        self.query_ids.iter().map(|ids| model.embed(ids)).collect();
+                    let d: Vec<Vec<f32>> =
+                        self.doc_ids.iter().map(|ids| model.embed(ids)).collect();
+                    let run = self.rank(&q, &d);
+                    println!(
+                        "| {name} | {k} | {w_name} | {:.4} | {:.4} | {:.4} | {:.4} |",
+                        ndcg_of(&run),
+                        ndcg_of(&fuse(self.keyword, &run, 0.25)),
+                        ndcg_of(&fuse(self.keyword, &run, 0.5)),
+                        ndcg_of(&fuse(self.keyword, &run, 1.0))
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Each query's 100 nearest documents by dot product.
+    fn rank(&self, q: &[Vec<f32>], d: &[Vec<f32>]) -> Run {
+        let mut run = Run::new();
+        for ((qid, _), q) in self.queries.iter().zip(q) {
+            let mut scored: Vec<(String, f32)> = self
+                .docs
+                .iter()
+                .zip(d)
+                .map(|((id, _), v)| (id.clone(), dot(q, v)))
+                .collect();
+            scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+            scored.truncate(100);
+            run.insert(qid.clone(), scored);
+        }
+        run
+    }
 }
