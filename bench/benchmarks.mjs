@@ -9,6 +9,8 @@
 //   <date>.json                  `npm run bench` (`--only quality`): ranking and latency per system
 //   <date>-speed-<set>.json      `npm run bench:speed`: latency at the tail, keystrokes included
 //   <date>-aws-docs.json         `npm run bench:aws`: keyword search against plain BM25 on documentation
+//   <date>-semantic-<corpus>.json `npm run bench:semantic-bytes -- --corpus <corpus>`: what a question
+//                                costs by meaning with each leg, and its quality
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./lib/data.mjs";
@@ -28,6 +30,7 @@ function latestRuns() {
     else if (/^large-[a-z0-9-]+$/.test(rest) && !rest.endsWith("-semantic")) kind = rest;
     else if (/^speed-(scifact|jsquad-valid|mix)$/.test(rest)) kind = rest;
     else if (rest === "aws-docs") kind = rest;
+    else if (/^semantic-[a-z0-9-]+$/.test(rest)) kind = rest;
     else continue; // variants measured for one change (…-rerun, …-bounded): in their own files
     const prev = latest.get(kind);
     if (!prev || prev.date <= date) latest.set(kind, { date, file, data: JSON.parse(readFileSync(path.join(RESULTS, file), "utf8")) });
@@ -70,6 +73,8 @@ function costRows(latest) {
       midashiLater: median(later("midashi")),
       pagefindLater: median(later("pagefind")),
       firstRange: [range(first("midashi")), range(first("pagefind"))],
+      // The static leg's files a settled question adds (its code is in the keyword module).
+      meaning: latest.get(`semantic-${kind.slice("large-".length)}`)?.data.legs.static?.total.gzip,
     });
   }
   return rows;
@@ -77,12 +82,12 @@ function costRows(latest) {
 
 function costTable(rows) {
   const lines = [
-    "| site | first query, Midashi | first query, Pagefind | each later query, Midashi | Pagefind | measured |",
-    "|---|---:|---:|---:|---:|---|",
+    "| site | first query, Midashi | first query, Pagefind | each later query, Midashi | Pagefind | a question by meaning adds, Midashi | measured |",
+    "|---|---:|---:|---:|---:|---:|---|",
   ];
   for (const r of rows) {
     lines.push(
-      `| ${r.label} | ${kb(r.midashiFirst)} | ${kb(r.pagefindFirst)} | ${kb(r.midashiLater)} | ${kb(r.pagefindLater)} | ${r.date} |`,
+      `| ${r.label} | ${kb(r.midashiFirst)} | ${kb(r.pagefindFirst)} | ${kb(r.midashiLater)} | ${kb(r.pagefindLater)} | ${r.meaning ? kb(r.meaning) : "–"} | ${r.date} |`,
     );
   }
   lines.push(
@@ -90,6 +95,9 @@ function costTable(rows) {
     "Gzip as served, code included, medians over ten of the site's own headings typed as a visitor's",
     "first query (empty cache) and as later ones, in headless Chromium; `npm run bench:large --",
     "--corpus <name|folder>` prints them, Pagefind measured on the same HTML in the same run.",
+    "Pagefind has no search by meaning. What a question by meaning adds (the site's static table,",
+    "its vectors and tree; the keyword module already holds the code) is `npm run",
+    "bench:semantic-bytes -- --corpus <name|folder>`'s, with a build of the same docs.",
   );
   return lines.join("\n");
 }
@@ -145,6 +153,38 @@ function bm25Table(run) {
   return lines.join("\n");
 }
 
+/** Each site's semantic legs side by side: bytes a question fetches, quality, encoding time. */
+function semanticTable(runs) {
+  const lines = [
+    "| site | leg | a question fetches (gzip) | brotli | hybrid nDCG@10 | keyword alone | query encoding p50 ms | measured |",
+    "|---|---|---:|---:|---:|---:|---:|---|",
+  ];
+  const mbOrKb = (b) => (b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : kb(b));
+  for (const run of runs) {
+    const d = run.data;
+    for (const [leg, label] of [
+      ["static", "static table (default)"],
+      ["deep", "encoder (`--semantic deep`)"],
+    ]) {
+      const l = d.legs[leg];
+      if (!l) continue;
+      const q = d.quality?.[leg];
+      lines.push(
+        `| ${d.corpus} | ${label} | ${mbOrKb(l.total.gzip)} | ${mbOrKb(l.total.brotli)} | ${q ? q.ndcg10.toFixed(3) : "–"} | ${d.quality ? d.quality.keyword.ndcg10.toFixed(3) : "–"} | ${q?.queryEncodeMsP50 != null ? ms(q.queryEncodeMsP50) : "–"} | ${run.date} |`,
+      );
+    }
+  }
+  lines.push(
+    "",
+    "The files a visitor's first question by meaning fetches beyond keyword search, gzip -9 and",
+    "brotli -q 11: with the static table the table, vectors and tree (the keyword module embeds the",
+    "question); with the encoder the model, tokenizer, vectors, the semantic module and the full",
+    "engine. Quality from `build-index eval` on the corpus's question set (bench/questions), encoding",
+    "natively. `npm run bench:semantic-bytes -- --corpus <name|folder>` prints a row pair.",
+  );
+  return lines.join("\n");
+}
+
 function benchmarks(latest, rows) {
   const out = [
     "# Benchmarks",
@@ -164,6 +204,8 @@ function benchmarks(latest, rows) {
     "|---|---|---|---|",
     ...rows.map((r) => `| ${r.label} | ${r.firstRange[0]} | ${r.firstRange[1]} | \`bench/results/${r.file}\` |`),
   ];
+  const semantic = [...latest.entries()].filter(([k]) => k.startsWith("semantic-")).map(([, run]) => run);
+  if (semantic.length) out.push("", "## What a question by meaning costs", "", semanticTable(semantic));
   const quality = latest.get("quality");
   if (quality) out.push("", "## Ranking", "", qualityTable(quality));
   const aws = latest.get("aws-docs");

@@ -14,11 +14,11 @@ export const EVAL_SETS = [
   { name: "jsquad-valid", lang: "ja" },
 ];
 
-/** The Markdown corpora whose build time and memory are measured. */
+/** The Markdown corpora whose build time and memory are measured, with their generators' anchor style. */
 export const CORPORA = [
-  { name: "rust-book", lang: "en" },
-  { name: "vue-docs-ja", lang: "ja" },
-  { name: "powershell-docs", lang: "en" },
+  { name: "rust-book", lang: "en", slug: "mdbook" },
+  { name: "vue-docs-ja", lang: "ja", slug: "vitepress" },
+  { name: "powershell-docs", lang: "en", slug: "github" },
 ];
 
 function jsonl(file) {

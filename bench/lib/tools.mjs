@@ -4,8 +4,14 @@
 
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { ROOT } from "./data.mjs";
+
+/** The machine a run measures on, as the dated results record it. */
+export function machine() {
+  return { cpus: os.cpus().length, model: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30) };
+}
 
 /** The build-index binary, refusing to run against a missing build. */
 export function buildIndexBin() {
