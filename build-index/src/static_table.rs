@@ -72,8 +72,8 @@ impl SemanticArg {
     /// queries into (WordPiece: all-MiniLM-L6-v2; SentencePiece Unigram: multilingual-e5-small)
     /// when the build has the model's token states at hand: not with a server encoding the
     /// sections (`endpoint`), nor when asked not to ship what queries use. Measured hybrid
-    /// nDCG@10, table against encoder against keyword: Rust book 0.814 / 0.816 / 0.793,
-    /// SciFact 0.733 / 0.740 / 0.699, Vue ja 0.651 / 0.662 / 0.614, JSQuAD 0.948 / 0.960 /
+    /// nDCG@10, table against encoder against keyword: Rust book 0.817 / 0.816 / 0.793,
+    /// SciFact 0.735 / 0.740 / 0.699, Vue ja 0.656 / 0.662 / 0.614, JSQuAD 0.950 / 0.960 /
     /// 0.940 — a question's bytes 285 KB against 7.8 MB, 309 KB against 20 MB.
     pub fn ships_table(self, pieces: Option<&PieceModel>, endpoint: bool, no_ship: bool) -> bool {
         match self {

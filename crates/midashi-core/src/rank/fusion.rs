@@ -23,6 +23,14 @@
 //! (`build-index eval --run`) did better — weights 0.5–2, heads of 30–200, z-scores:
 //! 0.9541–0.9574. What moved it was the keyword leg's order for a Japanese or Korean
 //! question: coverage first ([`crate::rank::coverage`], applied in `search::semantic`), 0.9602.
+//!
+//! A static table's leg (`vectors::table`: a question's vector as the mean of its pieces'
+//! rows) is a coarser estimate of the same meaning, and for a question it weighs
+//! [`TABLE_QUESTION_SEMANTIC_WEIGHT`]. Measured (`build-index eval --semantic static
+//! --semantic-weight w`, the sets' questions, w = 1 / 0.75 / 0.5): the Rust book 0.7228 /
+//! 0.7271 / 0.7399, Vue ja 0.5293 / 0.5480 / 0.5194, JSQuAD 0.9477 / 0.9501 / 0.9513; 0.75
+//! is the one weight better than 1 on all three. The default hybrid, 1 → 0.75: the Rust book
+//! 0.8140 → 0.8165, Vue ja 0.6508 → 0.6561, JSQuAD 0.9477 → 0.9500, SciFact 0.7331 → 0.7350.
 
 use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
@@ -64,17 +72,22 @@ pub enum Fusion {
 /// query that does not read as a question.
 pub const KEYWORD_STYLE_SEMANTIC_WEIGHT: f32 = 0.5;
 
+/// The semantic leg's weight in [`Fusion::Auto`]'s blend for a question whose vector a static
+/// table gave (the encoder's leg weighs 1): see the module's notes.
+pub const TABLE_QUESTION_SEMANTIC_WEIGHT: f32 = 0.75;
+
 impl Fusion {
     /// The fusion a query gets: [`Fusion::Auto`] resolved by whether the query reads as a
-    /// question; an explicit method as it is.
-    pub fn for_query(self, question: bool) -> Fusion {
+    /// question and whether its vector came from a static table (`table`) or an encoder; an
+    /// explicit method as it is.
+    pub fn for_query(self, question: bool, table: bool) -> Fusion {
         match self {
             Fusion::Auto => Fusion::Linear {
                 keyword_weight: 1.0,
-                semantic_weight: if question {
-                    1.0
-                } else {
-                    KEYWORD_STYLE_SEMANTIC_WEIGHT
+                semantic_weight: match (question, table) {
+                    (true, false) => 1.0,
+                    (true, true) => TABLE_QUESTION_SEMANTIC_WEIGHT,
+                    (false, _) => KEYWORD_STYLE_SEMANTIC_WEIGHT,
                 },
             },
             explicit => explicit,
@@ -88,7 +101,7 @@ impl Fusion {
 pub fn fuse(keyword: &[(u32, f32)], semantic: &[(u32, f32)], fusion: Fusion) -> Vec<(u32, f32)> {
     let mut acc: HashMap<u32, f32> = HashMap::default();
     match fusion {
-        Fusion::Auto => return fuse(keyword, semantic, fusion.for_query(true)),
+        Fusion::Auto => return fuse(keyword, semantic, fusion.for_query(true, false)),
         Fusion::Rrf {
             k,
             keyword_weight,
@@ -258,16 +271,24 @@ mod tests {
         let sem = [(2, 0.9), (3, 0.8), (1, 0.1)];
         let first = |f: Fusion| fuse(&kw, &sem, f)[0].0;
         assert_eq!(
-            first(Fusion::Auto.for_query(false)),
+            first(Fusion::Auto.for_query(false, false)),
             1,
             "a name typed as a query"
         );
-        assert_eq!(first(Fusion::Auto.for_query(true)), 2, "a question");
+        assert_eq!(first(Fusion::Auto.for_query(true, false)), 2, "a question");
         assert_eq!(
-            Fusion::Auto.for_query(true),
+            Fusion::Auto.for_query(true, false),
             Fusion::Linear {
                 keyword_weight: 1.0,
                 semantic_weight: 1.0
+            }
+        );
+        // A static table's question leans on its leg less than an encoder's.
+        assert_eq!(
+            Fusion::Auto.for_query(true, true),
+            Fusion::Linear {
+                keyword_weight: 1.0,
+                semantic_weight: TABLE_QUESTION_SEMANTIC_WEIGHT
             }
         );
         // Explicit methods are kept for every query.
@@ -276,7 +297,7 @@ mod tests {
             keyword_weight: 1.0,
             semantic_weight: 2.0,
         };
-        assert_eq!(rrf.for_query(false), rrf);
+        assert_eq!(rrf.for_query(false, true), rrf);
         assert_eq!(Fusion::default(), Fusion::Auto);
         assert_eq!(
             serde_json::to_string(&Fusion::Auto).unwrap(),

@@ -176,7 +176,9 @@ impl SearchIndex {
         } else {
             // Fuse over the heads of both legs: deep tails only add noise to RRF.
             let head = crate::rank::fusion::FUSION_HEAD;
-            let fusion = opts.fusion.for_query(super::policy::is_question(query));
+            let fusion = opts
+                .fusion
+                .for_query(super::policy::is_question(query), self.table.is_some());
             // A Japanese or Korean question: the keyword head in order of how much of the
             // question each section holds (`rank::coverage`).
             let keyword = if coverage::wants_coverage(query) {
