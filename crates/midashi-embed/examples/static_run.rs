@@ -27,6 +27,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 type Run = HashMap<String, Vec<(String, f32)>>;
+/// Texts to fit rows to: each one's pieces and its target vector.
+type Targets = Vec<(Vec<u32>, Vec<f32>)>;
 type Error = Box<dyn std::error::Error>;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -127,17 +129,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("| rows | dims | weighting | documents | alone | hybrid (0.25) | hybrid (0.5) | hybrid (1.0) |");
     println!("|---|---:|---|---|---:|---:|---:|---:|");
     let evaluate = |name: &str, q: &[Vec<f32>], d: &[Vec<f32>]| {
-        let mut run = Run::new();
-        for ((qid, _), q) in queries.iter().zip(q) {
-            let mut scored: Vec<(String, f32)> = docs
-                .iter()
-                .zip(d)
-                .map(|((id, _), v)| (id.clone(), dot(q, v)))
-                .collect();
-            scored.sort_by(|a, b| b.1.total_cmp(&a.1));
-            scored.truncate(100);
-            run.insert(qid.clone(), scored);
-        }
+        let run = rank(&queries, &docs, q, d);
         let fused = |w: f32| fuse(&keyword, &run, w);
         println!(
             "| {name} | {:.4} | {:.4} | {:.4} | {:.4} |",
@@ -157,21 +149,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let context_rows = means.rows(&raw, 1);
     let none: Vec<f32> = Vec::new();
     let sif = count_weights(&counts, 1e-3);
-    // Targets at the scale of the rows' means (the doc vectors are normalised).
-    let scale = {
-        let m = StaticModel::from_rows(&context_rows, embedder.dims(), &none);
-        let norms: Vec<f32> = doc_ids
-            .iter()
-            .take(500)
-            .map(|ids| m.mean_norm(ids))
-            .collect();
-        norms.iter().sum::<f32>() / norms.len().max(1) as f32
-    };
-    let texts: Vec<(Vec<u32>, Vec<f32>)> = doc_ids
-        .iter()
-        .zip(&encoded_docs)
-        .map(|(ids, v)| (ids.clone(), v.iter().map(|x| x * scale).collect()))
-        .collect();
+    let (scale, texts) = fit_targets(&context_rows, embedder.dims(), &doc_ids, &encoded_docs);
     let pca_dims: Vec<usize> = flag("--pca")
         .unwrap_or_else(|| "384,128,64".into())
         .split(',')
@@ -277,6 +255,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
+/// The fit's targets: each document's pieces and its vector scaled to the rows' means (the
+/// vectors are normalised; the rows' means are not), and that scale.
+fn fit_targets(
+    rows: &[f32],
+    dims: usize,
+    ids: &[Vec<u32>],
+    vectors: &[Vec<f32>],
+) -> (f32, Targets) {
+    let model = StaticModel::from_rows(rows, dims, &[]);
+    let norms: Vec<f32> = ids.iter().take(500).map(|i| model.mean_norm(i)).collect();
+    let scale = norms.iter().sum::<f32>() / norms.len().max(1) as f32;
+    let texts = ids
+        .iter()
+        .zip(vectors)
+        .map(|(i, v)| (i.clone(), v.iter().map(|x| x * scale).collect()))
+        .collect();
+    (scale, texts)
+}
+
 /// One pass of the encoder over the corpus: each piece's contexts and each document's vector
 /// (the mean of its windows' vectors), kept in `cache` between runs.
 fn context_pass(
@@ -331,6 +328,27 @@ fn context_pass(
         std::fs::write(cache, bytes)?;
     }
     Ok((means, vectors))
+}
+
+/// Each query's 100 nearest documents by dot product.
+fn rank(
+    queries: &[(String, String)],
+    docs: &[(String, String)],
+    q: &[Vec<f32>],
+    d: &[Vec<f32>],
+) -> Run {
+    let mut run = Run::new();
+    for ((qid, _), q) in queries.iter().zip(q) {
+        let mut scored: Vec<(String, f32)> = docs
+            .iter()
+            .zip(d)
+            .map(|((id, _), v)| (id.clone(), dot(q, v)))
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+        scored.truncate(100);
+        run.insert(qid.clone(), scored);
+    }
+    run
 }
 
 fn dot(a: &[f32], b: &[f32]) -> f32 {
@@ -471,20 +489,7 @@ impl HeldOut<'_> {
             .collect::<Result<_, _>>()?;
         let context = means.rows(self.raw, 1);
         let none: Vec<f32> = Vec::new();
-        let scale = {
-            let m = StaticModel::from_rows(&context, dims, &none);
-            let norms: Vec<f32> = train_ids
-                .iter()
-                .take(500)
-                .map(|ids| m.mean_norm(ids))
-                .collect();
-            norms.iter().sum::<f32>() / norms.len().max(1) as f32
-        };
-        let texts: Vec<(Vec<u32>, Vec<f32>)> = train_ids
-            .iter()
-            .zip(&train_vectors)
-            .map(|(ids, v)| (ids.clone(), v.iter().map(|x| x * scale).collect()))
-            .collect();
+        let (_, texts) = fit_targets(&context, dims, &train_ids, &train_vectors);
         let fitted = fit(&context, dims, &texts, 60, 1.0, 0.01);
         let sif = count_weights(means.counts(), 1e-3);
         let flat: Vec<f32> = train_vectors.iter().flatten().copied().collect();
@@ -513,7 +518,7 @@ impl HeldOut<'_> {
                         self.query_ids.iter().map(|ids| model.embed(ids)).collect();
                     let d: Vec<Vec<f32>> =
                         self.doc_ids.iter().map(|ids| model.embed(ids)).collect();
-                    let run = self.rank(&q, &d);
+                    let run = rank(self.queries, self.docs, &q, &d);
                     println!(
                         "| {name} | {k} | {w_name} | {:.4} | {:.4} | {:.4} | {:.4} |",
                         ndcg_of(&run),
@@ -525,22 +530,5 @@ impl HeldOut<'_> {
             }
         }
         Ok(())
-    }
-
-    /// Each query's 100 nearest documents by dot product.
-    fn rank(&self, q: &[Vec<f32>], d: &[Vec<f32>]) -> Run {
-        let mut run = Run::new();
-        for ((qid, _), q) in self.queries.iter().zip(q) {
-            let mut scored: Vec<(String, f32)> = self
-                .docs
-                .iter()
-                .zip(d)
-                .map(|((id, _), v)| (id.clone(), dot(q, v)))
-                .collect();
-            scored.sort_by(|a, b| b.1.total_cmp(&a.1));
-            scored.truncate(100);
-            run.insert(qid.clone(), scored);
-        }
-        run
     }
 }
