@@ -7,8 +7,7 @@
 // cut by SentencePiece Unigram pieces in the keyword module.
 
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { ROOT, openPage, siteUnderTest, typed } from "./helpers.mjs";
@@ -23,10 +22,14 @@ for (const [need, how] of [
 ]) {
   if (!existsSync(need)) throw new Error(`${need} is missing (${how})`);
 }
-/** A few pages of the Japanese Vue guide, as a small site of their own. */
+/**
+ * A few pages of the Japanese Vue guide, as a small site of their own. In one folder from run
+ * to run: the embedding cache is kept per docs folder, so a temporary one would add files to
+ * it on every run and never read them.
+ */
 function japanesePages() {
-  const dir = join(mkdtempSync(join(tmpdir(), "midashi-static-ja-")), "docs");
-  mkdirSync(dir);
+  const dir = join(ROOT, ".cache", "test-docs", "vue-ja-essentials");
+  mkdirSync(dir, { recursive: true });
   for (const f of ["computed.md", "watchers.md", "template-refs.md", "event-handling.md", "forms.md"]) {
     copyFileSync(join(VUE_JA, f), join(dir, f));
   }
