@@ -25,7 +25,7 @@ use midashi_core::section::Document;
 use midashi_core::vectors::table::{Cutter, StaticTable, TableData};
 use midashi_core::vectors::VectorsData;
 use midashi_embed::distill::{fit, ContextMeans, Projection, StaticModel};
-use midashi_embed::{normalize, Embedder, PieceModel, Window};
+use midashi_embed::{normalize, Embedder, Window};
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -67,17 +67,17 @@ pub enum SemanticArg {
 }
 
 impl SemanticArg {
-    /// Whether a build whose model's tokenizer is `pieces` ships a table
-    /// ([`Embedder::piece_model`]). `Auto` does for any model whose pieces the core can cut
+    /// Whether a build whose model's tokenizer is cut as `cutter` ships a table
+    /// ([`cutter_of`]). `Auto` does for any model whose pieces the core can cut
     /// queries into (WordPiece: all-MiniLM-L6-v2; SentencePiece Unigram: multilingual-e5-small)
     /// when the build has the model's token states at hand: not with a server encoding the
     /// sections (`endpoint`), nor when asked not to ship what queries use. Measured hybrid
     /// nDCG@10, table against encoder against keyword: Rust book 0.817 / 0.816 / 0.793,
     /// SciFact 0.735 / 0.740 / 0.699, Vue ja 0.656 / 0.662 / 0.614, JSQuAD 0.950 / 0.960 /
     /// 0.940 — a question's bytes 285 KB against 7.8 MB, 309 KB against 20 MB.
-    pub fn ships_table(self, pieces: Option<&PieceModel>, endpoint: bool, no_ship: bool) -> bool {
+    pub fn ships_table(self, cutter: Option<&Cutter>, endpoint: bool, no_ship: bool) -> bool {
         match self {
-            SemanticArg::Auto => pieces.is_some() && !endpoint && !no_ship,
+            SemanticArg::Auto => cutter.is_some() && !endpoint && !no_ship,
             leg => leg == SemanticArg::Static,
         }
     }
@@ -213,11 +213,11 @@ pub fn distil(
 pub fn ship(
     builder: &mut IndexBuilder,
     (docs, passages): (&[Document], &[Vec<String>]),
-    (embedder, pieces): (Embedder, Option<PieceModel>),
+    (embedder, cutter): (Embedder, Option<Cutter>),
     (cache_dir, site): (&Path, &Path),
     progress: bool,
 ) -> Result<EmbedReport> {
-    let cutter = cutter_of(&embedder, pieces).ok_or_else(|| {
+    let cutter = cutter.ok_or_else(|| {
         CliError::Usage(format!(
             "--semantic static needs a model whose tokenizer is WordPiece (all-MiniLM-L6-v2) \
              or SentencePiece Unigram (multilingual-e5-small): queries are cut in the browser \
@@ -272,15 +272,30 @@ pub fn ship(
     Ok(report)
 }
 
-/// How the core cuts queries into `embedder`'s pieces (its tokenizer's kind, `pieces`), if
-/// a table can follow it.
-fn cutter_of(embedder: &Embedder, pieces: Option<PieceModel>) -> Option<Cutter> {
-    match pieces? {
-        PieceModel::WordPiece => Some(Cutter::WordPiece),
-        PieceModel::Unigram(scores) => {
-            (scores.len() == embedder.vocab_size()).then_some(Cutter::Unigram { scores })
-        }
+/// How the core cuts a static table's queries as `embedder`'s tokenizer does
+/// (`midashi_core::vectors::{pieces, unigram}`): MiniLM's uncased WordPiece,
+/// multilingual-e5-small's Unigram with each piece's log-probability by id. `None` for any
+/// other tokenizer.
+pub fn cutter_of(embedder: &Embedder) -> Option<Cutter> {
+    let tok = embedder.tokenizer_json()?;
+    let model = &tok["model"];
+    if model["type"] == "WordPiece" {
+        let uncased = tok["normalizer"]["lowercase"] != false;
+        let continued = model["continuing_subword_prefix"] == "##";
+        return (uncased && continued).then_some(Cutter::WordPiece);
     }
+    let pre = &tok["pre_tokenizer"];
+    let metaspace = pre["type"] == "Metaspace" && pre["replacement"] == "\u{2581}";
+    if model["type"] != "Unigram" || !metaspace {
+        return None;
+    }
+    let scores: Vec<f32> = model["vocab"]
+        .as_array()?
+        .iter()
+        .map(|e| e.get(1)?.as_f64().map(|s| s as f32))
+        .collect::<Option<_>>()?;
+    // A score for every id a row may be keyed by.
+    (scores.len() == embedder.vocab_size()).then_some(Cutter::Unigram { scores })
 }
 
 /// What a table is made from, hashed: the model, the recipe's constants, every passage and

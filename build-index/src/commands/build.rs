@@ -301,17 +301,17 @@ pub fn build(
                 concurrency: args.embed_concurrency.into(),
             });
             let passages = site_passages(&loaded.docs, &embedder)?;
-            let pieces = (args.semantic != SemanticArg::Deep)
-                .then(|| embedder.piece_model())
+            let cutter = (args.semantic != SemanticArg::Deep)
+                .then(|| crate::static_table::cutter_of(&embedder))
                 .flatten();
             let table =
                 args.semantic
-                    .ships_table(pieces.as_ref(), endpoint.is_some(), args.no_ship_model);
+                    .ships_table(cutter.as_ref(), endpoint.is_some(), args.no_ship_model);
             if table {
                 let r = crate::static_table::ship(
                     &mut builder,
                     (&loaded.docs, &passages),
-                    (embedder, pieces),
+                    (embedder, cutter),
                     (&cache_dir, input),
                     !args.quiet,
                 )?;

@@ -24,8 +24,6 @@ pub mod bert;
 mod config;
 #[cfg(feature = "onnx")]
 pub mod distill;
-mod piece_model;
-pub use piece_model::PieceModel;
 mod encoder;
 mod error;
 #[cfg(feature = "tract")]
@@ -166,6 +164,13 @@ impl Embedder {
     /// The text of vocabulary piece `id` (`##ing`, `▁東京`), if there is one.
     pub fn piece(&self, id: u32) -> Option<String> {
         self.tokenizer.id_to_token(id)
+    }
+
+    /// The tokenizer as its `tokenizer.json` says it, for a reader of its kind and settings
+    /// (a static table's cutter, in build-index).
+    pub fn tokenizer_json(&self) -> Option<serde_json::Value> {
+        let json = self.tokenizer.to_string(false).ok()?;
+        serde_json::from_str(&json).ok()
     }
 
     /// How many pieces the tokenizer's vocabulary holds (added tokens included).

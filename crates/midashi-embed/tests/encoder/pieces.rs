@@ -5,7 +5,7 @@
 use crate::common::{available, model_dir};
 use midashi_core::vectors::pieces::WordPieces;
 use midashi_core::vectors::unigram::UnigramPieces;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn markdown_lines(dir: &Path, out: &mut Vec<String>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
@@ -67,13 +67,26 @@ fn differing(
     (differ, lines.len())
 }
 
-#[test]
-fn pieces_match_the_tokenizer_on_the_rust_book() {
-    let dir = model_dir("MIDASHI_MODEL_DIR", "all-MiniLM-L6-v2");
-    if !available(&dir, "scripts/fetch-model.sh", true) {
-        return;
+/// The folder and tokenizer of the model in `$env` (else `models/<name>`); `None` when it is
+/// not installed, which fails the test where the model is required (`available`).
+fn installed(env: &str, name: &str, fetch: &str) -> Option<(PathBuf, tokenizers::Tokenizer)> {
+    let dir = model_dir(env, name);
+    if !available(&dir, fetch, true) {
+        return None;
     }
     let tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
+    Some((dir, tokenizer))
+}
+
+#[test]
+fn pieces_match_the_tokenizer_on_the_rust_book() {
+    let Some((_, tokenizer)) = installed(
+        "MIDASHI_MODEL_DIR",
+        "all-MiniLM-L6-v2",
+        "scripts/fetch-model.sh",
+    ) else {
+        return;
+    };
     let pieces = WordPieces::new(tokenizer.get_vocab(true));
     let (differ, lines) = differing(
         "rust-book",
@@ -99,11 +112,13 @@ fn pieces_match_the_tokenizer_on_the_rust_book() {
 /// line by line over the Japanese Vue docs.
 #[test]
 fn unigram_pieces_match_the_tokenizer_on_the_japanese_vue_docs() {
-    let dir = model_dir("MIDASHI_E5_DIR", "multilingual-e5-small");
-    if !available(&dir, "scripts/fetch-e5.sh", true) {
+    let Some((dir, tokenizer)) = installed(
+        "MIDASHI_E5_DIR",
+        "multilingual-e5-small",
+        "scripts/fetch-e5.sh",
+    ) else {
         return;
-    }
-    let tokenizer = tokenizers::Tokenizer::from_file(dir.join("tokenizer.json")).unwrap();
+    };
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("tokenizer.json")).unwrap())
             .unwrap();
