@@ -1,9 +1,10 @@
 // What a visitor's question costs with each semantic leg, side by side (#21 item 3, #69 item 5):
 // the index of a docs folder built with `--semantic static` (the default: a table distilled
 // from the site, embedded by look-up in the keyword module) and with `--semantic deep` (the
-// model's encoder); the files a first question fetches with each (raw, gzip -9, brotli -q 11);
-// and, for a corpus with a question set (bench/questions/<corpus>), hybrid nDCG@10 and the
-// query encoding time of each leg beside keyword alone (`build-index eval`).
+// model's encoder); the files a first question fetches with each (raw, gzip -9, brotli -q 11,
+// as bench/lib/sizes.mjs measures every file); and, for a corpus with a question set
+// (bench/questions/<corpus>), hybrid nDCG@10 and the query encoding time of each leg beside
+// keyword alone (`build-index eval`).
 //
 //   node bench/semantic-bytes.mjs [--corpus rust-book|<name under ../shared/corpora>|<folder>]
 //                                 [--leg static|deep] [--slug <style>] [--no-record]
@@ -26,8 +27,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import zlib from "node:zlib";
 import { CORPORA, corpusDir, ROOT } from "./lib/data.mjs";
+import { sizesOf } from "./lib/sizes.mjs";
 import { buildIndexBin, machine } from "./lib/tools.mjs";
 
 const { values: args } = parseArgs({
@@ -47,11 +48,6 @@ const CODE = { static: [], deep: ["embed/midashi_wasm_embed_bg.wasm", "embed/mid
 const QUESTIONS = path.join(ROOT, "bench/questions", name);
 
 const mb = (n) => (n / 1e6).toFixed(3);
-const compressed = (b) => ({
-  raw: b.length,
-  gzip: zlib.gzipSync(b, { level: 9 }).length,
-  brotli: zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_LGWIN]: 24, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length } }).length,
-});
 
 /** `build-index eval` of the question set in `mode` (with `leg` for hybrid): its JSON. */
 function evaluate(mode, leg) {
@@ -80,7 +76,7 @@ for (const leg of legs) {
       .filter((f) => INDEX_FILES[leg].test(f))
       .map((f) => path.join(out, f));
     if (!index.some((f) => path.basename(f).startsWith("vectors."))) throw new Error(`${docs}: the build made no vectors (no model at hand?)`);
-    const files = [...index, ...CODE[leg].map((c) => path.join(ROOT, "web/dist", c))].map((f) => ({ file: path.basename(f), ...compressed(readFileSync(f)) }));
+    const files = [...index, ...CODE[leg].map((c) => path.join(ROOT, "web/dist", c))].map((f) => ({ file: path.basename(f), ...sizesOf(readFileSync(f)) }));
     const sum = (k) => files.reduce((a, r) => a + r[k], 0);
     result.legs[leg] = { files, total: { raw: sum("raw"), gzip: sum("gzip"), brotli: sum("brotli") } };
     lines.push(`## --semantic ${leg}`, "");
