@@ -3,6 +3,9 @@
 //! Output is deterministic: documents are ordered by path, terms by bytes, and no hash-map
 //! iteration order reaches the output.
 
+mod page_name;
+pub use page_name::{page_name, page_tops};
+
 use crate::analyzer::{Analyzer, Language};
 use crate::error::{Error, Result};
 use crate::format::entry::{FileRef, Manifest, ModelInfo, Stats, ENTRY_FILE_NAME};
@@ -121,10 +124,10 @@ struct AnalyzedSection {
     tokens: Vec<(String, u8, Option<String>)>,
 }
 
-fn analyze_section(analyzer: &Analyzer, section: &Section) -> AnalyzedSection {
+fn analyze_section(analyzer: &Analyzer, section: &Section, name: Option<&str>) -> AnalyzedSection {
     let mut lens = [0; NUM_FIELDS];
     let mut tokens = Vec::new();
-    for (f, text) in field_texts(section).iter().enumerate() {
+    for (f, text) in field_texts(section, name).iter().enumerate() {
         let analyzed = analyzer.analyze(text);
         lens[f] = analyzed.len();
         for t in analyzed {
@@ -159,8 +162,9 @@ fn languages_of(docs: &[Document]) -> Vec<Language> {
     out
 }
 
-/// Text of one section per field, as indexed.
-pub fn field_texts(section: &Section) -> [String; NUM_FIELDS] {
+/// Text of one section per field, as indexed. `name`: the page's name, for the sections that
+/// hold the page's top ([`page_tops`]), indexed among its hints.
+pub fn field_texts(section: &Section, name: Option<&str>) -> [String; NUM_FIELDS] {
     let path = if section.heading_path.len() > 1 {
         section.heading_path[..section.heading_path.len() - 1].join("\n")
     } else {
@@ -179,6 +183,7 @@ pub fn field_texts(section: &Section) -> [String; NUM_FIELDS] {
         hints.extend(h.description.as_deref());
         hints.extend(h.category.as_deref());
     }
+    hints.extend(name);
     [
         section.heading.clone(),
         path,
@@ -270,15 +275,20 @@ impl IndexBuilder {
         for (doc_ord, doc) in self.docs.iter().enumerate() {
             if doc_ord % ANALYSIS_BATCH == 0 {
                 let end = (doc_ord + ANALYSIS_BATCH).min(self.docs.len());
+                // Records (JSONL) have ids, not file names.
+                let pages = self.settings.slug != "records";
                 analyzed = self.docs[doc_ord..end]
                     .par_iter()
                     .map(|d| {
+                        let name = pages.then(|| page_name(&d.path)).flatten();
+                        let tops = page_tops(&d.sections);
                         d.sections
                             .iter()
-                            .map(|s| {
+                            .enumerate()
+                            .map(|(i, s)| {
                                 // Each page by its own language's rules (hints.lang).
                                 let own = Analyzer::for_tag(s.hints.lang.as_deref());
-                                analyze_section(&own, s)
+                                analyze_section(&own, s, name.as_deref().filter(|_| i < tops))
                             })
                             .collect()
                     })

@@ -11,4 +11,5 @@ mod language;
 mod noise_floor;
 mod operators;
 mod page_languages;
+mod page_names;
 mod sharded;
