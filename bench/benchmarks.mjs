@@ -165,6 +165,7 @@ function semanticTable(runs) {
     for (const [leg, label] of [
       ["static", "static table (default)"],
       ["deep", "encoder (`--semantic deep`)"],
+      ["onnxruntime-web", "the same model on onnxruntime-web"],
     ]) {
       const l = d.legs[leg];
       if (!l) continue;
@@ -179,8 +180,12 @@ function semanticTable(runs) {
     "The files a visitor's first question by meaning fetches beyond keyword search, gzip -9 and",
     "brotli -q 11: with the static table the table, vectors and tree (the keyword module embeds the",
     "question); with the encoder the model, tokenizer, vectors, the semantic module and the full",
-    "engine. Quality from `build-index eval` on the corpus's question set (bench/questions), encoding",
-    "natively. `npm run bench:semantic-bytes -- --corpus <name|folder>` prints a row pair.",
+    "engine; with onnxruntime-web its wasm build, the model's int8 ONNX file and full tokenizer, and",
+    "the same vectors (a JS tokenizer not counted; its ranking is the encoder's, its encoding time",
+    "`npm run bench:embed`'s in Node). Quality from `build-index eval` on the corpus's question set",
+    "(bench/questions), encoding natively. Pagefind has no semantic leg: a question costs it what",
+    "any query does (\"What a visitor downloads\" above). `npm run bench:semantic-bytes -- --corpus",
+    "<name|folder>` prints a site's rows.",
   );
   return lines.join("\n");
 }

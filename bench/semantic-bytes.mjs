@@ -16,6 +16,11 @@
 //   brotli, web/wasm-modules.json), not counted here.
 // - deep: the model, tokenizer and model configuration, the vectors, tree and graph, the
 //   semantic module with its glue and worker, and the full engine the page moves to.
+// - onnxruntime-web (beside deep, not a build): what a page would fetch to embed the question
+//   with onnxruntime-web instead — its wasm build (ort.wasm.min.mjs and the SIMD module), the
+//   model's ONNX file as build-index reads it (weight-only int8), its full tokenizer.json, and
+//   the same vectors and tree. A JS WordPiece/Unigram tokenizer would come on top (not counted).
+//   Same model and vectors as deep, so the same ranking; its encoding time is bench:embed's.
 //
 // Needs a release build-index (or $MIDASHI_BUILD_INDEX), the model, and for `deep` the built
 // semantic module (scripts/build-wasm-embed.sh release). The builds share the default
@@ -43,6 +48,7 @@ const docs = args.corpus.includes(path.sep) ? path.resolve(args.corpus) : corpus
 const name = path.basename(docs);
 const slug = args.slug ?? CORPORA.find((c) => c.name === name)?.slug ?? "github";
 const legs = args.leg ? [args.leg] : ["static", "deep"];
+const ORT_RUNTIME = ["ort.wasm.min.mjs", "ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm"].map((f) => path.join(ROOT, "node_modules/onnxruntime-web/dist", f));
 const INDEX_FILES = { static: /^(table|vectors|tree|ann)\.[0-9a-f]{16}\./, deep: /^(model|tokenizer|model-config|vectors|tree|ann)\.[0-9a-f]{16}\./ };
 const CODE = { static: [], deep: ["embed/midashi_wasm_embed_bg.wasm", "embed/midashi_wasm_embed.js", "bundle/embed-worker.js", "wasm/midashi_wasm_bg.wasm", "wasm/midashi_wasm.js"] };
 const QUESTIONS = path.join(ROOT, "bench/questions", name);
@@ -77,17 +83,48 @@ for (const leg of legs) {
       .map((f) => path.join(out, f));
     if (!index.some((f) => path.basename(f).startsWith("vectors."))) throw new Error(`${docs}: the build made no vectors (no model at hand?)`);
     const files = [...index, ...CODE[leg].map((c) => path.join(ROOT, "web/dist", c))].map((f) => ({ file: path.basename(f), ...sizesOf(readFileSync(f)) }));
-    const sum = (k) => files.reduce((a, r) => a + r[k], 0);
-    result.legs[leg] = { files, total: { raw: sum("raw"), gzip: sum("gzip"), brotli: sum("brotli") } };
-    lines.push(`## --semantic ${leg}`, "");
-    if (summary) lines.push(summary.trim(), "");
-    lines.push("| file | raw MB | gzip MB | brotli MB |", "|---|---:|---:|---:|");
-    for (const r of files) lines.push(`| ${r.file} | ${mb(r.raw)} | ${mb(r.gzip)} | ${mb(r.brotli)} |`);
-    lines.push(`| **total** | ${mb(sum("raw"))} | ${mb(sum("gzip"))} | **${mb(sum("brotli"))}** |`, "");
+    result.legs[leg] = table(`--semantic ${leg}`, summary?.trim(), files);
+    if (leg === "deep") {
+      // The model folder the build embedded with, by the name its shipped configuration records.
+      const config = index.find((f) => path.basename(f).startsWith("model-config."));
+      const model = path.join(ROOT, "models", JSON.parse(readFileSync(config, "utf8")).name);
+      const ort = [...index.filter((f) => /^(vectors|tree|ann)\./.test(path.basename(f))), path.join(model, "model.onnx"), path.join(model, "tokenizer.json"), ...ORT_RUNTIME];
+      const leg = table("onnxruntime-web (the same model and vectors)", `onnxruntime-web ${ortVersion()}, wasm backend; ${path.relative(ROOT, model)}/model.onnx as build-index reads it`, ort.map((f) => ({ file: path.basename(f), ...sizesOf(readFileSync(f)) })));
+      result.legs["onnxruntime-web"] = { ...leg, model: path.basename(model) };
+    }
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
 }
+/** Records a leg's files as a table under `title`; returns the leg's entry. */
+function table(title, summary, files) {
+  const sum = (k) => files.reduce((a, r) => a + r[k], 0);
+  lines.push(`## ${title}`, "");
+  if (summary) lines.push(summary, "");
+  lines.push("| file | raw MB | gzip MB | brotli MB |", "|---|---:|---:|---:|");
+  for (const r of files) lines.push(`| ${r.file} | ${mb(r.raw)} | ${mb(r.gzip)} | ${mb(r.brotli)} |`);
+  lines.push(`| **total** | ${mb(sum("raw"))} | ${mb(sum("gzip"))} | **${mb(sum("brotli"))}** |`, "");
+  return { files, total: { raw: sum("raw"), gzip: sum("gzip"), brotli: sum("brotli") } };
+}
+
+/** The installed onnxruntime-web's version. */
+function ortVersion() {
+  return JSON.parse(readFileSync(path.join(ROOT, "node_modules/onnxruntime-web/package.json"), "utf8")).version;
+}
+
+/** onnxruntime-web's query encoding of all-MiniLM-L6-v2 in the newest `npm run bench:embed`
+ * record (int8 weights, one thread, the shortest query length measured), or `undefined`. */
+function ortEncodeMs() {
+  const dir = path.join(ROOT, "bench/results");
+  for (const f of readdirSync(dir).filter((f) => /-embed[-a-z]*\.json$/.test(f)).sort().reverse()) {
+    const systems = JSON.parse(readFileSync(path.join(dir, f), "utf8")).systems ?? {};
+    const key = Object.keys(systems).find((k) => k.startsWith("onnxruntime-web") && /1 thread/.test(k) && /int8/.test(k));
+    const len = key && Object.keys(systems[key]).find((k) => /^\d+ tokens$/.test(k));
+    if (len) return { ms: systems[key][len].median, what: `${key}, ${len}, median (${f})` };
+  }
+  return undefined;
+}
+
 if (existsSync(path.join(QUESTIONS, "queries.jsonl"))) {
   result.quality = { questions: path.relative(ROOT, QUESTIONS), keyword: evaluate("keyword") };
   for (const leg of legs) result.quality[leg] = evaluate("hybrid", leg);
@@ -96,6 +133,13 @@ if (existsSync(path.join(QUESTIONS, "queries.jsonl"))) {
   lines.push("| leg | hybrid nDCG@10 | top-1 | query encoding p50 ms |", "|---|---:|---:|---:|");
   lines.push(`| keyword alone | ${q.keyword.ndcg10.toFixed(4)} | ${q.keyword.top1.toFixed(3)} | – |`);
   for (const leg of legs) lines.push(`| ${leg} | ${q[leg].ndcg10.toFixed(4)} | ${q[leg].top1.toFixed(3)} | ${q[leg].queryEncodeMsP50?.toFixed(2) ?? "–"} |`);
+  if (q.deep && result.legs["onnxruntime-web"]) {
+    // bench:embed times the default model only.
+    const ort = result.legs["onnxruntime-web"].model === "all-MiniLM-L6-v2" ? ortEncodeMs() : undefined;
+    q["onnxruntime-web"] = { ...q.deep, queryEncodeMsP50: ort?.ms, queryEncodeSource: ort?.what };
+    lines.push(`| onnxruntime-web | ${q.deep.ndcg10.toFixed(4)} (deep's) | ${q.deep.top1.toFixed(3)} | ${ort ? `${ort.ms.toFixed(2)}†` : "–"} |`);
+    if (ort) lines.push("", `† ${ort.what}: Node, not this run.`);
+  }
   lines.push("");
 }
 const text = lines.join("\n");
