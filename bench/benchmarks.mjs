@@ -114,7 +114,7 @@ function qualityTable(run) {
   for (const set of sets) {
     for (const r of rows.filter((x) => x.set === set).sort((a, b) => b.ndcg10 - a.ndcg10)) {
       lines.push(
-        `| ${set} | ${r.system} | ${r.ndcg10.toFixed(3)} | ${r.recall10?.toFixed(3) ?? "–"} | ${r.latencyMs ? ms(r.latencyMs.p50) : "–"} | ${r.latencyMs ? ms(r.latencyMs.p99) : "–"} |`,
+        `| ${set} | ${r.system} | ${r.ndcg10.toFixed(3)} | ${r.recall10?.toFixed(3) ?? "–"} | ${r.latencyMs?.p50 != null ? ms(r.latencyMs.p50) : "–"} | ${r.latencyMs?.p99 != null ? ms(r.latencyMs.p99) : "–"} |`,
       );
     }
   }

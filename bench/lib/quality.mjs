@@ -119,6 +119,27 @@ async function pagefindSystem(set, queries, lang, browser) {
   }
 }
 
+/**
+ * bm25s as plain BM25 on one set (bench/lib/bm25s_runs.py: k1 1.5, b 0.75; English with its
+ * stemmer and stopwords, other languages by Midashi's tokenisation): the baseline keyword
+ * ranking is measured against (issue #68). Rankings only: it runs in Python, so no latency.
+ */
+function bm25sSystem(set, queries, work) {
+  const ids = path.join(work, `bm25s-${set.name}-queries.json`);
+  writeFileSync(ids, JSON.stringify(queries.map((q) => q.id)));
+  const out = execFileSync("python3", [path.join(ROOT, "bench/lib/bm25s_runs.py"), set.dir, set.lang, ids], { cwd: ROOT, encoding: "utf8", maxBuffer: 256 << 20 });
+  const ranked = JSON.parse(out);
+  const runs = queries.map((q) => ({ qid: q.id, ranked: ranked[q.id] ?? [] }));
+  return {
+    system: "bm25s (plain BM25)",
+    key: "bm25s",
+    set: set.name,
+    ...meanScores(runs, set.qrels),
+    latencyMs: { p50: null, p95: null, p99: null },
+    where: "python",
+  };
+}
+
 /** Midashi's semantic and hybrid legs, native (`build-index eval --mode`), when a model is there. */
 function midashiNative(set, mode) {
   const model = path.join(ROOT, "models/all-MiniLM-L6-v2");
@@ -152,6 +173,10 @@ export async function measureQuality(sets, { queryLimit, only, spread, semantic 
       if (only && !only.includes(key)) continue;
       log(set.name, key, `${queries.length} queries`);
       rows.push(await nodeSystem(key, set, queries, set.lang, work));
+    }
+    if (!only || only.includes("bm25s")) {
+      log(set.name, "bm25s", `${queries.length} queries`);
+      rows.push(bm25sSystem(set, queries, work));
     }
     if (withPagefind) {
       log(set.name, "pagefind", `${queries.length} queries`);

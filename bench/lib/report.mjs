@@ -30,7 +30,7 @@ export function markdown(r) {
           q.skipped
             ? [q.system, `not measured: ${q.skipped}`, "", "", "", "", "", "", "", ""]
             : [
-                q.system + (q.where === "chromium" ? " †" : q.where === "native" ? " ‡" : ""),
+                q.system + (q.where === "chromium" ? " †" : q.where === "native" ? " ‡" : q.where === "python" ? " §" : ""),
                 `${f3(q.ndcg10)}`,
                 f3(q.recall10),
                 f3(q.mrr10),
@@ -43,7 +43,7 @@ export function markdown(r) {
         );
       out.push(table(["system", "nDCG@10", "Recall@10", "MRR@10", "latency p50 / p95 / p99 (ms)", "first run p50 / p99 (ms)", "cold start (ms)", "index raw / gzip / brotli", "queries"], rows), "");
     }
-    out.push("† Pagefind: searched in headless Chromium through pagefind.js (no Node search); every query word is required (Pagefind has no OR mode). ‡ native `build-index eval` (query encoding included).", "");
+    out.push("† Pagefind: searched in headless Chromium through pagefind.js (no Node search); every query word is required (Pagefind has no OR mode). ‡ native `build-index eval` (query encoding included). § bm25s 0.2 as plain BM25 (k1 1.5, b 0.75, title + text; English: its stemmer and stopwords; other languages: NFKC and CJK bigrams), in Python: rankings only.", "");
   }
   if (r.runtime) {
     out.push("## JS + wasm a page loads (index aside)", "");
