@@ -5,8 +5,8 @@
 //!
 //! 1. **Normalise** (`normalize.rs`): the original text is walked one grapheme cluster at a
 //!    time; each cluster is NFKC-normalised (full-width → half-width, `ｶﾞ` → `ガ`, ligatures
-//!    expanded), katakana is folded to hiragana (`プロパティ` → `ぷろぱてぃ`; `ー` kept) and `’`
-//!    to `'`. Case is kept at this stage because identifier splitting needs it. Alongside
+//!    expanded), katakana is folded to hiragana and small kana to full size (`プロパティ` →
+//!    `ぷろぱてい`; `ー` kept) and `’` to `'`. Case is kept at this stage because identifier splitting needs it. Alongside
 //!    the buffer a compact offset map (byte-for-byte stretches, plus one entry per cluster
 //!    whose normalised form changed shape) maps any normalised range back to the original,
 //!    so every [`Token`] slices the *original* text at char boundaries. ASCII and common CJK

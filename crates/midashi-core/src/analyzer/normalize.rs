@@ -260,12 +260,28 @@ fn fold_char(c: char) -> char {
 }
 
 /// Katakana → hiragana (ァ..ヶ and the iteration marks ヽヾ; ー and ヷ..ヺ have no hiragana
-/// counterpart and stay).
+/// counterpart and stay), and small kana → full size (ぁ → あ, ッ → つ, ョ → よ): two spellings
+/// of one word are one term (ウォッチャー and ウオッチャー, both written).
 pub(crate) fn fold_kana(c: char) -> char {
-    match c {
+    let c = match c {
         '\u{30A1}'..='\u{30F6}' | '\u{30FD}'..='\u{30FE}' => {
             char::from_u32(c as u32 - 0x60).unwrap_or(c)
         }
+        _ => c,
+    };
+    match c {
+        'ぁ' => 'あ',
+        'ぃ' => 'い',
+        'ぅ' => 'う',
+        'ぇ' => 'え',
+        'ぉ' => 'お',
+        'っ' => 'つ',
+        'ゃ' => 'や',
+        'ゅ' => 'ゆ',
+        'ょ' => 'よ',
+        'ゎ' => 'わ',
+        'ゕ' => 'か',
+        'ゖ' => 'け',
         _ => c,
     }
 }

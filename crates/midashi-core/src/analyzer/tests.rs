@@ -69,7 +69,7 @@ fn full_width_is_half_width() {
 #[test]
 fn katakana_folds_to_hiragana() {
     assert_eq!(terms("プロパティ"), terms("ぷろぱてぃ"));
-    assert_eq!(terms("プロパティ"), vec!["ぷろ", "ろぱ", "ぱて", "てぃ"]);
+    assert_eq!(terms("プロパティ"), vec!["ぷろ", "ろぱ", "ぱて", "てい"]);
     // Half-width katakana with separate voicing marks becomes the same word.
     assert_eq!(terms("ﾌﾟﾛﾊﾟﾃｨ"), terms("プロパティ"));
     // Decomposed voicing (か + U+3099) composes.
@@ -80,6 +80,18 @@ fn katakana_folds_to_hiragana() {
         vec!["こん", "んぽ", "ぽー", "ーね", "ねん", "んと"]
     );
     assert_eq!(normalize("コンポーネント"), "こんぽーねんと");
+}
+
+#[test]
+fn small_kana_fold_to_full_size() {
+    // Two spellings of one word, both written: one term.
+    assert_eq!(terms("ウォッチャー"), terms("ウオッチャー"));
+    assert_eq!(normalize("ウォッチャー"), "うおつちやー");
+    assert_eq!(terms("ｳｫｯﾁｬｰ"), terms("ウオツチヤー"));
+    assert_eq!(
+        normalize("ぁぃぅぇぉっゃゅょゎゕゖヵヶ"),
+        "あいうえおつやゆよわかけかけ"
+    );
 }
 
 #[test]

@@ -48,11 +48,16 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// salt, so that a valid shard or card of another build put under this one's name is
 /// refused (bundles are checked against the content hash in their names); a 1.13 reader
 /// leaves the stamps unread.
+/// 15: the heading postings' length and count leave out the site's own words.
+/// 16: small kana fold to full size in every term (`analyzer::normalize`: ウォッチャー and
+/// ウオッチャー are one word); the entry file's kind tag is 24, so a 1.15 reader refuses the
+/// new entry as a kind it does not know rather than missing words, and a 1.16 reader asks
+/// for a rebuild of a 1.15 entry (tag 1).
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 15;
+pub const FORMAT_MINOR: u16 = 16;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.
@@ -331,6 +336,17 @@ mod tests {
         assert!(
             err.to_string()
                 .contains("vectors file in 8 bits of format 1.12")
+                && err.to_string().contains("rebuild"),
+            "{err}"
+        );
+        // And entries of 1.15 and before (kind tag 1), whose terms kept small kana.
+        let mut old = encode(FileKind::Entry, &1u8).unwrap();
+        old[4] = 1;
+        let err = decode::<u8>(FileKind::Entry, "midashi-entry.bin", &old).unwrap_err();
+        assert_eq!(err.code(), "MALFORMED");
+        assert!(
+            err.to_string()
+                .contains("entry file of format 1.15 or older")
                 && err.to_string().contains("rebuild"),
             "{err}"
         );

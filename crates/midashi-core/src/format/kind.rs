@@ -49,7 +49,8 @@ pub enum FileKind {
 
 /// The kind tags of earlier minors' directories, bundles and vectors, laid out otherwise, with the
 /// format that wrote them (see [`FORMAT_MINOR`]).
-pub(crate) const RETIRED_TAGS: [(u8, &str, &str); 7] = [
+pub(crate) const RETIRED_TAGS: [(u8, &str, &str); 8] = [
+    (1, "entry file", "1.15 or older"),
     (4, "vectors file in 8 bits", "1.12"),
     (9, "directory", "1.3"),
     (11, "bundle", "1.3"),
@@ -62,7 +63,9 @@ pub(crate) const RETIRED_TAGS: [(u8, &str, &str); 7] = [
 impl FileKind {
     pub(crate) fn tag(self) -> u8 {
         match self {
-            FileKind::Entry => 1,
+            // 24 since 1.16, whose terms fold small kana: a reader that does not fold them
+            // refuses the entry as a kind it does not know instead of missing such words.
+            FileKind::Entry => 24,
             FileKind::Terms => 2,
             FileKind::Sections => 3,
             FileKind::Vectors => 22,
@@ -83,7 +86,7 @@ impl FileKind {
 
     pub(crate) fn from_tag(tag: u8) -> Option<Self> {
         Some(match tag {
-            1 => FileKind::Entry,
+            24 => FileKind::Entry,
             2 => FileKind::Terms,
             3 => FileKind::Sections,
             22 => FileKind::Vectors,
