@@ -6,10 +6,11 @@
 //! 1. **Normalise** (`normalize.rs`): the original text is walked one grapheme cluster at a
 //!    time; each cluster is NFKC-normalised (full-width → half-width, `ｶﾞ` → `ガ`, ligatures
 //!    expanded), katakana is folded to hiragana and small kana to full size (`プロパティ` →
-//!    `ぷろぱてい`; `ー` kept) and `’` to `'`. Case is kept at this stage because identifier splitting needs it. Alongside
-//!    the buffer a compact offset map (byte-for-byte stretches, plus one entry per cluster
-//!    whose normalised form changed shape) maps any normalised range back to the original,
-//!    so every [`Token`] slices the *original* text at char boundaries. ASCII and common CJK
+//!    `ぷろぱてい`; `ー` kept) and `’` to `'`. Case is kept at this stage because identifier
+//!    splitting needs it. Alongside the buffer a compact offset map (byte-for-byte
+//!    stretches, plus one entry per cluster whose normalised form changed shape) maps any
+//!    normalised range back to the original, so every [`Token`] slices the *original* text
+//!    at char boundaries. ASCII and common CJK
 //!    characters skip the cluster machinery.
 //! 2. **Split scripts**: maximal runs of CJK characters (Han, kana including `ー`, Hangul)
 //!    are taken out first, because UAX#29 splits ideographs and kana into single
