@@ -305,51 +305,32 @@ mod tests {
         assert!(err.to_string().contains("rebuild"), "{err}");
         let err = decode::<u8>(FileKind::Entry, "x", b"<html>404</html>").unwrap_err();
         assert_eq!(err.code(), "NOT_AN_INDEX");
-        // A bundle of format 1.3 (kind tag 11) names its version and the fix.
-        let mut old = encode(FileKind::Bundle, &1u8).unwrap();
-        old[4] = 11;
-        let err = decode::<u8>(FileKind::Bundle, "bundle.x.bin", &old).unwrap_err();
-        assert_eq!(err.code(), "MALFORMED");
-        assert!(
-            err.to_string().contains("1.3") && err.to_string().contains("rebuild"),
-            "{err}"
-        );
-        // So do directories of earlier sharded layouts: 1.4 named no cards, 1.5 wrote facets
-        // row by row, 1.6 a content hash per shard, 1.7 named shards of f32 score planes.
-        for (tag, format) in [(16, "1.4"), (18, "1.5"), (19, "1.6"), (20, "1.7")] {
-            let mut old = encode(FileKind::Directory, &1u8).unwrap();
+        // Every retired kind tag names the file, the format that wrote it and the fix: a
+        // 1.3 bundle, the directories of earlier sharded layouts (1.3 to 1.7), 1.12's 8-bit
+        // vectors and the entries of 1.15 and before, whose terms kept small kana.
+        let cases = [
+            (11, FileKind::Bundle, "bundle of format 1.3"),
+            (9, FileKind::Directory, "directory of format 1.3"),
+            (16, FileKind::Directory, "directory of format 1.4"),
+            (18, FileKind::Directory, "directory of format 1.5"),
+            (19, FileKind::Directory, "directory of format 1.6"),
+            (20, FileKind::Directory, "directory of format 1.7"),
+            (
+                4,
+                FileKind::Vectors,
+                "vectors file in 8 bits of format 1.12",
+            ),
+            (1, FileKind::Entry, "entry file of format 1.15 or older"),
+        ];
+        assert_eq!(cases.len(), RETIRED_TAGS.len());
+        for (tag, kind, says) in cases {
+            let mut old = encode(kind, &1u8).unwrap();
             old[4] = tag;
-            let err = decode::<u8>(FileKind::Directory, "directory.x.bin", &old).unwrap_err();
+            let err = decode::<u8>(kind, "x.bin", &old).unwrap_err();
             assert_eq!(err.code(), "MALFORMED");
-            assert!(
-                err.to_string()
-                    .contains(&format!("directory of format {format}"))
-                    && err.to_string().contains("rebuild"),
-                "{err}"
-            );
+            let text = err.to_string();
+            assert!(text.contains(says) && text.contains("rebuild"), "{text}");
         }
-        // And vectors of 1.12 and before (kind tag 4), whose rows were int8.
-        let mut old = encode(FileKind::Vectors, &1u8).unwrap();
-        old[4] = 4;
-        let err = decode::<u8>(FileKind::Vectors, "vectors.x.bin", &old).unwrap_err();
-        assert_eq!(err.code(), "MALFORMED");
-        assert!(
-            err.to_string()
-                .contains("vectors file in 8 bits of format 1.12")
-                && err.to_string().contains("rebuild"),
-            "{err}"
-        );
-        // And entries of 1.15 and before (kind tag 1), whose terms kept small kana.
-        let mut old = encode(FileKind::Entry, &1u8).unwrap();
-        old[4] = 1;
-        let err = decode::<u8>(FileKind::Entry, "midashi-entry.bin", &old).unwrap_err();
-        assert_eq!(err.code(), "MALFORMED");
-        assert!(
-            err.to_string()
-                .contains("entry file of format 1.15 or older")
-                && err.to_string().contains("rebuild"),
-            "{err}"
-        );
     }
 
     #[test]
