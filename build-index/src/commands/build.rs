@@ -236,7 +236,7 @@ pub fn build(
             FieldWeights::DOCS
         },
         slug: if records {
-            "records".into()
+            midashi_core::build::RECORDS_SLUG.into()
         } else {
             args.slug.to_string()
         },

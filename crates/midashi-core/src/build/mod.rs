@@ -24,12 +24,16 @@ use std::collections::HashMap;
 pub use crate::query::synonyms::Synonyms;
 pub use crate::rank::fields::FieldWeights;
 
+/// [`IndexSettings::slug`] of an index of JSONL records: ids, no anchors, no file names.
+pub const RECORDS_SLUG: &str = "records";
+
 /// How to build.
 #[derive(Debug, Clone)]
 pub struct IndexSettings {
     /// BM25F parameters.
     pub weights: FieldWeights,
-    /// Slug style of the anchors (recorded for clients).
+    /// Slug style of the anchors (recorded for clients); [`RECORDS_SLUG`] for JSONL records,
+    /// whose ids are not pages' file names.
     pub slug: String,
     /// Base URL of the pages (recorded for clients).
     pub base_url: String,
@@ -272,11 +276,11 @@ impl IndexBuilder {
         // memory stays bounded; the merge below walks the results in document order, so term
         // ids, postings and every byte written are the same whatever the thread count.
         let mut analyzed: Vec<Vec<AnalyzedSection>> = Vec::new();
+        // Records (JSONL) have ids, not file names.
+        let pages = self.settings.slug != RECORDS_SLUG;
         for (doc_ord, doc) in self.docs.iter().enumerate() {
             if doc_ord % ANALYSIS_BATCH == 0 {
                 let end = (doc_ord + ANALYSIS_BATCH).min(self.docs.len());
-                // Records (JSONL) have ids, not file names.
-                let pages = self.settings.slug != "records";
                 analyzed = self.docs[doc_ord..end]
                     .par_iter()
                     .map(|d| {
