@@ -89,8 +89,8 @@ for (const leg of legs) {
       const config = index.find((f) => path.basename(f).startsWith("model-config."));
       const model = path.join(ROOT, "models", JSON.parse(readFileSync(config, "utf8")).name);
       const ort = [...index.filter((f) => /^(vectors|tree|ann)\./.test(path.basename(f))), path.join(model, "model.onnx"), path.join(model, "tokenizer.json"), ...ORT_RUNTIME];
-      const leg = table("onnxruntime-web (the same model and vectors)", `onnxruntime-web ${ortVersion()}, wasm backend; ${path.relative(ROOT, model)}/model.onnx as build-index reads it`, ort.map((f) => ({ file: path.basename(f), ...sizesOf(readFileSync(f)) })));
-      result.legs["onnxruntime-web"] = { ...leg, model: path.basename(model) };
+      const ortLeg = table("onnxruntime-web (the same model and vectors)", `onnxruntime-web ${ortVersion()}, wasm backend; ${path.relative(ROOT, model)}/model.onnx as build-index reads it`, ort.map((f) => ({ file: path.basename(f), ...sizesOf(readFileSync(f)) })));
+      result.legs["onnxruntime-web"] = { ...ortLeg, model: path.basename(model) };
     }
   } finally {
     rmSync(out, { recursive: true, force: true });
