@@ -85,7 +85,8 @@ describe("semantic and hybrid search in Node (wasm)", { skip }, () => {
     const first = await idx.search("offline docs without a server", { mode: "hybrid" });
     assert.equal(first.mode, "keyword", "the first answer does not wait for the model");
     assert.equal(first.semanticPending, true);
-    assert.equal(idx.semanticState, "loading");
+    // Loading started; on a fast machine it may already have finished by the time the answer arrives.
+    assert.ok(["loading", "ready"].includes(idx.semanticState), idx.semanticState);
     assert.ok(first.results.length > 0);
 
     const done = await ready;
