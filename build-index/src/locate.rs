@@ -34,8 +34,9 @@ pub fn cache_dir() -> PathBuf {
 }
 
 /// Where the default model may be, in order: `$MIDASHI_MODEL`, `models/<name>` beside the
-/// executable or up to two folders above it (a checkout's `target/release/`), then
-/// `<cache>/models/<name>`.
+/// executable or up to two folders above it (a checkout's `target/release/`), `<dir>/<name>`
+/// for each folder of `$MIDASHI_MODEL_PATH` (the npm wrapper lists the installed model
+/// packages there), then `<cache>/models/<name>`.
 pub fn model_candidates() -> Vec<PathBuf> {
     named_model_candidates(MODEL_NAME)
 }
@@ -49,6 +50,14 @@ fn named_model_candidates(name: &str) -> Vec<PathBuf> {
         for up in exe.ancestors().take(3) {
             out.push(up.join("models").join(name));
         }
+    }
+    if let Some(list) = std::env::var_os("MIDASHI_MODEL_PATH") {
+        // Absolute folders only: an empty or relative entry would look in the working directory.
+        out.extend(
+            std::env::split_paths(&list)
+                .filter(|dir| dir.is_absolute())
+                .map(|dir| dir.join(name)),
+        );
     }
     out.push(cache_dir().join("models").join(name));
     out

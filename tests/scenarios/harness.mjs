@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
-import { ROOT } from "../browser/helpers.mjs";
+import { ROOT, buildIndexBin } from "../browser/helpers.mjs";
 
 export const CACHE = process.env.MIDASHI_SCENARIO_CACHE ?? join(ROOT, ".cache", "scenarios");
 
@@ -106,36 +106,47 @@ export function cargoInstalled(crate, version, { bin = crate, args = [] } = {}) 
   return exe;
 }
 
-let packed;
-/** The tarball `npm pack --workspace midashi` writes (once per run). */
-export function packedTarball() {
-  if (packed) return packed;
-  // The package's prepack (scripts/prepack.mjs) builds what the tarball lacks; scripts/test.sh
-  // puts the build-index it has just tested there first.
-  const out = join(CACHE, "pack");
+const packed = new Map();
+/**
+ * The tarball `npm pack --workspace <workspace>` writes (once per run): `midashi`, or a model
+ * package (`@midashi/model-minilm`, `@midashi/model-e5`).
+ */
+export function packedTarball(workspace = "midashi") {
+  if (packed.has(workspace)) return packed.get(workspace);
+  // The packages' prepacks (scripts/prepack.mjs, scripts/prepack-model.mjs) build what the
+  // tarball lacks; scripts/test.sh puts the build-index it has just tested there first, and
+  // the model packages are written with that same build-index.
+  const out = join(CACHE, "pack", workspace.replace(/[@/]/g, "_"));
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  run("npm", ["pack", "--workspace", "midashi", "--pack-destination", out, "--loglevel=error"], { cwd: ROOT });
+  run("npm", ["pack", "--workspace", workspace, "--pack-destination", out, "--loglevel=error"], {
+    cwd: ROOT,
+    env: workspace === "midashi" ? {} : { MIDASHI_PACK_BINARY: process.env.MIDASHI_PACK_BINARY ?? buildIndexBin() },
+  });
   const tgz = readdirSync(out).find((f) => f.endsWith(".tgz"));
-  if (!tgz) throw new Error("npm pack wrote no tarball");
-  packed = join(out, tgz);
-  return packed;
+  if (!tgz) throw new Error(`npm pack --workspace ${workspace} wrote no tarball`);
+  packed.set(workspace, join(out, tgz));
+  return packed.get(workspace);
 }
 
 /**
- * A scratch project with the packed tarball installed (`npm install -D <tgz>`), as a user's
- * docs project gets it; reinstalled when the tarball changes.
+ * A scratch project with packed tarballs installed (`npm install -D <tgz>…`), as a user's docs
+ * project gets them; reinstalled when a tarball changes. By default what `npm i -D midashi`
+ * installs: the package and the English model its optional dependency names. `under` is the
+ * folder it goes in: outside the checkout for a project that must not find the checkout's own
+ * node_modules (Node looks for packages in every parent folder).
  */
-export function userProject(name = "user") {
-  const tgz = packedTarball();
-  const dir = join(CACHE, name);
-  const key = createHash("sha256").update(readFileSync(tgz)).digest("hex").slice(0, 16);
-  const stamp = join(dir, "node_modules", `.midashi-${key}`);
+export function userProject(name = "user", workspaces = ["midashi", "@midashi/model-minilm"], { under = CACHE } = {}) {
+  const tgzs = workspaces.map((w) => packedTarball(w));
+  const dir = join(under, name);
+  const hash = createHash("sha256");
+  for (const tgz of tgzs) hash.update(readFileSync(tgz));
+  const stamp = join(dir, "node_modules", `.midashi-${hash.digest("hex").slice(0, 16)}`);
   if (!existsSync(stamp)) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `scenario-${name}`, private: true, type: "module" }));
-    run("npm", ["install", "-D", "--no-audit", "--no-fund", "--loglevel=error", tgz], { cwd: dir, env: { PATH: pathWithoutRust() } });
+    run("npm", ["install", "-D", "--no-audit", "--no-fund", "--loglevel=error", ...tgzs], { cwd: dir, env: { PATH: pathWithoutRust() } });
     writeFileSync(stamp, "");
   }
   return dir;

@@ -8,10 +8,15 @@
 //   $MIDASHI_BINARY                               (a build-index you built yourself)
 //   <this package>/native/<platform>-<arch>/      (bundled: linux-x64 in this package)
 //   @midashi/cli-<platform>-<arch>                (optional dependency, one per platform)
+//
+// The embedding models are packages too (@midashi/model-minilm, which this package installs,
+// and @midashi/model-e5, which a site in Japanese or another language MiniLM does not cover
+// installs beside it): their folders go to the indexer as $MIDASHI_MODEL_PATH, found from the
+// project `npx midashi` runs in and from this package.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -29,6 +34,22 @@ function locate() {
   }
 }
 
+/** The folders of the installed model packages, the project's first. */
+function modelPackages() {
+  const found = new Set();
+  for (const from of [join(process.cwd(), "package.json"), fileURLToPath(import.meta.url)]) {
+    const require = createRequire(from);
+    for (const name of ["@midashi/model-minilm", "@midashi/model-e5"]) {
+      try {
+        found.add(dirname(require.resolve(`${name}/package.json`)));
+      } catch {
+        // Not installed where this looks.
+      }
+    }
+  }
+  return [...found];
+}
+
 const binary = locate();
 if (!binary) {
   console.error(
@@ -40,10 +61,13 @@ if (!binary) {
   process.exit(2);
 }
 
+// The widget's files (for --site) are this package's dist/.
+const env = { MIDASHI_ASSETS: join(pkg, "dist"), ...process.env };
+const models = [process.env.MIDASHI_MODEL_PATH, ...modelPackages()].filter(Boolean);
+if (models.length > 0) env.MIDASHI_MODEL_PATH = models.join(delimiter);
 const child = spawn(binary, process.argv.slice(2), {
   stdio: "inherit",
-  // The widget's files (for --site) are this package's dist/.
-  env: { MIDASHI_ASSETS: join(pkg, "dist"), ...process.env },
+  env,
 });
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.on(signal, () => child.kill(signal));

@@ -863,3 +863,47 @@ fn with_only_the_multilingual_model_installed_builds_use_it() {
         "{out}"
     );
 }
+
+/// The npm wrapper lists the installed model packages in `$MIDASHI_MODEL_PATH`: a model
+/// folder named there is found; a relative entry, which would look in the folder the build
+/// happens to run in, is not.
+#[test]
+fn model_packages_listed_in_midashi_model_path_are_found_relative_entries_are_not() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    // A copy of the binary away from the checkout's models/ folder.
+    let exe = tmp.path().join("bin/build-index");
+    fs::create_dir_all(exe.parent().unwrap()).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_build-index"), &exe).unwrap();
+    let package = tmp.path().join("node_modules/@midashi/model-minilm");
+    fs::create_dir_all(&package).unwrap();
+    std::os::unix::fs::symlink(&model, package.join("all-MiniLM-L6-v2")).unwrap();
+    let docs = tmp.path().join("docs");
+    fs::create_dir_all(&docs).unwrap();
+    fs::write(
+        docs.join("a.md"),
+        "# Install\n\nRun the installer, then restart.\n",
+    )
+    .unwrap();
+    let built = |model_path: &std::ffi::OsStr, out: &str| {
+        let o = run(std::process::Command::new(&exe)
+            .current_dir(tmp.path().join("node_modules/@midashi"))
+            .env_remove("MIDASHI_MODEL")
+            .env("MIDASHI_CACHE_DIR", tmp.path().join("cache"))
+            .env("MIDASHI_MODEL_PATH", model_path)
+            .arg(&docs)
+            .arg("--out")
+            .arg(tmp.path().join(out)));
+        (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let listed = std::env::join_paths([tmp.path().join("elsewhere"), package.clone()]).unwrap();
+    let (out, err) = built(&listed, "a");
+    assert!(out.contains("passages for"), "{out}{err}");
+    // `model-minilm` relative to the working directory holds the model too: not looked in.
+    let (out, err) = built(std::ffi::OsStr::new("model-minilm"), "b");
+    assert!(!out.contains("passages for"), "{out}");
+    assert!(err.contains("no embedding model found"), "{err}");
+}
