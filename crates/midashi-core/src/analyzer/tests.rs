@@ -119,8 +119,20 @@ fn cjk_runs_give_bigrams_and_single_chars_unigrams() {
         "each bigram has its own position"
     );
 
-    // Punctuation and digits end a run; a run of one is a unigram.
-    assert_eq!(terms("5月から7月"), vec!["5", "月か", "から", "7", "月"]);
+    // Punctuation and digits end a run; a run of one is a unigram. A number against a run
+    // is also one bigram with the character it touches, at its own position.
+    assert_eq!(
+        terms("5月から7月"),
+        vec!["5", "5月", "月か", "から", "ら7", "7", "7月", "月"]
+    );
+    assert_eq!(
+        at("第2章"),
+        [("第", 0), ("第2", 1), ("2", 2), ("2章", 3), ("章", 4)]
+            .map(|(t, p)| (t.to_string(), p))
+            .to_vec()
+    );
+    // Only ASCII digits (full-width ones are by then): not letters, not across a space.
+    assert_eq!(terms("Vue3 の 2 つ"), vec!["vue3", "の", "2", "つ"]);
     assert_eq!(terms("日本、朝鮮"), vec!["日本", "朝鮮"]);
     // Hangul is bigrammed too.
     assert_eq!(terms("한국어"), vec!["한국", "국어"]);

@@ -53,11 +53,13 @@ pub const FORMAT_MAJOR: u16 = 1;
 /// ウオッチャー are one word); the entry file's kind tag is 24, so a 1.15 reader refuses the
 /// new entry as a kind it does not know rather than missing words, and a 1.16 reader asks
 /// for a rebuild of a 1.15 entry (tag 1).
+/// 17: a number written against a CJK run is also one bigram with the character it touches
+/// (`1945年` adds `5年`); the entry file's kind tag is 25 (1.16's, 24, is retired).
 ///
 /// A minor version only appends fields at the end of a payload, and a reader leaves the
 /// fields of a newer minor unread, so any reader of a major reads every minor of it.
 /// (Readers of 1.0 and 1.1 still refused leftover bytes: they cannot open a 1.2 index.)
-pub const FORMAT_MINOR: u16 = 16;
+pub const FORMAT_MINOR: u16 = 17;
 /// Bytes before the payload.
 pub const HEADER_LEN: usize = 21;
 /// This engine's version, named in version errors.
@@ -321,6 +323,7 @@ mod tests {
                 "vectors file in 8 bits of format 1.12",
             ),
             (1, FileKind::Entry, "entry file of format 1.15 or older"),
+            (24, FileKind::Entry, "entry file of format 1.16"),
         ];
         assert_eq!(cases.len(), RETIRED_TAGS.len());
         for (tag, kind, says) in cases {

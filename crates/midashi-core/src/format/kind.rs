@@ -49,8 +49,9 @@ pub enum FileKind {
 
 /// The kind tags of earlier minors' directories, bundles and vectors, laid out otherwise, with the
 /// format that wrote them (see [`FORMAT_MINOR`]).
-pub(crate) const RETIRED_TAGS: [(u8, &str, &str); 8] = [
+pub(crate) const RETIRED_TAGS: [(u8, &str, &str); 9] = [
     (1, "entry file", "1.15 or older"),
+    (24, "entry file", "1.16"),
     (4, "vectors file in 8 bits", "1.12"),
     (9, "directory", "1.3"),
     (11, "bundle", "1.3"),
@@ -63,9 +64,10 @@ pub(crate) const RETIRED_TAGS: [(u8, &str, &str); 8] = [
 impl FileKind {
     pub(crate) fn tag(self) -> u8 {
         match self {
-            // 24 since 1.16, whose terms fold small kana: a reader that does not fold them
-            // refuses the entry as a kind it does not know instead of missing such words.
-            FileKind::Entry => 24,
+            // A new tag whenever the terms of a text change (1.16: small kana fold; 1.17: a
+            // number's bigram with the CJK character it touches): a reader of other terms
+            // refuses the entry as a kind it does not know instead of missing words.
+            FileKind::Entry => 25,
             FileKind::Terms => 2,
             FileKind::Sections => 3,
             FileKind::Vectors => 22,
@@ -86,7 +88,7 @@ impl FileKind {
 
     pub(crate) fn from_tag(tag: u8) -> Option<Self> {
         Some(match tag {
-            24 => FileKind::Entry,
+            25 => FileKind::Entry,
             2 => FileKind::Terms,
             3 => FileKind::Sections,
             22 => FileKind::Vectors,
