@@ -818,8 +818,24 @@ fn japanese_docs_get_the_multilingual_model_by_default() {
     }
 }
 
-/// A user who installed only the multilingual model (in the cache, as an npm user does) gets
-/// vectors with it, not a keyword-only index: it covers English too.
+/// A copy of the binary in `tmp/bin`, away from the checkout's models/ folder, and a docs
+/// folder of one page, `tmp/docs`.
+fn away_from_the_checkout(tmp: &Path) -> (PathBuf, PathBuf) {
+    let exe = tmp.join("bin/build-index");
+    fs::create_dir_all(exe.parent().unwrap()).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_build-index"), &exe).unwrap();
+    let docs = tmp.join("docs");
+    fs::create_dir_all(&docs).unwrap();
+    fs::write(
+        docs.join("a.md"),
+        "# Install\n\nRun the installer, then restart.\n",
+    )
+    .unwrap();
+    (exe, docs)
+}
+
+/// A user who installed only the multilingual model (in the cache) gets vectors with it, not
+/// a keyword-only index: it covers English too.
 #[test]
 fn with_only_the_multilingual_model_installed_builds_use_it() {
     let e5 = root().join("models/multilingual-e5-small");
@@ -827,20 +843,10 @@ fn with_only_the_multilingual_model_installed_builds_use_it() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
-    // A copy of the binary away from the checkout's models/ folder.
-    let exe = tmp.path().join("bin/build-index");
-    fs::create_dir_all(exe.parent().unwrap()).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_build-index"), &exe).unwrap();
+    let (exe, docs) = away_from_the_checkout(tmp.path());
     let models = tmp.path().join("cache/models");
     fs::create_dir_all(&models).unwrap();
     std::os::unix::fs::symlink(&e5, models.join("multilingual-e5-small")).unwrap();
-    let docs = tmp.path().join("docs");
-    fs::create_dir_all(&docs).unwrap();
-    fs::write(
-        docs.join("a.md"),
-        "# Install\n\nRun the installer, then restart.\n",
-    )
-    .unwrap();
     fs::write(
         docs.join("b.md"),
         "# Themes\n\nColours come from CSS variables.\n",
@@ -871,20 +877,10 @@ fn with_only_the_multilingual_model_installed_builds_use_it() {
 fn model_packages_listed_in_midashi_model_path_are_found_relative_entries_are_not() {
     let Some(model) = model() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    // A copy of the binary away from the checkout's models/ folder.
-    let exe = tmp.path().join("bin/build-index");
-    fs::create_dir_all(exe.parent().unwrap()).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_build-index"), &exe).unwrap();
+    let (exe, docs) = away_from_the_checkout(tmp.path());
     let package = tmp.path().join("node_modules/@midashi/model-minilm");
     fs::create_dir_all(&package).unwrap();
     std::os::unix::fs::symlink(&model, package.join("all-MiniLM-L6-v2")).unwrap();
-    let docs = tmp.path().join("docs");
-    fs::create_dir_all(&docs).unwrap();
-    fs::write(
-        docs.join("a.md"),
-        "# Install\n\nRun the installer, then restart.\n",
-    )
-    .unwrap();
     let built = |model_path: &std::ffi::OsStr, out: &str| {
         let o = run(std::process::Command::new(&exe)
             .current_dir(tmp.path().join("node_modules/@midashi"))
