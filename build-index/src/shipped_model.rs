@@ -209,12 +209,18 @@ pub fn prepared_for_browser(
     cache: Option<&PreparedCache>,
 ) -> Result<(ModelFiles, bool)> {
     let model = |e: midashi_embed::EmbedError| CliError::Model(e.to_string());
+    // A folder `prepare-model` wrote (the npm model packages) holds the encoder file
+    // already: it ships as it is, its weights rounded once for any site.
+    let prepared = midashi_embed::bert::is_encoder_file(&files.onnx);
     // The key hashes the whole ONNX: made only when there is a cache to look in.
-    let keyed = cache.map(|c| (c, prepared_key(&files.onnx, bits, calibration)));
+    let keyed = cache
+        .filter(|_| !prepared)
+        .map(|c| (c, prepared_key(&files.onnx, bits, calibration)));
     let cached = keyed.as_ref().and_then(|(c, key)| c.get(key));
     let from_cache = cached.is_some();
     let graph = match cached {
         Some(graph) => graph,
+        None if prepared => files.onnx.clone(),
         None => {
             let graph = midashi_embed::bert::prepare_calibrated(&files.onnx, bits, calibration)
                 .map_err(model)?;

@@ -903,3 +903,49 @@ fn model_packages_listed_in_midashi_model_path_are_found_relative_entries_are_no
     assert!(!out.contains("passages for"), "{out}");
     assert!(err.contains("no embedding model found"), "{err}");
 }
+
+/// A model folder `prepare-model` wrote (what the npm model packages hold) builds both legs:
+/// the static table distilled from it, and with `--semantic deep` its encoder file, shipped
+/// whole (there is no ONNX graph to cut), answering questions by meaning.
+#[test]
+fn a_prepared_model_folder_builds_the_table_and_the_deep_leg() {
+    let Some(model) = model() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let prepared = tmp.path().join("prepared");
+    run(bin()
+        .arg("prepare-model")
+        .arg(&model)
+        .arg("--out")
+        .arg(&prepared));
+    let (_, docs) = away_from_the_checkout(tmp.path());
+    fs::write(
+        docs.join("deploy.md"),
+        "# Deploying\n\nUpload the generated folder to any web server or CDN.\n",
+    )
+    .unwrap();
+    let cache = tmp.path().join("cache");
+    let shipped = |out: &Path| -> Vec<String> {
+        fs::read_dir(out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("model.") || n.starts_with("table."))
+            .collect()
+    };
+    let table = tmp.path().join("table");
+    build(&docs, &table, &prepared, &cache, &[]);
+    let deep = tmp.path().join("deep");
+    build(&docs, &deep, &prepared, &cache, &["--semantic", "deep"]);
+    assert!(shipped(&table).iter().all(|n| n.starts_with("table.")));
+    let files = shipped(&deep);
+    assert!(
+        files.len() == 1 && files[0].starts_with("model."),
+        "{files:?}"
+    );
+    let whole = fs::metadata(prepared.join("model.bin")).unwrap().len();
+    assert_eq!(fs::metadata(deep.join(&files[0])).unwrap().len(), whole);
+    for out in [&table, &deep] {
+        let r = search(out, "how do I put my site on a web server", &[]);
+        assert_eq!(r["mode"], "hybrid", "{r}");
+        assert_eq!(r["results"][0]["path"], "deploy.md", "{r}");
+    }
+}

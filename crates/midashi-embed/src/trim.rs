@@ -75,6 +75,11 @@ pub fn trim_vocabulary(
     tokenizer_json: &[u8],
     used: &BTreeSet<u32>,
 ) -> Result<Option<Trimmed>, EmbedError> {
+    // A prepared encoder file (`build-index prepare-model`'s, the npm model packages') has no
+    // ONNX graph to cut: it ships whole, as the doc above says of any other kind.
+    if crate::bert::is_encoder_file(onnx) {
+        return Ok(None);
+    }
     let bad = |what: String| EmbedError::BadModel(format!("trimming the vocabulary: {what}"));
     let mut tok: Value =
         serde_json::from_slice(tokenizer_json).map_err(|e| bad(format!("tokenizer.json: {e}")))?;
