@@ -934,7 +934,8 @@ fn a_prepared_model_folder_builds_the_table_and_the_deep_leg() {
     let table = tmp.path().join("table");
     build(&docs, &table, &prepared, &cache, &[]);
     let deep = tmp.path().join("deep");
-    build(&docs, &deep, &prepared, &cache, &["--semantic", "deep"]);
+    let report = build(&docs, &deep, &prepared, &cache, &["--semantic", "deep"]);
+    assert!(report.contains("shipped whole"), "{report}");
     assert!(shipped(&table).iter().all(|n| n.starts_with("table.")));
     let files = shipped(&deep);
     assert!(
