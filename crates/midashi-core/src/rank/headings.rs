@@ -112,11 +112,20 @@ pub(crate) struct HeadingMatch {
     pub coverage: f32,
     /// The section's depth.
     pub depth: u8,
+    /// How many sections its page has: of two pages titled alike, the one with more is where
+    /// the topic is treated (the guide's page, not a tutorial step of the same title).
+    pub page_sections: u32,
 }
 
 impl HeadingMatch {
-    /// A heading of `shape` holding `have` of the query's distinct terms, at `depth`.
-    pub fn new(asked: &Asked<'_>, shape: Shape, have: usize, depth: u8) -> Self {
+    /// A heading of `shape` holding `have` of the query's distinct terms, at `depth`, on a
+    /// page of `page_sections` sections.
+    pub fn new(
+        asked: &Asked<'_>,
+        shape: Shape,
+        have: usize,
+        (depth, page_sections): (u8, u32),
+    ) -> Self {
         let contains_all = have == asked.wanted.len();
         HeadingMatch {
             exact: contains_all && shape == asked.shape,
@@ -127,6 +136,7 @@ impl HeadingMatch {
                 (asked.shape.count as f32 / shape.count as f32).min(1.0)
             },
             depth,
+            page_sections,
         }
     }
 }
@@ -151,8 +161,12 @@ pub(crate) fn lift_exact_headings(
         if m.exact {
             // A page titled exactly so is the page about it: above a section of another page
             // that happens to carry the same heading ("Suspense" the guide's page, not the
-            // API reference's entry).
-            r.1 += if m.depth <= 1 { 2.0 * top } else { top };
+            // API reference's entry); of pages titled alike, the one with more sections.
+            r.1 += if m.depth <= 1 {
+                2.0 * top * (1.0 + 0.1 * (m.page_sections.clamp(1, 1024) as f32).ln())
+            } else {
+                top
+            };
             lifted.all.push(r.0);
             lifted.named.push(r.0);
         } else if m.contains_all {
@@ -222,9 +236,9 @@ mod tests {
         let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
         let asked = Asked::new(&a, query, &wanted, site);
         let have = wanted.iter().filter(|w| terms.contains(w)).count();
-        assert!(HeadingMatch::new(&asked, shape, have, 1).exact);
+        assert!(HeadingMatch::new(&asked, shape, have, (1, 1)).exact);
         // Without the site's words left out, the heading is longer than the query.
         let plain = Shape::of(&a, heading, &terms, |_| false);
-        assert!(!HeadingMatch::new(&asked, plain, have, 1).exact);
+        assert!(!HeadingMatch::new(&asked, plain, have, (1, 1)).exact);
     }
 }

@@ -12,4 +12,5 @@ mod noise_floor;
 mod operators;
 mod page_languages;
 mod page_names;
+mod same_titles;
 mod sharded;

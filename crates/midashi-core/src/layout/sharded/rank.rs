@@ -166,7 +166,7 @@ impl Ranking for Sharded {
                 asked,
                 shape,
                 have,
-                self.facts_of(s, facts).depth,
+                (self.facts_of(s, facts).depth, self.page_sections(s)),
             ))
         });
         Ok(lifted)

@@ -446,6 +446,14 @@ impl Sharded {
         after.saturating_sub(1) as u32
     }
 
+    /// How many sections the document holding `section` has.
+    pub(crate) fn page_sections(&self, section: u32) -> u32 {
+        let doc = self.doc_of(section) as usize;
+        let first = self.first_section.get(doc).copied().unwrap_or(0);
+        let next = self.first_section.get(doc + 1).copied();
+        next.unwrap_or(self.dir.n_sections).saturating_sub(first)
+    }
+
     /// The bundle holding a document, or `None` (noted as missing, or the paths file that
     /// names the bundles is).
     pub(crate) fn bundle_of_doc(&self, doc: u32) -> Option<Arc<Bundle>> {

@@ -218,7 +218,14 @@ impl Ranking for Whole {
                 .iter()
                 .filter(|w| have.binary_search_by(|h| h.as_str().cmp(w)).is_ok())
                 .count();
-            Some(HeadingMatch::new(asked, shape, found, sec.depth))
+            let page = self.sections.docs.get(sec.doc as usize);
+            let page_sections = page.map_or(1, |d| d.section_count);
+            Some(HeadingMatch::new(
+                asked,
+                shape,
+                found,
+                (sec.depth, page_sections),
+            ))
         });
         Ok(lifted)
     }

@@ -1,0 +1,35 @@
+//! Of two pages titled exactly what was typed, the one with more sections is where the topic
+//! is treated (`rank::headings`): the guide's page, not a tutorial step of the same title whose
+//! few lines repeat the word.
+
+use crate::common;
+
+use midashi_core::{Mode, SearchOptions};
+
+const DOCS: [(&str, &str); 2] = [
+    (
+        "tutorial/step-10.md",
+        "# Watchers\n\nWatchers watch. Add a watcher; the watcher runs when the watched value changes.\n",
+    ),
+    (
+        "guide/essentials.md",
+        "# Watchers\n\nReacting to changes of state.\n\n## Basic example\n\nCall it with a source.\n\n\
+         ## Deep watchers\n\nNested properties too.\n\n## Eager watchers\n\nRun at once.\n\n\
+         ## Stopping a watcher\n\nCall the returned function.\n",
+    ),
+];
+
+#[test]
+fn of_two_pages_titled_alike_the_longer_comes_first() {
+    let opts = SearchOptions {
+        mode: Mode::Keyword,
+        limit: 5,
+        ..SearchOptions::default()
+    };
+    for idx in common::both_layouts(&DOCS) {
+        let r = idx.search("watchers", &opts, None).unwrap();
+        let first = r.results.first().expect("results");
+        assert_eq!(first.path, "guide/essentials.md", "{:?}", r.results);
+        assert_eq!(first.heading, "Watchers");
+    }
+}
