@@ -161,11 +161,12 @@ pub(crate) fn lift_exact_headings(
         if m.exact {
             // A page titled exactly so is the page about it: above a section of another page
             // that happens to carry the same heading ("Suspense" the guide's page, not the
-            // API reference's entry); of pages titled alike, the one with more sections.
-            r.1 += if m.depth <= 1 {
-                2.0 * top * (1.0 + 0.1 * (m.page_sections.clamp(1, 1024) as f32).ln())
-            } else {
-                top
+            // API reference's entry); of pages titled alike, the one with more sections; of
+            // sections headed alike, an h2 (a topic of its page) before a deeper one.
+            r.1 += match m.depth {
+                0 | 1 => 2.0 * top * (1.0 + 0.1 * (m.page_sections.clamp(1, 1024) as f32).ln()),
+                2 => 1.2 * top,
+                _ => top,
             };
             lifted.all.push(r.0);
             lifted.named.push(r.0);

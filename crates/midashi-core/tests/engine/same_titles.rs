@@ -1,6 +1,7 @@
 //! Of two pages titled exactly what was typed, the one with more sections is where the topic
 //! is treated (`rank::headings`): the guide's page, not a tutorial step of the same title whose
-//! few lines repeat the word.
+//! few lines repeat the word. Of two sections headed so, the shallower: a page's h2 before
+//! another page's h3.
 
 use crate::common;
 
@@ -31,5 +32,33 @@ fn of_two_pages_titled_alike_the_longer_comes_first() {
         let first = r.results.first().expect("results");
         assert_eq!(first.path, "guide/essentials.md", "{:?}", r.results);
         assert_eq!(first.heading, "Watchers");
+    }
+}
+
+const SECTIONS: [(&str, &str); 2] = [
+    (
+        "guide/rendering.md",
+        "# Render functions\n\n## Events\n\nListeners.\n\n### Event modifiers\n\n\
+         Event modifiers in render functions: event modifiers are written as prefixes.\n",
+    ),
+    (
+        "guide/handling.md",
+        "# Handling input\n\n## Event modifiers\n\nStop or prevent with a suffix.\n\n\
+         ## Key modifiers\n\nKeys by name.\n",
+    ),
+];
+
+#[test]
+fn of_two_sections_headed_alike_the_shallower_comes_first() {
+    let opts = SearchOptions {
+        mode: Mode::Keyword,
+        limit: 5,
+        ..SearchOptions::default()
+    };
+    for idx in common::both_layouts(&SECTIONS) {
+        let r = idx.search("event modifiers", &opts, None).unwrap();
+        let first = r.results.first().expect("results");
+        assert_eq!(first.path, "guide/handling.md", "{:?}", r.results);
+        assert_eq!(first.heading, "Event modifiers");
     }
 }
