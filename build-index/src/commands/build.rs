@@ -287,8 +287,9 @@ pub fn build(
             "note: these docs are mostly in {lang} and the model {name} covers {covered}: \
              building a keyword-only index (its vectors of these sections would rank by noise, \
              and every visitor would download them); install the multilingual model \
-             (npm i -D @midashi/model-e5, or scripts/fetch-e5.sh in a checkout) or pass --model with a model that covers {lang}, or \
-             --embed-any-language to embed them anyway"
+             (npm i -D @midashi/model-e5, or scripts/fetch-e5.sh in a checkout) or pass \
+             --model with a model that covers {lang}, or --embed-any-language to embed them \
+             anyway"
         );
     }
     match model.filter(|_| uncovered.is_none()) {
@@ -345,9 +346,9 @@ pub fn build(
             }
         }
         None if !args.keyword_only && uncovered.is_none() => eprintln!(
-            "note: no embedding model found: building a keyword-only index (npm i -D @midashi/model-minilm, \
-             pass --model <dir>, or set MIDASHI_MODEL; looked in {}; --keyword-only silences \
-             this)",
+            "note: no embedding model found: building a keyword-only index (npm i -D \
+             @midashi/model-minilm, pass --model <dir>, or set MIDASHI_MODEL; looked in {}; \
+             --keyword-only silences this)",
             default_model_places()
         ),
         None => {}
