@@ -60,6 +60,15 @@ for registry in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
 done
 wasm_rustflags="${RUSTFLAGS:+$RUSTFLAGS }$remap"
 
+# std's source, to compile std with a size module (build_module). Installed once; where rustup
+# cannot fetch it the module is built against the precompiled std, ~13 KB gzip larger.
+have_rust_src() {
+  rustup component list --installed 2>/dev/null | grep -q '^rust-src' && return 0
+  rustup component add rust-src >&2 && return 0
+  echo "build-wasm.sh: rustup could not add rust-src; the size modules are built against the precompiled std (~13 KB gzip larger)" >&2
+  return 1
+}
+
 build_module() {
   local name="$1"
   shift
@@ -75,9 +84,18 @@ build_module() {
   # indexing, Option's == and Peekable::peek as functions; its inliner at threshold 40
   # runs the mix's slowest keystrokes in 0.66x the instructions in Node for +0.4 KB gzip
   # (60: 0.60x, +3.0 KB; 100: 0.59x, +6.9 KB; bench/instructions.sh --node, 2026-12-03).
+  local build_std=()
   if [ "${1:-}" = --inline ]; then
     shift
     rustflags="$rustflags -C llvm-args=-inline-threshold=40"
+    # A release of a size module compiles std with it (opt-level "z", and a panic traps at
+    # once instead of formatting its message): 156.3 → 142.8 KB gzip for the keyword module,
+    # the first query's largest file. Both are -Z options, accepted by the stable compiler
+    # under RUSTC_BOOTSTRAP=1 (as scripts/fuzz.sh does); they need rustup's rust-src.
+    if [ "$mode" = release ] && have_rust_src; then
+      rustflags="$rustflags -Zunstable-options -Cpanic=immediate-abort"
+      build_std=(-Z build-std=std,panic_abort)
+    fi
   fi
   # A module may go to its own folder under its keyword-module name (`dir:name`): the wasm
   # imports its glue by that name, so one glue (the file:// bundle's) can start either.
@@ -87,7 +105,11 @@ build_module() {
     name="${name#*/}"
   fi
   echo "== cargo build -p midashi-wasm $* --profile $profile (wasm32-unknown-unknown) -> $name"
-  RUSTFLAGS="$rustflags" cargo build -p midashi-wasm --target wasm32-unknown-unknown --profile "$profile" "$@"
+  local bootstrap=()
+  [ ${#build_std[@]} -gt 0 ] && bootstrap=(RUSTC_BOOTSTRAP=1)
+  env ${bootstrap[@]+"${bootstrap[@]}"} RUSTFLAGS="$rustflags" \
+    cargo build -p midashi-wasm --target wasm32-unknown-unknown --profile "$profile" \
+    ${build_std[@]+"${build_std[@]}"} "$@"
 
   local raw="$CARGO_TARGET_DIR/wasm32-unknown-unknown/$profile/midashi_wasm.wasm"
   mkdir -p "$out_dir"

@@ -193,7 +193,12 @@ export class Engine {
       const err = toMidashiError(e);
       // Engine errors are ordinary answers ("empty query"); anything else came from a trap
       // or from the glue, and the instance is not trusted any more.
-      if (err.code === "INTERNAL") this.alive = false;
+      if (err.code === "INTERNAL") {
+        this.alive = false;
+        // The size-built modules trap without a panic message (scripts/build-wasm.sh): the
+        // console gets the trap here, whatever the build.
+        console.error("midashi: the search engine trapped; a fresh instance takes over", e);
+      }
       throw err;
     }
   }

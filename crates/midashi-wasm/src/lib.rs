@@ -21,9 +21,11 @@
 //! `{ answer, needs }` (midashi-core's `search::needs::Step`): what they still need is a
 //! value, never an error.
 //!
-//! A Rust panic must never reach JS as an opaque `unreachable`: the panic hook logs the
-//! message first, and the JS side turns the resulting trap into an `INTERNAL` error and
-//! re-instantiates the module (the instance is not safe to reuse after a trap).
+//! A Rust panic traps, and the JS side turns the trap into an `INTERNAL` error and
+//! re-instantiates the module (the instance is not safe to reuse after a trap). The panic hook
+//! logs the message first in dev builds and the full engine; a release of the size-built
+//! keyword modules traps at once, without the message, since formatting it costs every
+//! visitor's first query ~5 KB gzip (scripts/build-wasm.sh).
 
 use midashi_core::format::{Manifest, FORMAT_MAJOR, FORMAT_MINOR};
 use midashi_core::{Error, SearchIndex};
