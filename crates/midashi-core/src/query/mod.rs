@@ -255,6 +255,12 @@ pub fn plan<L: Lexicon + ?Sized>(
                 .map(|(t, _)| dict.surface(&t.term, t.offset));
             if clause.alternatives.is_empty() {
                 plan.unknown.push((tok.start, tok.end, suggestion));
+                // The heading lift compares headings with the word meant: "obsevateurs"
+                // names the page "Observateurs" as "observateurs" does.
+                if let (Some((best, _)), Some(last)) = (corrections.first(), plan.terms.last_mut())
+                {
+                    best.term.clone_into(last);
+                }
             }
             for (t, _) in corrections {
                 clause.alternatives.push(Alternative { terms: vec![t] });

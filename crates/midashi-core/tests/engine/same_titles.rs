@@ -63,3 +63,31 @@ fn of_two_sections_headed_alike_the_shallower_comes_first() {
         assert_eq!(top, ("guide/handling.md".into(), "Event modifiers".into()));
     }
 }
+
+const MISSPELT: [(&str, &str); 2] = [
+    (
+        "guide/observe.md",
+        "# Watchers\n\nReacting to changes of state.\n\n## Deep watchers\n\nDeep watchers \
+         watch nested properties: deep watchers cost more than other watchers.\n\n\
+         ## Stopping a watcher\n\nWatchers stop with the component.\n",
+    ),
+    (
+        "guide/computed.md",
+        "# Computed properties\n\nDerived state, cached until a dependency changes.\n",
+    ),
+];
+
+/// A word corrected as a typo names a heading as the word itself would: the page titled
+/// what was meant comes first, not the subsection that repeats the word most.
+#[test]
+fn a_misspelt_name_finds_its_page_as_the_word_does() {
+    for query in ["watchers", "wacthers"] {
+        for top in first(&MISSPELT, query) {
+            assert_eq!(
+                top,
+                ("guide/observe.md".into(), "Watchers".into()),
+                "{query}"
+            );
+        }
+    }
+}
