@@ -63,7 +63,7 @@ const apart = {
   setup(b) {
     b.onResolve({ filter: /^\.\/(strings\/[A-Za-z-]+|webmcp)\.js$/ }, (args) => {
       const from = args.importer;
-      const ok = args.path === "./webmcp.js" ? from.endsWith(join("widget", "element.ts")) : from.endsWith(join("widget", "strings.ts"));
+      const ok = args.path === "./webmcp.js" ? from.endsWith(join("widget", "agents.ts")) : from.endsWith(join("widget", "strings.ts"));
       return ok ? { path: args.path, external: true } : undefined;
     });
   },

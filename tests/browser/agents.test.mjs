@@ -50,6 +50,8 @@ after(async () => {
 async function openWithWebMcp(path = "/index.html") {
   const problems = [];
   const page = await newPage(browser.context, problems);
+  const fetched = [];
+  page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
   await page.addInitScript(() => {
     const tools = {};
     Object.defineProperty(window, "__tools", { value: tools });
@@ -65,7 +67,7 @@ async function openWithWebMcp(path = "/index.html") {
   });
   await page.goto(server.url + path);
   await page.waitForFunction(() => customElements.get("midashi-search") !== undefined);
-  return { page, problems, w: widget(page) };
+  return { page, problems, fetched, w: widget(page) };
 }
 
 const call = (page, name, input) => page.evaluate(([n, i]) => window.__tools[n].execute(i, {}), [name, input]);
@@ -177,8 +179,10 @@ describe("WebMCP", () => {
   });
 
   test("webmcp=\"off\" takes the tools back; no API, no tools and no errors", async () => {
-    const { page, problems } = await openWithWebMcp();
+    const { page, problems, fetched: withApi } = await openWithWebMcp();
     await page.waitForFunction(() => Object.keys(window.__tools).length === 2);
+    // The tools are a module of their own, fetched only by a browser that has WebMCP.
+    assert.ok(withApi.some((p) => p.endsWith("/webmcp.js")), withApi.join("\n"));
     await page.evaluate(() => document.querySelector("midashi-search").setAttribute("webmcp", "off"));
     assert.equal(await page.evaluate(() => Object.keys(window.__tools).length), 0);
     await page.evaluate(() => document.querySelector("midashi-search").removeAttribute("webmcp"));
