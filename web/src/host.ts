@@ -79,8 +79,8 @@ const MAX_ROUNDS = 8;
  *
  * It starts on the keyword module when it is given one (keyword queries and completions,
  * ~10 KB gzip less for a page's first query) and moves to the full engine the first time
- * vectors or a section/document are asked for, or a typo is to be corrected, or a page
- * longer than a card's lines is previewed: the full module is fetched, every index is
+ * the model's vectors or a section/document are asked for, or a page longer than a card's
+ * lines is previewed: the full module is fetched, every index is
  * reopened in it from the bytes kept for a rebuild, and a sharded index is given again the
  * files it had loaded (read from the HTTP cache in a browser).
  */

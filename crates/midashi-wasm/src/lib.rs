@@ -10,8 +10,8 @@
 //! - core errors out, as JS `Error` objects with a `code` property ([`Error::code`]).
 //!
 //! The modules built from this crate are web/wasm-modules.json's: the *keyword module*
-//! (features `bounded`, `memo`, `semantic`), which opens only sharded indexes, makes no typo
-//! corrections, reads no bundles or HNSW graphs and has no lookups, and whose semantic leg
+//! (features `bounded`, `memo`, `semantic`, `typos`), which opens only sharded indexes, reads
+//! no bundles or HNSW graphs and has no lookups, and whose semantic leg
 //! serves an index with a static table — what every page's first query loads; the same with
 //! `languages` and without `semantic`; and the *full engine* (the default features). A request
 //! the keyword module cannot answer says `needs.full_engine`. `version()` says which engine
