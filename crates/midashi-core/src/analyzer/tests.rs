@@ -94,6 +94,17 @@ fn small_kana_fold_to_full_size() {
     );
 }
 
+/// A small kana folded before a voicing mark composes with it, at once: normalising twice
+/// gives what normalising once does.
+#[test]
+fn a_folded_small_kana_takes_its_voicing_mark() {
+    for (text, folded) in [("ｯﾞ", "づ"), ("ｩﾞ", "ゔ"), ("ｯﾞｸ", "づく")] {
+        assert_eq!(normalize(text), folded, "{text}");
+        assert_eq!(normalize(&normalize(text)), normalize(text), "{text}");
+        assert_eq!(terms(&normalize(text)), terms(text), "{text}");
+    }
+}
+
 #[test]
 fn cjk_runs_give_bigrams_and_single_chars_unigrams() {
     let toks = Analyzer::new().analyze("梅雨");
