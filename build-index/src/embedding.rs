@@ -127,9 +127,10 @@ impl EmbedReport {
             );
             if self.trimmed.is_none() && after == before {
                 println!(
-                    "             shipped whole (a prepared model folder has no graph to cut to \
-                     this site's vocabulary): a visitor's first question downloads all of it, \
-                     where the default static table is a few hundred KB"
+                    "             shipped whole (this site uses most of the model's vocabulary, \
+                     or a copy cut to it would embed queries differently): a visitor's first \
+                     question downloads all of it, where the default static table is a few \
+                     hundred KB"
                 );
             }
         }

@@ -119,6 +119,44 @@ const QUERY_WORDS: usize = 8;
 /// Tokens of a passage's window taken for calibration.
 const WINDOW_TOKENS: usize = 128;
 
+/// The least cosine similarity between a query's vector from a trimmed encoder file and from
+/// the whole one, for the trimmed copy to ship. MiniLM's package file cut to the Rust book:
+/// 0.99+ (a 4-bit copy agrees with the exact model at 0.99+ on text).
+const TRIMMED_AGREEMENT: f32 = 0.98;
+/// Passages whose first words are embedded as queries for [`query_agreement`].
+const AGREEMENT_QUERIES: usize = 64;
+
+/// The least cosine similarity between `whole`'s and `cut`'s query vectors, over the first
+/// [`QUERY_WORDS`] words of up to [`AGREEMENT_QUERIES`] passages spread over `texts`.
+fn query_agreement(whole: &Embedder, cut: &Embedder, texts: &[&String]) -> f32 {
+    let step = texts.len().div_ceil(AGREEMENT_QUERIES).max(1);
+    let queries: Vec<String> = texts
+        .iter()
+        .step_by(step)
+        .map(|t| {
+            t.split_whitespace()
+                .take(QUERY_WORDS)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|q| !q.is_empty())
+        .collect();
+    queries
+        .par_iter()
+        .map(|q| match (whole.embed(q), cut.embed(q)) {
+            (Ok(a), Ok(b)) => cosine(&a, &b),
+            _ => 0.0,
+        })
+        .reduce(|| 1.0, f32::min)
+}
+
+/// Cosine similarity of two vectors.
+fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    dot / (norm(a) * norm(b)).max(f32::MIN_POSITIVE)
+}
+
 /// The trimmed copy of `files` for a site whose sections are embedded as `passages`
 /// (`crate::embedding::site_passages`), or `None` when the model is not worth trimming (a
 /// small vocabulary, or one this site uses most of, ships whole).
@@ -183,6 +221,14 @@ pub fn trim_for_site(
         }
     });
     if !same_pieces {
+        return Ok(None);
+    }
+    // An encoder file's 4-bit word rows are rounded again in runs of their own
+    // (`midashi_embed::bert::trim_words`): the cut copy ships only if queries embed as with
+    // the whole file.
+    if midashi_embed::bert::is_encoder_file(&files.onnx)
+        && query_agreement(embedder, &trimmed, &texts) < TRIMMED_AGREEMENT
+    {
         return Ok(None);
     }
     let config_json = serde_json::to_string_pretty(&config).unwrap_or_default();

@@ -19,8 +19,9 @@
 //! cut falls back to shorter ones (every single character, with and without `##`, is kept),
 //! never to `[UNK]` where it was known. WordPiece has no piece scores; its vocabulary file
 //! lists pieces by frequency after the specials and single characters, which stands in.
-//! Only graphs whose word-embedding rows are initializers gathered by `input_ids` with raw
-//! bytes (what scripts/model writes) are trimmed. Anything else ships whole.
+//! Graphs whose word-embedding rows are initializers gathered by `input_ids` with raw bytes
+//! (what scripts/model writes) are trimmed, and encoder files (`bert::trim_words`: the npm
+//! model packages'). Anything else ships whole.
 
 use crate::error::EmbedError;
 use prost::Message;
@@ -57,7 +58,7 @@ pub const FREQUENT_MULTILINGUAL: usize = 8000;
 /// A trimmed copy of a model's graph and tokenizer.
 #[derive(Debug, Clone)]
 pub struct Trimmed {
-    /// The ONNX graph with the kept embedding rows only.
+    /// The model (its ONNX graph or encoder file) with the kept embedding rows only.
     pub onnx: Vec<u8>,
     /// `tokenizer.json` with the kept pieces only, renumbered.
     pub tokenizer: Vec<u8>,
@@ -75,11 +76,6 @@ pub fn trim_vocabulary(
     tokenizer_json: &[u8],
     used: &BTreeSet<u32>,
 ) -> Result<Option<Trimmed>, EmbedError> {
-    // A prepared encoder file (`build-index prepare-model`'s, the npm model packages') has no
-    // ONNX graph to cut: it ships whole, as the doc above says of any other kind.
-    if crate::bert::is_encoder_file(onnx) {
-        return Ok(None);
-    }
     let bad = |what: String| EmbedError::BadModel(format!("trimming the vocabulary: {what}"));
     let mut tok: Value =
         serde_json::from_slice(tokenizer_json).map_err(|e| bad(format!("tokenizer.json: {e}")))?;
@@ -142,40 +138,17 @@ pub fn trim_vocabulary(
         }
     };
 
-    // The graph first: if its table cannot be found, ship the model whole.
-    let mut model =
-        ModelProto::decode(onnx).map_err(|e| bad(format!("ONNX does not parse: {e}")))?;
-    let Some(graph) = model.graph.as_mut() else {
-        return Ok(None);
+    // The model first: if its table cannot be found, ship it whole. A prepared encoder file
+    // (`build-index prepare-model`'s, the npm model packages') has its own form.
+    let model = if crate::bert::is_encoder_file(onnx) {
+        let keep: Vec<u32> = keep.iter().copied().collect();
+        crate::bert::trim_words(onnx, &keep)?
+    } else {
+        match trim_graph(onnx, &keep, total)? {
+            Some(graph) => graph,
+            None => return Ok(None),
+        }
     };
-    let gathered: BTreeSet<String> = graph
-        .node
-        .iter()
-        .filter(|n| n.op_type == "Gather" && n.input.get(1).is_some_and(|i| i == "input_ids"))
-        .filter_map(|n| n.input.first().cloned())
-        .collect();
-    let mut trimmed_tables = 0;
-    for init in graph.initializer.iter_mut() {
-        if !gathered.contains(&init.name) {
-            continue;
-        }
-        let rows = init.dims.first().copied().unwrap_or(0) as usize;
-        if rows < total || init.raw_data.is_empty() || init.raw_data.len() % rows != 0 {
-            return Ok(None);
-        }
-        let row_bytes = init.raw_data.len() / rows;
-        let mut data = Vec::with_capacity(keep.len() * row_bytes);
-        for &old in &keep {
-            let at = old as usize * row_bytes;
-            data.extend_from_slice(&init.raw_data[at..at + row_bytes]);
-        }
-        init.raw_data = data;
-        init.dims[0] = keep.len() as i64;
-        trimmed_tables += 1;
-    }
-    if trimmed_tables == 0 {
-        return Ok(None);
-    }
 
     // Then the tokenizer: pieces in their old order, every id that names one renumbered.
     if tok["model"]["type"] == "Unigram" {
@@ -215,11 +188,56 @@ pub fn trim_vocabulary(
     }
     let tokenizer = serde_json::to_vec(&tok).map_err(|e| bad(e.to_string()))?;
     Ok(Some(Trimmed {
-        onnx: model.encode_to_vec(),
+        onnx: model,
         tokenizer,
         kept: (keep.len(), total),
         new_ids: new_id,
     }))
+}
+
+/// The ONNX graph `onnx` with only the `keep` rows of the word-embedding tables `input_ids`
+/// gathers; `None` when it has none such that can be cut (then the model ships whole).
+fn trim_graph(
+    onnx: &[u8],
+    keep: &BTreeSet<u32>,
+    total: usize,
+) -> Result<Option<Vec<u8>>, EmbedError> {
+    let bad = |what: String| EmbedError::BadModel(format!("trimming the vocabulary: {what}"));
+    let mut model =
+        ModelProto::decode(onnx).map_err(|e| bad(format!("ONNX does not parse: {e}")))?;
+    let Some(graph) = model.graph.as_mut() else {
+        return Ok(None);
+    };
+    let gathered: BTreeSet<String> = graph
+        .node
+        .iter()
+        .filter(|n| n.op_type == "Gather" && n.input.get(1).is_some_and(|i| i == "input_ids"))
+        .filter_map(|n| n.input.first().cloned())
+        .collect();
+    let mut trimmed_tables = 0;
+    for init in graph.initializer.iter_mut() {
+        if !gathered.contains(&init.name) {
+            continue;
+        }
+        let rows = init.dims.first().copied().unwrap_or(0) as usize;
+        if rows < total || init.raw_data.is_empty() || init.raw_data.len() % rows != 0 {
+            return Ok(None);
+        }
+        let row_bytes = init.raw_data.len() / rows;
+        let mut data = Vec::with_capacity(keep.len() * row_bytes);
+        for &old in keep {
+            let at = old as usize * row_bytes;
+            data.extend_from_slice(&init.raw_data[at..at + row_bytes]);
+        }
+        init.raw_data = data;
+        init.dims[0] = keep.len() as i64;
+        trimmed_tables += 1;
+    }
+    if trimmed_tables == 0 {
+        return Ok(None);
+    }
+
+    Ok(Some(model.encode_to_vec()))
 }
 
 /// A vocabulary's pieces by id, in the two forms trimmed.

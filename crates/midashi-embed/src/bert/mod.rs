@@ -19,10 +19,14 @@ mod integer;
 mod math;
 #[cfg(feature = "onnx")]
 mod prepare;
+#[cfg(feature = "onnx")]
+mod trim;
 
 pub use file::is_encoder_file;
 #[cfg(feature = "onnx")]
 pub use prepare::{prepare, prepare_calibrated};
+#[cfg(feature = "onnx")]
+pub use trim::trim_words;
 
 use crate::error::EmbedError;
 use crate::packed::{q4, q8c, WeightBits};

@@ -80,3 +80,48 @@ fn a_wordpiece_vocabulary_trimmed_to_a_site_embeds_its_text_exactly() {
         assert!((norm - 1.0).abs() < 1e-3, "{other}: norm {norm}");
     }
 }
+
+/// The encoder file an npm model package holds (`build-index prepare-model`'s) is trimmed
+/// too: the site's text segments as before, and its 4-bit word rows, rounded again in runs
+/// of their own, keep each text's vector close to the whole file's.
+#[test]
+fn an_encoder_file_trimmed_to_a_site_embeds_its_text_closely() {
+    let dir = common::model_dir("MIDASHI_MODEL", "all-MiniLM-L6-v2");
+    let Some(exact) = common::load(&dir, "scripts/fetch-model.sh", true) else {
+        return;
+    };
+    let files = ModelDir::read(&dir).unwrap();
+    let file = midashi_embed::bert::prepare(&files.onnx, midashi_embed::WeightBits::Four).unwrap();
+    let whole = Embedder::from_bytes(&file, &files.tokenizer, files.config.clone()).unwrap();
+    let mut used = BTreeSet::new();
+    for text in SITE {
+        used.extend(exact.window_token_ids(text).unwrap().into_iter().flatten());
+    }
+    let t = midashi_embed::trim::trim_vocabulary(&file, &files.tokenizer, &used)
+        .unwrap()
+        .expect("an encoder file's word table is trimmed");
+    assert!(midashi_embed::bert::is_encoder_file(&t.onnx));
+    assert!(
+        (t.onnx.len() as f64) < file.len() as f64 * 0.8,
+        "{} bytes of {}",
+        t.onnx.len(),
+        file.len()
+    );
+    let trimmed = Embedder::from_bytes(&t.onnx, &t.tokenizer, files.config.clone()).unwrap();
+    let cosine = |a: &[f32], b: &[f32]| -> f32 { a.iter().zip(b).map(|(x, y)| x * y).sum() };
+    for text in SITE
+        .iter()
+        .copied()
+        .chain(["how does the borrow checker know a reference is valid"])
+    {
+        let mapped: Vec<Vec<u32>> = whole
+            .window_token_ids(text)
+            .unwrap()
+            .into_iter()
+            .map(|w| w.into_iter().map(|id| t.new_ids[id as usize]).collect())
+            .collect();
+        assert_eq!(trimmed.window_token_ids(text).unwrap(), mapped, "{text}");
+        let similar = cosine(&whole.embed(text).unwrap(), &trimmed.embed(text).unwrap());
+        assert!(similar > 0.98, "{text}: cosine {similar}");
+    }
+}
