@@ -14,17 +14,35 @@ const SITE: [&str; 3] = [
     "## Refutability: Whether a Pattern Might Fail to Match\n\nPatterns come in two forms: refutable and irrefutable.",
 ];
 
+/// The default model (its ONNX), its files, and the token ids of [`SITE`]'s text; `None` when
+/// the model is not at hand (`common::load` says so).
+fn minilm_and_site() -> Option<(Embedder, ModelDir, BTreeSet<u32>)> {
+    let dir = common::model_dir("MIDASHI_MODEL", "all-MiniLM-L6-v2");
+    let whole = common::load(&dir, "scripts/fetch-model.sh", true)?;
+    let files = ModelDir::read(&dir).unwrap();
+    let used = SITE
+        .iter()
+        .flat_map(|text| whole.window_token_ids(text).unwrap().into_iter().flatten())
+        .collect();
+    Some((whole, files, used))
+}
+
+/// `text` cut by `trimmed` into the pieces `whole` cuts it into, under their new ids.
+fn assert_same_pieces(whole: &Embedder, trimmed: &Embedder, new_ids: &[u32], text: &str) {
+    let mapped: Vec<Vec<u32>> = whole
+        .window_token_ids(text)
+        .unwrap()
+        .into_iter()
+        .map(|w| w.into_iter().map(|id| new_ids[id as usize]).collect())
+        .collect();
+    assert_eq!(trimmed.window_token_ids(text).unwrap(), mapped, "{text}");
+}
+
 #[test]
 fn a_wordpiece_vocabulary_trimmed_to_a_site_embeds_its_text_exactly() {
-    let dir = common::model_dir("MIDASHI_MODEL", "all-MiniLM-L6-v2");
-    let Some(whole) = common::load(&dir, "scripts/fetch-model.sh", true) else {
+    let Some((whole, files, used)) = minilm_and_site() else {
         return;
     };
-    let files = ModelDir::read(&dir).unwrap();
-    let mut used = BTreeSet::new();
-    for text in SITE {
-        used.extend(whole.window_token_ids(text).unwrap().into_iter().flatten());
-    }
     let t = midashi_embed::trim::trim_vocabulary(&files.onnx, &files.tokenizer, &used)
         .unwrap()
         .expect("a 30k-piece WordPiece vocabulary is trimmed");
@@ -41,13 +59,7 @@ fn a_wordpiece_vocabulary_trimmed_to_a_site_embeds_its_text_exactly() {
     );
     let trimmed = Embedder::from_bytes(&t.onnx, &t.tokenizer, files.config.clone()).unwrap();
     for text in SITE {
-        let mapped: Vec<Vec<u32>> = whole
-            .window_token_ids(text)
-            .unwrap()
-            .into_iter()
-            .map(|w| w.into_iter().map(|id| t.new_ids[id as usize]).collect())
-            .collect();
-        assert_eq!(trimmed.window_token_ids(text).unwrap(), mapped, "{text}");
+        assert_same_pieces(&whole, &trimmed, &t.new_ids, text);
         assert_eq!(
             whole.embed_windows(text).unwrap(),
             trimmed.embed_windows(text).unwrap(),
@@ -86,17 +98,11 @@ fn a_wordpiece_vocabulary_trimmed_to_a_site_embeds_its_text_exactly() {
 /// of their own, keep each text's vector close to the whole file's.
 #[test]
 fn an_encoder_file_trimmed_to_a_site_embeds_its_text_closely() {
-    let dir = common::model_dir("MIDASHI_MODEL", "all-MiniLM-L6-v2");
-    let Some(exact) = common::load(&dir, "scripts/fetch-model.sh", true) else {
+    let Some((_, files, used)) = minilm_and_site() else {
         return;
     };
-    let files = ModelDir::read(&dir).unwrap();
     let file = midashi_embed::bert::prepare(&files.onnx, midashi_embed::WeightBits::Four).unwrap();
     let whole = Embedder::from_bytes(&file, &files.tokenizer, files.config.clone()).unwrap();
-    let mut used = BTreeSet::new();
-    for text in SITE {
-        used.extend(exact.window_token_ids(text).unwrap().into_iter().flatten());
-    }
     let t = midashi_embed::trim::trim_vocabulary(&file, &files.tokenizer, &used)
         .unwrap()
         .expect("an encoder file's word table is trimmed");
@@ -114,13 +120,7 @@ fn an_encoder_file_trimmed_to_a_site_embeds_its_text_closely() {
         .copied()
         .chain(["how does the borrow checker know a reference is valid"])
     {
-        let mapped: Vec<Vec<u32>> = whole
-            .window_token_ids(text)
-            .unwrap()
-            .into_iter()
-            .map(|w| w.into_iter().map(|id| t.new_ids[id as usize]).collect())
-            .collect();
-        assert_eq!(trimmed.window_token_ids(text).unwrap(), mapped, "{text}");
+        assert_same_pieces(&whole, &trimmed, &t.new_ids, text);
         let similar = cosine(&whole.embed(text).unwrap(), &trimmed.embed(text).unwrap());
         assert!(similar > 0.98, "{text}: cosine {similar}");
     }
