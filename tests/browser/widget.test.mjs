@@ -652,11 +652,14 @@ describe("semantic results", () => {
     const w = widget(page);
     await page.keyboard.press("Control+k");
     const type = (q) => typed(page, q);
-    for (const q of ["widget", "ranking", "sharded layout", "install the widget", "xqzvw plorbtek"]) {
+    for (const q of ["widget", "ranking", "rankng", "sharded layout", "install the widget", "xqzvw plorbtek"]) {
       const r = await type(q);
       assert.equal(r.semanticPending, undefined, q);
       assert.ok(!requests.some(leg), `${q}: ${requests.filter(leg).join(" ")}`);
     }
+    // A misspelt word and nonsense are corrected (or found uncorrectable) by the keyword
+    // module itself: typing them fetches no full engine.
+    assert.ok(!requests.some((p) => p.endsWith("/midashi_wasm_bg.wasm")), requests.join(" "));
     // Nonsense: no results, and nothing said of semantic results.
     assert.ok(!/Semantic/.test(await w.status.textContent()), await w.status.textContent());
     // A question, typed: its keyword answer says why; the pause starts the leg; the fused list
