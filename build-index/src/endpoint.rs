@@ -126,7 +126,7 @@ impl Endpoint {
                 .embed_windows(probe)
                 .map_err(model_err)?
                 .swap_remove(0);
-            let cos = cosine(&ours, theirs);
+            let cos = midashi_embed::cosine(&ours, theirs);
             if cos.is_nan() || cos < MIN_PROBE_COSINE {
                 return Err(CliError::Model(format!(
                     "the embedding server at {} does not embed like {model_name}, the model this \
@@ -287,13 +287,6 @@ fn embeddings_url(given: &str) -> Result<String> {
     } else {
         format!("{url}/v1/embeddings")
     })
-}
-
-fn cosine(a: &[f32], b: &[f32]) -> f32 {
-    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-    let na = a.iter().map(|x| x * x).sum::<f32>().sqrt();
-    let nb = b.iter().map(|x| x * x).sum::<f32>().sqrt();
-    dot / (na * nb)
 }
 
 #[cfg(test)]

@@ -144,17 +144,10 @@ fn query_agreement(whole: &Embedder, cut: &Embedder, texts: &[&String]) -> f32 {
     queries
         .par_iter()
         .map(|q| match (whole.embed(q), cut.embed(q)) {
-            (Ok(a), Ok(b)) => cosine(&a, &b),
+            (Ok(a), Ok(b)) => midashi_embed::cosine(&a, &b),
             _ => 0.0,
         })
         .reduce(|| 1.0, f32::min)
-}
-
-/// Cosine similarity of two vectors.
-fn cosine(a: &[f32], b: &[f32]) -> f32 {
-    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-    let norm = |v: &[f32]| v.iter().map(|x| x * x).sum::<f32>().sqrt();
-    dot / (norm(a) * norm(b)).max(f32::MIN_POSITIVE)
 }
 
 /// The trimmed copy of `files` for a site whose sections are embedded as `passages`

@@ -40,6 +40,14 @@ pub use error::EmbedError;
 pub use packed::{WeightBits, FOUR_BITS_AGREEMENT};
 pub use passages::PASSAGE_TOKENS;
 
+/// Cosine similarity of two vectors (0 for a zero one): how closely two encoders, or two
+/// copies of one, embed the same text.
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let norm = |v: &[f32]| v.iter().map(|p| p * p).sum::<f32>().sqrt();
+    let dot: f32 = a.iter().zip(b).map(|(p, q)| p * q).sum();
+    dot / (norm(a) * norm(b)).max(f32::MIN_POSITIVE)
+}
+
 use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 
 /// A loaded model: tokenizer + optimised encoder plan + pooling. Cheap to share across threads

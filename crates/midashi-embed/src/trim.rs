@@ -236,7 +236,6 @@ fn trim_graph(
     if trimmed_tables == 0 {
         return Ok(None);
     }
-
     Ok(Some(model.encode_to_vec()))
 }
 

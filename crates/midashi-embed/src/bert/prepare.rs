@@ -446,7 +446,7 @@ fn least_token_cosine(a: &[Probed], b: &[Probed]) -> f32 {
             .chunks(width.max(1))
             .zip(y.tokens.chunks(width.max(1)))
         {
-            least = least.min(graph::cosine(p, q));
+            least = least.min(crate::cosine(p, q));
         }
     }
     least

@@ -239,16 +239,8 @@ pub(crate) fn agreement(a: &[Probed], b: &[Probed]) -> f32 {
     }
     a.iter()
         .zip(b)
-        .map(|(x, y)| cosine(&x.mean, &y.mean))
+        .map(|(x, y)| crate::cosine(&x.mean, &y.mean))
         .fold(1.0, f32::min)
-}
-
-/// Cosine similarity of two vectors (0 for a zero one).
-#[cfg(feature = "onnx")]
-pub(crate) fn cosine(a: &[f32], b: &[f32]) -> f32 {
-    let norm = |v: &[f32]| v.iter().map(|p| p * p).sum::<f32>().sqrt();
-    let dot: f32 = a.iter().zip(b).map(|(p, q)| p * q).sum();
-    dot / (norm(a) * norm(b)).max(f32::MIN_POSITIVE)
 }
 
 fn bad(stage: &str, e: TractError) -> EmbedError {
